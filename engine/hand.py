@@ -1,0 +1,138 @@
+"""Immutable value objects that cross function boundaries: melds, win situations, scores.
+
+These are what a ruleset's scoring sees. The replay state machine builds them from its
+mutable state; the ``score`` command builds them from a JSON situation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from engine import tiles as T
+
+
+class MeldKind(StrEnum):
+    CHI = "chi"
+    PON = "pon"
+    KONG = "kong"  # exposed: claimed (大明杠) or added to a pon (补杠)
+    CONCEALED_KONG = "concealed_kong"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """An exposed set or a concealed kong.
+
+    ``tiles`` is sorted (3 or 4 tiles). ``claimed`` is the tile taken from another
+    seat (None for a concealed kong). ``source`` is the supplier's seat offset from
+    the owner: 1 = left player (上家), 2 = opposite, 3 = right (下家).
+    ``added`` marks a kong made by adding a tile to a pon.
+    """
+
+    kind: MeldKind
+    tiles: tuple[int, ...]
+    claimed: int | None = None
+    source: int | None = None
+    added: bool = False
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind in (MeldKind.KONG, MeldKind.CONCEALED_KONG)
+
+    @property
+    def is_concealed(self) -> bool:
+        return self.kind is MeldKind.CONCEALED_KONG
+
+    @property
+    def is_triplet_like(self) -> bool:
+        return self.kind is not MeldKind.CHI
+
+    @property
+    def first(self) -> int:
+        return self.tiles[0]
+
+    def __str__(self) -> str:  # compact, for messages
+        mark = {"chi": "c", "pon": "p", "kong": "k", "concealed_kong": "a"}[self.kind]
+        return f"{mark}:{T.fmt(self.tiles)}"
+
+    @staticmethod
+    def chi(first: int, claimed: int | None = None, source: int | None = 1) -> Meld:
+        return Meld(MeldKind.CHI, (first, first + 1, first + 2), claimed, source)
+
+    @staticmethod
+    def pon(t: int, source: int | None = None) -> Meld:
+        return Meld(MeldKind.PON, (t, t, t), t, source)
+
+    @staticmethod
+    def kong(t: int, source: int | None = None, *, concealed: bool = False, added: bool = False) -> Meld:
+        if concealed:
+            return Meld(MeldKind.CONCEALED_KONG, (t, t, t, t))
+        return Meld(MeldKind.KONG, (t, t, t, t), t, source, added)
+
+
+@dataclass(frozen=True, slots=True)
+class WinSituation:
+    """Everything a ruleset needs to score one winning hand.
+
+    ``concealed`` are the standing tiles *without* the winning tile. ``kong`` means
+    杠上开花 when ``self_drawn`` and 抢杠和 otherwise. ``extra`` carries
+    ruleset-specific fields as sorted (key, value) pairs.
+    """
+
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    win_tile: int
+    self_drawn: bool
+    seat_wind: int = 0
+    round_wind: int = 0
+    flowers: tuple[int, ...] = ()
+    last_tile: bool = False
+    kong: bool = False
+    last_copy: bool = False
+    extra: tuple[tuple[str, object], ...] = ()
+
+    def get(self, key: str, default: object = None) -> object:
+        for k, v in self.extra:
+            if k == key:
+                return v
+        return default
+
+    @property
+    def full_concealed(self) -> tuple[int, ...]:
+        """Standing tiles including the winning tile."""
+        return self.concealed + (self.win_tile,)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreItem:
+    """One line of a breakdown: a fan, a 胡 item or a 台 item.
+
+    ``value`` is for one occurrence; the item contributes ``value * count`` in its unit.
+    """
+
+    name: str
+    value: int
+    count: int = 1
+    unit: str = "fan"
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A scored hand. ``total`` is in the ruleset's scoring unit (fan for MCR)."""
+
+    items: tuple[ScoreItem, ...]
+    total: int
+    below_minimum: bool = False
+    details: tuple[tuple[str, object], ...] = field(default=())
+
+    def as_pairs(self) -> list[tuple[str, int, int]]:
+        return [(i.name, i.value, i.count) for i in self.items]
+
+
+class NotAWin(ValueError):
+    """The tiles do not form a legal winning hand (error code in ``code``)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code

@@ -1,0 +1,170 @@
+"""Tiles and the one compact notation used everywhere.
+
+A tile is an ``int``:
+
+* ``0..8``   characters 1m..9m (万)
+* ``9..17``  dots 1p..9p (筒)
+* ``18..26`` bamboo 1s..9s (索)
+* ``27..33`` honours 1z..7z: East, South, West, North, White (白), Green (发), Red (中)
+* ``34..41`` flowers 1f..8f: 春夏秋冬 then 梅兰竹菊
+
+The compact notation groups ranks before their suit letter:
+
+>>> parse("123m11z5f")
+(0, 1, 2, 27, 27, 38)
+>>> fmt(parse("11z123m"))
+'123m11z'
+>>> name(33)
+'7z'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SUITS = "mpsz"
+N_KINDS = 34  # playing tile kinds (no flowers)
+N_TILES = 42  # with the eight flowers
+FLOWER0 = 34
+
+EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, 34)
+WIND_TILES = (EAST, SOUTH, WEST, NORTH)
+DRAGON_TILES = (WHITE, GREEN, RED)
+WIND_LETTERS = "ESWN"
+
+TERMINALS_AND_HONOURS = (0, 8, 9, 17, 18, 26, *range(27, 34))
+
+_NAMES = tuple(
+    [f"{r}{s}" for s in "mps" for r in range(1, 10)]
+    + [f"{r}z" for r in range(1, 8)]
+    + [f"{r}f" for r in range(1, 9)]
+)
+_INDEX = {n: i for i, n in enumerate(_NAMES)}
+
+# Aliases accepted by human-facing commands (never written to logs).
+_ALIASES = {
+    "E": "1z", "S": "2z", "W": "3z", "N": "4z", "P": "5z", "F": "6z", "C": "7z",
+    "东": "1z", "南": "2z", "西": "3z", "北": "4z", "白": "5z", "发": "6z", "中": "7z",
+    "春": "1f", "夏": "2f", "秋": "3f", "冬": "4f", "梅": "5f", "兰": "6f", "竹": "7f", "菊": "8f",
+}
+
+
+class TileError(ValueError):
+    """A string that is not a tile or not a valid tile list."""
+
+
+def tile(text: str, *, aliases: bool = False) -> int:
+    """Parse one canonical tile such as ``'5p'`` (``aliases`` also takes ``'中'``, ``'E'``)."""
+    if aliases and text in _ALIASES:
+        text = _ALIASES[text]
+    try:
+        return _INDEX[text]
+    except (KeyError, TypeError):
+        raise TileError(f"{text!r} is not a tile") from None
+
+
+def name(t: int) -> str:
+    """Canonical name of a tile index."""
+    return _NAMES[t]
+
+
+def parse(text: str) -> tuple[int, ...]:
+    """Parse compact notation (``'123m456p11z'``) into tile indices, in written order."""
+    out: list[int] = []
+    pending: list[str] = []
+    for ch in text.replace(" ", ""):
+        if ch.isdigit():
+            pending.append(ch)
+        elif ch in "mpszf":
+            if not pending:
+                raise TileError(f"{text!r}: suit letter {ch!r} without ranks")
+            for r in pending:
+                out.append(tile(f"{r}{ch}"))
+            pending = []
+        else:
+            raise TileError(f"{text!r}: unexpected character {ch!r}")
+    if pending:
+        raise TileError(f"{text!r}: ranks {''.join(pending)!r} without a suit letter")
+    return tuple(out)
+
+
+def fmt(tiles: Iterable[int], *, sort: bool = True) -> str:
+    """Format tiles in compact notation (sorted by default)."""
+    seq = sorted(tiles) if sort else list(tiles)
+    out: list[str] = []
+    cur_suit = ""
+    ranks = ""
+    for t in seq:
+        r, s = _NAMES[t][0], _NAMES[t][1]
+        if s != cur_suit and ranks:
+            out.append(ranks + cur_suit)
+            ranks = ""
+        cur_suit = s
+        ranks += r
+    if ranks:
+        out.append(ranks + cur_suit)
+    return "".join(out)
+
+
+def names(tiles: Iterable[int]) -> list[str]:
+    return [_NAMES[t] for t in tiles]
+
+
+def from_names(items: Iterable[str]) -> tuple[int, ...]:
+    return tuple(tile(x) for x in items)
+
+
+def is_flower(t: int) -> bool:
+    return t >= FLOWER0
+
+
+def is_suited(t: int) -> bool:
+    return t < 27
+
+
+def is_honour(t: int) -> bool:
+    return 27 <= t < 34
+
+
+def is_wind(t: int) -> bool:
+    return 27 <= t <= 30
+
+
+def is_dragon(t: int) -> bool:
+    return 31 <= t <= 33
+
+
+def suit(t: int) -> int:
+    """0 m, 1 p, 2 s, 3 z, 4 f."""
+    return 4 if t >= FLOWER0 else t // 9
+
+
+def rank(t: int) -> int:
+    """1..9 for suited tiles, 1..7 honours, 1..8 flowers."""
+    if t >= FLOWER0:
+        return t - FLOWER0 + 1
+    return t % 9 + 1 if t < 27 else t - 26
+
+
+def is_terminal(t: int) -> bool:
+    return t < 27 and t % 9 in (0, 8)
+
+
+def is_terminal_or_honour(t: int) -> bool:
+    return t >= 27 and t < 34 or t < 27 and t % 9 in (0, 8)
+
+
+def wind_tile(wind: int) -> int:
+    """Tile of wind 0..3 (E S W N)."""
+    return EAST + wind
+
+
+def wind_index(letter: str) -> int:
+    return WIND_LETTERS.index(letter)
+
+
+def counts(tiles: Iterable[int], size: int = N_TILES) -> list[int]:
+    c = [0] * size
+    for t in tiles:
+        c[t] += 1
+    return c
