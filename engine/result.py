@@ -1,0 +1,51 @@
+"""What auditing a game produces: immutable facts per hand and the game's findings.
+
+``audit_game`` (engine.audit) returns a :class:`GameAudit`; the pipeline turns it into
+table rows. Nothing here knows about Beam or DuckDB.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.findings import Finding
+from engine.hand import Score, ScoreItem
+
+
+@dataclass(frozen=True, slots=True)
+class WinFacts:
+    """One win as the engine replayed it. ``score`` is the recomputed one (None if unscorable)."""
+
+    seat: int
+    from_seat: int | None  # None for a self-drawn win
+    tile: str
+    win_type: str  # self_drawn | discard | robbing_kong | kong_replacement
+    last_tile: bool
+    legal: bool
+    score: Score | None
+    recorded_total: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    hand_no: int
+    dealer: int
+    round_wind: str
+    result: str  # win | draw | unfinished
+    wins: tuple[WinFacts, ...]
+    false_wins: tuple[int, ...]  # seats that declared a false win
+    computed_deltas: tuple[int, ...] | None
+    recorded_deltas: tuple[int, ...] | None
+    seat_items: tuple[ScoreItem, ...]  # every computed scoring item, each with its seat
+    n_events: int
+    n_findings: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameAudit:
+    game_id: str
+    ruleset: str
+    platform: str | None
+    players: tuple[str, ...]
+    hands: tuple[HandFacts, ...]
+    findings: tuple[Finding, ...]

@@ -1,0 +1,249 @@
+"""Pydantic models of the ``mahjong-log/1`` format (see docs/log-format.md).
+
+These models are the executable form of the spec: ``mahjong-audit schema`` prints the
+JSON Schema derived from :class:`Game`. They check *shape* (types, tile names, seats,
+sequence numbers, known ruleset and options); *rules* are the replay engine's job.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from engine import tiles as T
+
+FORMAT = "mahjong-log/1"
+
+
+def _check_tile(v: str) -> str:
+    try:
+        T.tile(v)
+    except T.TileError:
+        raise ValueError(f"{v!r} is not a tile") from None
+    return v
+
+
+Tile = Annotated[str, AfterValidator(_check_tile), Field(description="canonical tile, e.g. '5p', '7z', '1f'")]
+Seat = Annotated[int, Field(ge=0, le=3, description="seat 0..3; turn order 0→1→2→3")]
+Wind = Literal["E", "S", "W", "N"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Claim(_Model):
+    """A declaration made in the claim window of a discard or added kong."""
+
+    seat: Seat
+    call: Literal["chi", "pon", "kong", "win"]
+
+
+class _Event(_Model):
+    seq: int = Field(ge=0)
+    seat: Seat
+
+
+class Draw(_Event):
+    type: Literal["draw"]
+    tile: Tile
+    from_: Literal["live", "back"] = Field("live", alias="from")
+
+
+class Flower(_Event):
+    type: Literal["flower"]
+    tile: Tile
+
+
+class Discard(_Event):
+    type: Literal["discard"]
+    tile: Tile
+    claims: list[Claim] | None = None
+
+
+class Chi(_Event):
+    type: Literal["chi"]
+    tile: Tile
+    tiles: Annotated[list[Tile], Field(min_length=2, max_length=2)]
+    from_: Seat = Field(alias="from")
+
+
+class Pon(_Event):
+    type: Literal["pon"]
+    tile: Tile
+    from_: Seat = Field(alias="from")
+
+
+class Kong(_Event):
+    type: Literal["kong"]
+    tile: Tile
+    from_: Seat = Field(alias="from")
+
+
+class ConcealedKong(_Event):
+    type: Literal["concealed_kong"]
+    tile: Tile
+
+
+class AddedKong(_Event):
+    type: Literal["added_kong"]
+    tile: Tile
+    claims: list[Claim] | None = None
+
+
+class Ready(_Event):
+    type: Literal["ready"]
+
+
+class Win(_Event):
+    type: Literal["win"]
+    tile: Tile
+    from_: Seat = Field(alias="from")
+    robbing_kong: bool = False
+
+
+Event = Annotated[
+    Draw | Flower | Discard | Chi | Pon | Kong | ConcealedKong | AddedKong | Ready | Win,
+    Field(discriminator="type"),
+]
+
+FanEntry = Annotated[list[Any], Field(min_length=2, max_length=3)]
+
+
+class RecordedScore(BaseModel):
+    """The platform's own breakdown of a win; every field optional, what is present is compared."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    fans: list[FanEntry] | None = Field(None, description="[name, value] or [name, value, count]")
+    hu: int | None = None
+    tai: int | None = None
+    total: int | None = None
+
+    @field_validator("fans")
+    @classmethod
+    def _fans_shape(cls, v: list[list[Any]] | None) -> list[list[Any]] | None:
+        for i, entry in enumerate(v or []):
+            if not isinstance(entry[0], str) or not all(isinstance(x, int) for x in entry[1:]):
+                raise ValueError(f"fans[{i}] must be [name, value] or [name, value, count]")
+        return v
+
+
+class WinRecord(_Model):
+    seat: Seat
+    from_: Seat | None = Field(None, alias="from")
+    tile: Tile | None = None
+    score: RecordedScore | None = None
+
+
+class Penalty(_Model):
+    seat: Seat
+    kind: str
+    deltas: Annotated[list[int], Field(min_length=4, max_length=4)] | None = None
+
+
+class Outcome(_Model):
+    result: Literal["win", "draw"]
+    wins: list[WinRecord] = Field(default_factory=list)
+    deltas: Annotated[list[int], Field(min_length=4, max_length=4)] | None = None
+    penalties: list[Penalty] = Field(default_factory=list)
+
+
+class Hand(_Model):
+    hand_no: int = Field(ge=0)
+    round_wind: Wind
+    dealer: Seat
+    dice: list[int] | None = None
+    wall: list[Tile] | None = Field(None, description="the wall after the deal, in draw order from the live end")
+    seat_walls: Annotated[list[list[Tile]], Field(min_length=4, max_length=4)] | None = Field(
+        None, description="per-seat walls (Botzone duplicate format), each in that seat's draw order"
+    )
+    wildcard_indicator: Tile | None = None
+    deal: Annotated[list[list[Tile]], Field(min_length=4, max_length=4)]
+    events: list[Event]
+    outcome: Outcome | None = None
+    meta: dict[str, Any] | None = Field(None, description="platform data kept by importers")
+
+    @model_validator(mode="after")
+    def _seq_increasing(self) -> Hand:
+        prev = -1
+        for i, ev in enumerate(self.events):
+            if ev.seq <= prev:
+                raise ValueError(f"events[{i}].seq {ev.seq} is not greater than the previous seq {prev}")
+            prev = ev.seq
+        return self
+
+
+class Game(_Model):
+    format: Literal["mahjong-log/1"] = Field(alias="format")
+    game_id: str = Field(min_length=1)
+    platform: str | None = None
+    ruleset: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    started_at: str | None = None
+    players: Annotated[list[str], Field(min_length=4, max_length=4)] | None = None
+    initial_scores: Annotated[list[int], Field(min_length=4, max_length=4)] | None = None
+    hands: list[Hand]
+    final_scores: Annotated[list[int], Field(min_length=4, max_length=4)] | None = None
+    meta: dict[str, Any] | None = Field(None, description="platform data kept by importers (match id, …)")
+
+    @model_validator(mode="after")
+    def _ruleset_and_options(self) -> Game:
+        from engine.rulesets import RULESETS, OptionError
+
+        if self.ruleset not in RULESETS:
+            raise ValueError(f"ruleset {self.ruleset!r} is unknown (known: {', '.join(sorted(RULESETS))})")
+        try:
+            RULESETS[self.ruleset].parse_options(self.options)
+        except OptionError as e:
+            raise ValueError(f"options: {e}") from None
+        return self
+
+
+_EVENT_TAGS = {"draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win"}
+
+
+def format_loc(loc: tuple[Any, ...]) -> str:
+    """``('hands', 2, 'events', 17, 'draw', 'tile')`` → ``hands[2].events[17].tile``."""
+    out = ""
+    for i, part in enumerate(loc):
+        if isinstance(part, int):
+            out += f"[{part}]"
+            continue
+        if part in _EVENT_TAGS and i >= 2 and loc[i - 2] == "events" and isinstance(loc[i - 1], int):
+            continue  # the discriminated union's tag, not a field
+        out += ("." if out else "") + ("from" if part == "from_" else str(part))
+    return out
+
+
+def describe_errors(err: ValidationError, limit: int = 5) -> str:
+    """One line naming where and what, e.g. ``hands[2].events[17].tile: '10m' is not a tile``."""
+    parts = []
+    for e in err.errors()[:limit]:
+        msg = e["msg"].removeprefix("Value error, ")
+        loc = format_loc(tuple(e["loc"]))
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    more = len(err.errors()) - limit
+    if more > 0:
+        parts.append(f"(+{more} more)")
+    return "; ".join(parts)
+
+
+def parse_game(data: Any) -> Game:
+    return Game.model_validate(data)
+
+
+def json_schema() -> dict[str, Any]:
+    schema = Game.model_json_schema(by_alias=True)
+    schema["$id"] = "https://mahjong-audit.invalid/schema/mahjong-log-1.json"
+    schema["title"] = "mahjong-log/1 game"
+    return schema
