@@ -1,0 +1,42 @@
+"""The importer interface: platform formats turned into ``mahjong-log/1`` game dicts.
+
+An importer splits a source file into records (a record is what one rejected row would
+name: file + line, or file + match id) and converts each record into zero or more game
+dicts. A record it cannot understand raises :class:`ImportFailure` with a clear reason;
+the pipeline turns that into a rejected row, never a crash.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+
+class ImportFailure(ValueError):
+    """A source record the importer cannot turn into a game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    source: str  # file path or URL as given
+    line: int  # 1-based line where the record starts
+    text: str
+
+
+class Importer(ABC):
+    name: str  # e.g. "botzone-txt"
+    suffixes: tuple[str, ...] = ()  # file name endings it claims (before .gz)
+
+    @abstractmethod
+    def records(self, source: str, lines: Iterable[str]) -> Iterator[Record]:
+        """Split a file (given as an iterator of text lines, newline stripped) into records."""
+
+    @abstractmethod
+    def convert(self, record: Record) -> list[dict[str, Any]]:
+        """Turn one record into mahjong-log/1 game dicts; raise ImportFailure if it cannot."""
+
+    def sniff(self, source: str, head: str) -> bool:
+        """True if a file whose first characters are ``head`` looks like this format."""
+        return False

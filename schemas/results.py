@@ -1,0 +1,135 @@
+"""Result rows: one pydantic model per DuckDB table.
+
+The DuckDB DDL and the Arrow/Parquet schema are derived from these models
+(``pipeline.tables``) through one explicit type map, so the tables cannot drift from the
+code that fills them. Every row carries the key it is replaced by on a re-run
+(``game_id`` for game data, ``source_file`` for rejected records).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Row(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RunRow(_Row):
+    """One audit run."""
+
+    run_id: str
+    started_at: datetime
+    finished_at: datetime
+    version: str
+    inputs: list[str]
+    runner: str
+    games: int
+    hands: int
+    findings: int
+    rejected: int
+
+
+class GameRow(_Row):
+    """One audited game."""
+
+    game_id: str
+    run_id: str
+    platform: str | None
+    ruleset: str
+    started_at: str | None
+    players: list[str]
+    hands: int
+    findings: int
+    source_file: str
+    source_line: int
+
+
+class HandRow(_Row):
+    """One hand: result, main winner and the win's circumstances."""
+
+    game_id: str
+    hand_no: int
+    ruleset: str
+    round_wind: str
+    dealer: int
+    result: str = Field(description="win | draw | unfinished")
+    winners: list[int]
+    win_type: str | None = Field(description="self_drawn | discard | robbing_kong | kong_replacement")
+    last_tile: bool
+    winning_tile: str | None
+    discarder: int | None
+    total: int | None = Field(description="recomputed score total of the (first) winner")
+    recorded_total: int | None
+    false_wins: list[int]
+    events: int
+    findings: int
+
+
+class HandScoreRow(_Row):
+    """One scoring item (a fan, a 胡 or 台 item) of one seat in one hand, recomputed."""
+
+    game_id: str
+    hand_no: int
+    seat: int
+    player: str | None
+    ruleset: str
+    item: str
+    unit: str
+    value: int
+    count: int
+    points: int
+
+
+class PayoutRow(_Row):
+    """Recorded vs recomputed score change of one seat in one hand."""
+
+    game_id: str
+    hand_no: int
+    seat: int
+    player: str | None
+    recorded: int | None
+    computed: int | None
+    diff: int | None = Field(description="recorded - computed")
+
+
+class FindingRow(_Row):
+    """One finding. Rows with a null game_id come from records that could not be read."""
+
+    game_id: str | None
+    hand_no: int | None
+    seq: int | None
+    seat: int | None
+    kind: str
+    code: str
+    severity: str
+    expected: str | None
+    recorded: str | None
+    message: str
+    ruleset: str | None
+    source_file: str
+    source_line: int | None
+
+
+class RejectedRow(_Row):
+    """A record that could not be audited (bad JSON, schema error, importer failure)."""
+
+    run_id: str
+    source_file: str
+    source_line: int | None
+    game_id: str | None
+    code: str
+    message: str
+
+
+TABLES: dict[str, type[_Row]] = {
+    "runs": RunRow,
+    "games": GameRow,
+    "hands": HandRow,
+    "hand_scores": HandScoreRow,
+    "payouts": PayoutRow,
+    "findings": FindingRow,
+    "rejected": RejectedRow,
+}
