@@ -1,0 +1,159 @@
+"""Result rows from audits, rejections and duplicates: plain functions, no Beam.
+
+Each function returns a tuple of frozen row models (``schemas.results``); the table a
+row belongs to is :func:`table_of` its type. The Beam ``ToRows`` step only dumps them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from types import MappingProxyType
+
+from engine.findings import Finding, Severity
+from engine.result import GameAudit, HandFacts
+from pipeline.read import ParsedGame, Rejection
+from schemas.results import (
+    TABLES,
+    FindingRow,
+    GameRow,
+    HandRow,
+    HandScoreRow,
+    PayoutRow,
+    RejectedRow,
+    _Row,
+)
+
+_TABLE_OF = MappingProxyType({model: name for name, model in TABLES.items()})
+
+
+def table_of(row: _Row) -> str:
+    return _TABLE_OF[type(row)]
+
+
+def by_table(rows: Iterable[_Row]) -> dict[str, list[dict]]:
+    """Rows grouped as table -> list of plain dicts (for tests and small outputs)."""
+    out: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        out[table_of(r)].append(r.model_dump())
+    return dict(out)
+
+
+def _player(players: tuple[str, ...], seat: int | None) -> str | None:
+    if seat is None or not 0 <= seat < len(players):
+        return None
+    return players[seat]
+
+
+def finding_row(f: Finding, *, game_id: str | None, ruleset: str | None,
+                source_file: str, source_line: int | None) -> FindingRow:
+    return FindingRow(
+        game_id=game_id, hand_no=f.hand_no, seq=f.seq, seat=f.seat,
+        kind=str(f.kind), code=f.code, severity=str(f.severity),
+        expected=f.expected, recorded=f.recorded, message=f.message,
+        ruleset=ruleset, source_file=source_file, source_line=source_line,
+    )
+
+
+def _hand_rows(game_id: str, ruleset: str, players: tuple[str, ...], h: HandFacts) -> list[_Row]:
+    legal = tuple(w for w in h.wins if w.legal)
+    first = legal[0] if legal else None
+    rows: list[_Row] = [HandRow(
+        game_id=game_id, hand_no=h.hand_no, ruleset=ruleset, round_wind=h.round_wind,
+        dealer=h.dealer, result=h.result, winners=[w.seat for w in legal],
+        win_type=first.win_type if first else None,
+        last_tile=bool(first and first.last_tile),
+        winning_tile=first.tile if first else None,
+        discarder=first.from_seat if first and first.from_seat != first.seat else None,
+        total=first.score.total if first and first.score else None,
+        recorded_total=first.recorded_total if first else None,
+        false_wins=list(h.false_wins), events=h.n_events, findings=h.n_findings,
+    )]
+    for item in h.seat_items:
+        seat = item.seat if item.seat is not None else (first.seat if first else None)
+        if seat is None:
+            continue
+        rows.append(HandScoreRow(
+            game_id=game_id, hand_no=h.hand_no, seat=seat, player=_player(players, seat),
+            ruleset=ruleset, item=item.name, unit=item.unit, value=item.value,
+            count=item.count, points=item.value * item.count,
+        ))
+    rec, comp = h.recorded_deltas, h.computed_deltas
+    if rec is not None or comp is not None:
+        for seat in range(4):
+            r = rec[seat] if rec is not None and seat < len(rec) else None
+            c = comp[seat] if comp is not None and seat < len(comp) else None
+            rows.append(PayoutRow(
+                game_id=game_id, hand_no=h.hand_no, seat=seat, player=_player(players, seat),
+                recorded=r, computed=c, diff=r - c if r is not None and c is not None else None,
+            ))
+    return rows
+
+
+def audit_rows(parsed: ParsedGame, audit: GameAudit, run_id: str) -> tuple[_Row, ...]:
+    """Rows of one audited game: games, hands, hand_scores, payouts and findings."""
+    game = parsed.game
+    players = tuple(audit.players) or tuple(game.players or ())
+    rows: list[_Row] = [GameRow(
+        game_id=audit.game_id, run_id=run_id, platform=audit.platform, ruleset=audit.ruleset,
+        started_at=game.started_at, players=list(players), hands=len(audit.hands),
+        findings=len(audit.findings), source_file=parsed.source, source_line=parsed.line,
+    )]
+    for h in audit.hands:
+        rows += _hand_rows(audit.game_id, audit.ruleset, players, h)
+    rows += [finding_row(f, game_id=audit.game_id, ruleset=audit.ruleset,
+                         source_file=parsed.source, source_line=parsed.line)
+             for f in audit.findings]
+    return tuple(rows)
+
+
+def rejection_rows(rej: Rejection, run_id: str) -> tuple[_Row, ...]:
+    """A rejected record: one ``rejected`` row and one ``invalid_log`` finding."""
+    finding = Finding(code=rej.code, message=rej.message, severity=Severity.ERROR)
+    return (
+        RejectedRow(run_id=run_id, source_file=rej.source, source_line=rej.line,
+                    game_id=rej.game_id, code=rej.code, message=rej.message),
+        finding_row(finding, game_id=rej.game_id, ruleset=rej.ruleset,
+                    source_file=rej.source, source_line=rej.line),
+    )
+
+
+def duplicate_rows(dup: ParsedGame, kept: ParsedGame) -> tuple[_Row, ...]:
+    """A second copy of a game_id: one ``duplicate_game/game_id`` finding, not audited."""
+    gid = dup.game.game_id
+    finding = Finding(
+        code="duplicate_game/game_id", severity=Severity.WARNING,
+        message=f"game_id {gid!r} already seen at {kept.where}; this copy was not audited",
+        expected=None, recorded=kept.where,
+    )
+    return (finding_row(finding, game_id=gid, ruleset=dup.game.ruleset,
+                        source_file=dup.source, source_line=dup.line),)
+
+
+def engine_error(parsed: ParsedGame, error: BaseException | str) -> Rejection:
+    """The replay engine raised on this game: a rejection, never a crash of the run."""
+    text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+    return Rejection(parsed.source, parsed.line, "invalid_log/engine_error",
+                     f"the audit engine failed: {text}", parsed.game.game_id, parsed.game.ruleset)
+
+
+def split_duplicates(copies: Iterable[ParsedGame]) -> tuple[ParsedGame, tuple[ParsedGame, ...]]:
+    """The copy kept (first by source file, line, index) and the others, in order."""
+    ordered = sorted(copies, key=lambda p: p.position)
+    if not ordered:
+        raise ValueError("split_duplicates needs at least one copy")
+    return ordered[0], tuple(ordered[1:])
+
+
+def counts_by_kind(rows: Iterable[_Row]) -> dict[str, int]:
+    out: dict[str, int] = defaultdict(int)
+    for r in rows:
+        if isinstance(r, FindingRow):
+            out[r.kind] += 1
+    return dict(out)
+
+
+__all__ = [
+    "audit_rows", "by_table", "counts_by_kind", "duplicate_rows", "engine_error",
+    "finding_row", "rejection_rows", "split_duplicates", "table_of",
+]
