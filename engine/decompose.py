@@ -1,0 +1,214 @@
+"""Decomposition of standing tiles into sets and one pair, with optional wild tiles.
+
+Two entry points:
+
+* :func:`is_complete` — the fast test ("can these tiles make ``n`` sets + a pair?"), used
+  on every discard to work out who could win. Per-suit results are cached on immutable
+  tuple keys, then combined.
+* :func:`decompositions` — every distinct decomposition, for scoring (which takes the
+  maximum over them). A set is a :class:`Part`; wild tiles fill the missing places, and a
+  part made only of wilds has ``tile = None`` (the scorer chooses what it stands for).
+
+>>> from engine.tiles import parse, counts
+>>> is_complete(counts(parse("123m456p789s11122z"), 34), 4)
+True
+>>> is_complete(counts(parse("123m456p789s1112z"), 34), 4, wilds=1)
+True
+>>> len(decompositions(counts(parse("111222333m11p"), 34), 3))
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+SEQ, TRIPLET, PAIR = "seq", "triplet", "pair"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Part:
+    """A set or the pair. ``tile`` is the lowest tile (None for an all-wild part);
+    ``wilds`` counts the wild tiles used in it."""
+
+    kind: str
+    tile: int | None
+    wilds: int = 0
+
+    def tiles(self) -> tuple[int, ...]:
+        if self.tile is None:
+            return ()
+        if self.kind == SEQ:
+            return (self.tile, self.tile + 1, self.tile + 2)
+        return (self.tile,) * (3 if self.kind == TRIPLET else 2)
+
+
+@lru_cache(maxsize=65536)
+def _suit_options(c: tuple[int, ...], honour: bool, maxw: int) -> frozenset[tuple[int, int, int]]:
+    """Achievable (sets, pairs, wilds used) for one suit's counts, pairs ≤ 1, wilds ≤ maxw."""
+    i = next((k for k, n in enumerate(c) if n), -1)
+    if i < 0:
+        return frozenset({(0, 0, 0)})
+    out: set[tuple[int, int, int]] = set()
+    lst = list(c)
+
+    def recurse(sets: int, pairs: int, w: int) -> None:
+        if w > maxw:
+            return
+        for s, p, w2 in _suit_options(tuple(lst), honour, maxw - w):
+            if pairs + p <= 1:
+                out.add((s + sets, p + pairs, w2 + w))
+
+    n = c[i]
+    # triplet with i
+    take = min(n, 3)
+    lst[i] -= take
+    recurse(1, 0, 3 - take)
+    lst[i] += take
+    # pair with i
+    take = min(n, 2)
+    lst[i] -= take
+    recurse(0, 1, 2 - take)
+    lst[i] += take
+    if not honour:
+        for start in (i - 2, i - 1, i):
+            if start < 0 or start + 2 > 8:
+                continue
+            w = 0
+            used = []
+            for k in (start, start + 1, start + 2):
+                if lst[k] > 0:
+                    lst[k] -= 1
+                    used.append(k)
+                else:
+                    w += 1
+            recurse(1, 0, w)
+            for k in used:
+                lst[k] += 1
+    return frozenset(out)
+
+
+def _split(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    return (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34]))
+
+
+def is_complete(counts: Sequence[int], n_sets: int, wilds: int = 0) -> bool:
+    """Can the 34 ``counts`` plus ``wilds`` wild tiles make exactly ``n_sets`` sets and a pair?"""
+    total = sum(counts[:34]) + wilds
+    if total != 3 * n_sets + 2:
+        return False
+    combos = {(0, 0, 0)}
+    for k, part in enumerate(_split(counts)):
+        opts = _suit_options(part, k == 3, wilds)
+        if not opts:
+            return False
+        nxt = set()
+        for s, p, w in combos:
+            for s2, p2, w2 in opts:
+                if p + p2 <= 1 and w + w2 <= wilds and s + s2 <= n_sets:
+                    nxt.add((s + s2, p + p2, w + w2))
+        if not nxt:
+            return False
+        combos = nxt
+    for s, p, w in combos:
+        left = wilds - w
+        if p == 1 and left % 3 == 0 and s + left // 3 == n_sets:
+            return True
+        if p == 0 and left >= 2 and (left - 2) % 3 == 0 and s + (left - 2) // 3 == n_sets:
+            return True
+    return False
+
+
+@lru_cache(maxsize=65536)
+def _suit_parts(c: tuple[int, ...], base: int, honour: bool, maxw: int) -> tuple[tuple[tuple[Part, ...], int], ...]:
+    """Every way to use up one suit's tiles as parts: (sorted parts, wilds used)."""
+    i = next((k for k, n in enumerate(c) if n), -1)
+    if i < 0:
+        return (((), 0),)
+    out: set[tuple[tuple[Part, ...], int]] = set()
+    lst = list(c)
+
+    def recurse(part: Part, w: int) -> None:
+        if w > maxw:
+            return
+        for parts, w2 in _suit_parts(tuple(lst), base, honour, maxw - w):
+            out.add((tuple(sorted((part, *parts))), w + w2))
+
+    n = c[i]
+    take = min(n, 3)
+    lst[i] -= take
+    recurse(Part(TRIPLET, base + i, 3 - take), 3 - take)
+    lst[i] += take
+    take = min(n, 2)
+    lst[i] -= take
+    recurse(Part(PAIR, base + i, 2 - take), 2 - take)
+    lst[i] += take
+    if not honour:
+        for start in (i - 2, i - 1, i):
+            if start < 0 or start + 2 > 8:
+                continue
+            w = 0
+            used = []
+            for k in (start, start + 1, start + 2):
+                if lst[k] > 0:
+                    lst[k] -= 1
+                    used.append(k)
+                else:
+                    w += 1
+            recurse(Part(SEQ, base + start, w), w)
+            for k in used:
+                lst[k] += 1
+    return tuple(sorted(out))
+
+
+def decompositions(counts: Sequence[int], n_sets: int, wilds: int = 0) -> list[tuple[Part, ...]]:
+    """All distinct decompositions into ``n_sets`` sets + one pair (parts sorted).
+
+    Parts made only of wild tiles have ``tile=None``.
+    """
+    total = sum(counts[:34]) + wilds
+    if total != 3 * n_sets + 2:
+        return []
+    partial: list[tuple[tuple[Part, ...], int]] = [((), 0)]
+    for k, suit_counts in enumerate(_split(counts)):
+        options = _suit_parts(suit_counts, 9 * k, k == 3, wilds)
+        if not options:
+            return []
+        partial = [
+            (parts + more, w + w2)
+            for parts, w in partial
+            for more, w2 in options
+            if w + w2 <= wilds
+        ]
+    seen: set[tuple[Part, ...]] = set()
+    out: list[tuple[Part, ...]] = []
+    for parts, w in partial:
+        pairs = sum(1 for p in parts if p.kind == PAIR)
+        sets = len(parts) - pairs
+        left = wilds - w
+        extra: tuple[Part, ...]
+        if pairs == 1 and left % 3 == 0 and sets + left // 3 == n_sets:
+            extra = (Part(TRIPLET, None, 3),) * (left // 3)
+        elif pairs == 0 and left >= 2 and (left - 2) % 3 == 0 and sets + (left - 2) // 3 == n_sets:
+            extra = (Part(PAIR, None, 2),) + (Part(TRIPLET, None, 3),) * ((left - 2) // 3)
+        else:
+            continue
+        key = tuple(sorted(parts + extra, key=_part_key))
+        if key not in seen:
+            seen.add(key)
+            out.append(key)
+    return out
+
+
+def _part_key(p: Part) -> tuple[int, str, int]:
+    return (-1 if p.tile is None else p.tile, p.kind, p.wilds)
+
+
+def is_seven_pairs(counts: Sequence[int], wilds: int = 0, pairs: int = 7) -> bool:
+    """``pairs`` pairs (a kind held four times counts as two pairs), wilds filling singles."""
+    total = sum(counts[:34]) + wilds
+    if total != 2 * pairs:
+        return False
+    singles = sum(n % 2 for n in counts[:34])
+    return singles <= wilds

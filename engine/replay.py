@@ -1,0 +1,755 @@
+"""The replay state machine: applies a hand's events one by one and checks each.
+
+The machine keeps every seat's concealed tiles, melds, flowers and discards, the wall
+position and whose move it is. Each logged event is checked against what the state
+allows (turn order, calls, discards, wins); a violation becomes a :class:`Finding` and
+the event is applied anyway where that makes sense, so one bad move never stops the
+audit of the rest of the hand (python-chess's "collect errors" replay).
+
+Phases: ``act`` (the turn seat holds one tile more than a hand and must discard, kong,
+set a flower aside or win), ``draw`` (the turn seat must draw), ``replace`` (a
+replacement draw from the back is due), ``claim`` (a discard may be claimed), ``rob``
+(an added kong may be robbed), ``seabed`` (the last drawable tiles go one to each seat),
+``ended``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from engine import tiles as T
+from engine.findings import Finding, Severity
+from engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation
+from engine.ruleset import HandEnd, Ruleset, SeatEnd, WinEnd
+from schemas import log as L
+
+CALL_RANK = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
+
+
+@dataclass
+class SeatState:
+    seat: int
+    hand: list[int] = field(default_factory=lambda: [0] * T.N_TILES)
+    melds: list[Meld] = field(default_factory=list)
+    flowers: list[int] = field(default_factory=list)
+    discards: list[int] = field(default_factory=list)
+    wilds: frozenset[int] = frozenset()
+    dead: str | None = None  # 相公: the finding code that made it so
+    barred: str | None = None  # may not win (false win, wild discarded, …)
+    passed_win: bool = False  # 过水 on wins
+    passed_pon: set[int] = field(default_factory=set)
+    called: Meld | None = None  # chi/pon made this turn (kong-after-call, swap-calling)
+    last_draw: int | None = None
+    last_draw_back: bool = False
+    pending_back: int = 0  # replacement draws owed
+    back_reasons: list[str] = field(default_factory=list)  # "kong" / "flower", in order owed
+    last_back_reason: str | None = None
+    feeders: list[int] = field(default_factory=list)  # seat that supplied each claimed set
+
+    def count(self) -> int:
+        return sum(self.hand) + 3 * len(self.melds)
+
+    def concealed(self) -> tuple[int, ...]:
+        return tuple(t for t in range(T.N_TILES) for _ in range(self.hand[t]))
+
+
+@dataclass
+class WinRecordInternal:
+    seat: int
+    from_seat: int | None
+    tile: int
+    win_type: str
+    last_tile: bool
+    situation: WinSituation | None
+    score: Score | None
+    legal: bool
+
+
+class HandReplay:
+    """Replays one hand. ``run()`` returns the findings; results are attributes."""
+
+    def __init__(self, ruleset: Ruleset, hand: L.Hand, round_wind: int):
+        self.rs = ruleset
+        self.h = hand
+        self.round_wind = round_wind
+        self.dealer = hand.dealer
+        self.findings: list[Finding] = []
+        self.seats = [SeatState(s) for s in range(4)]
+        self.copies = ruleset.copies
+        self.pool = list(self.copies)  # copies not yet seen
+        self.indicator = T.tile(hand.wildcard_indicator) if hand.wildcard_indicator else None
+        self.turn = hand.dealer
+        self.phase = "draw"
+        self.saved: tuple[int, str] | None = None  # (turn, phase) to return to after replacement draws
+        self.last_discard: tuple[int, int, int] | None = None  # (seat, tile, seq)
+        self.last_added_kong: tuple[int, int] | None = None  # (seat, tile)
+        self.claims: list[L.Claim] | None = None
+        self.claim_seq: int | None = None
+        self.discards_made = 0
+        self.live_drawn = 0
+        self.back_drawn = 0
+        self.wins: list[WinRecordInternal] = []
+        self.false_wins: list[int] = []
+        self.penalties = [0, 0, 0, 0]
+        self.ended = False
+        self.after_end_reported = False
+        self.first_go_round = True
+        self.seq: int | None = None
+        self.seat_wall_pos = [0, 0, 0, 0]
+        self.visible = [0] * T.N_TILES  # tiles shown on the table (discards, exposed melds)
+        self.pending_end = False  # a legal win on a discard that others may still share
+        self.exhausted = False
+
+    # ------------------------------------------------------------------ helpers
+    def find(self, code: str, message: str, *, seat: int | None = None, severity: Severity = Severity.ERROR,
+             expected: object = None, recorded: object = None, seq: int | None = -1) -> None:
+        self.findings.append(Finding(
+            code=code, message=message, hand_no=self.h.hand_no, seq=self.seq if seq == -1 else seq,
+            seat=seat, severity=severity,
+            expected=None if expected is None else str(expected),
+            recorded=None if recorded is None else str(recorded),
+        ))
+
+    def take_from_pool(self, t: int, what: str, seat: int | None) -> None:
+        if self.copies[t] == 0:
+            self.find("tile_conservation/not_in_set", f"{what}: {T.name(t)} is not in the {self.rs.name} tile set",
+                      seat=seat, recorded=T.name(t))
+        elif self.pool[t] <= 0:
+            self.find("tile_conservation/too_many_copies",
+                      f"{what}: a copy of {T.name(t)} beyond the {self.copies[t]} in the set",
+                      seat=seat, expected=f"≤{self.copies[t]}", recorded=self.copies[t] - self.pool[t] + 1)
+        self.pool[t] -= 1
+
+    def mark_dead(self, s: int, code: str, message: str, **kw: object) -> None:
+        st = self.seats[s]
+        if st.dead is None:
+            st.dead = code
+            self.find(code, message, seat=s, **kw)  # type: ignore[arg-type]
+
+    def expected_count(self, s: int) -> int:
+        turn, phase = self.saved if self.phase == "replace" and self.saved else (self.turn, self.phase)
+        n = self.rs.hand_size + (1 if s == turn and phase in ("act", "rob") else 0)
+        return n - self.seats[s].pending_back
+
+    def check_counts(self) -> None:
+        if self.ended:
+            return
+        for st in self.seats:
+            if st.dead is not None:
+                continue
+            have, want = st.count(), self.expected_count(st.seat)
+            if have > want:
+                self.mark_dead(st.seat, "dead_hand/too_many",
+                               f"seat {st.seat} holds {have} tiles where {want} are due (大相公)",
+                               expected=want, recorded=have)
+            elif have < want:
+                self.mark_dead(st.seat, "dead_hand/too_few",
+                               f"seat {st.seat} holds {have} tiles where {want} are due (小相公)",
+                               expected=want, recorded=have)
+
+    def drawable_left(self) -> int | None:
+        """Tiles left to draw, where the log lets us know it."""
+        if self.h.wall is not None:
+            return len(self.h.wall) - self.live_drawn - self.back_drawn - self.rs.dead_wall
+        if self.h.seat_walls is not None:
+            return None
+        dealt = sum(len(d) for d in self.h.deal)
+        extra = 1 if self.indicator is not None else 0
+        return sum(self.copies) - dealt - extra - self.live_drawn - self.back_drawn - self.rs.dead_wall
+
+    def wall_exhausted(self) -> bool:
+        if self.h.seat_walls is not None:
+            nxt = (self.turn + 1) % 4
+            return self.seat_wall_pos[nxt] >= len(self.h.seat_walls[nxt])
+        left = self.drawable_left()
+        return left is not None and left <= 0
+
+    # ------------------------------------------------------------------ the deal
+    def deal(self) -> None:
+        hs = self.rs.hand_size
+        for s in range(4):
+            st = self.seats[s]
+            st.wilds = self.rs.wild_tiles(s, self.dealer, self.indicator)
+            tiles = [T.tile(x) for x in self.h.deal[s]]
+            allowed = (hs, hs + 1) if s == self.dealer else (hs,)
+            if len(tiles) not in allowed:
+                self.find("tile_conservation/deal_size",
+                          f"seat {s} was dealt {len(tiles)} tiles, expected {' or '.join(map(str, allowed))}",
+                          seat=s, expected="/".join(map(str, allowed)), recorded=len(tiles), seq=None)
+            for t in tiles:
+                self.take_from_pool(t, f"deal of seat {s}", s)
+                st.hand[t] += 1
+        if self.indicator is not None:
+            self.take_from_pool(self.indicator, "wildcard indicator", None)
+        elif self.rs.wildcard_indicator_required():
+            self.find("tile_conservation/wildcard_indicator", "no wildcard_indicator in a ruleset with wild tiles", seq=None)
+        if len(self.h.deal[self.dealer]) == hs + 1:
+            self.phase = "act"
+            self.seats[self.dealer].last_draw = T.tile(self.h.deal[self.dealer][-1])
+        else:
+            self.phase = "draw"
+        self.turn = self.dealer
+        for s in range(4):
+            st = self.seats[s]
+            have = st.count()
+            want = self.expected_count(s)
+            if have != want and st.dead is None:
+                code = "dead_hand/too_many" if have > want else "dead_hand/too_few"
+                st.dead = code
+                self.find(code, f"seat {s} starts with {have} tiles where {want} are due", seat=s,
+                          expected=want, recorded=have, seq=None)
+
+    # ------------------------------------------------------------------ events
+    def run(self) -> list[Finding]:
+        self.deal()
+        for ev in self.h.events:
+            self.seq = ev.seq
+            if self.ended:
+                if not self.after_end_reported:
+                    self.after_end_reported = True
+                    self.find("turn_order/after_end", f"{ev.type} by seat {ev.seat} after the hand ended", seat=ev.seat)
+                continue
+            if self.pending_end and not (ev.type == "win" and self.phase in ("claim", "rob")):
+                self.finish_multiple_win()
+                if not self.after_end_reported:
+                    self.after_end_reported = True
+                    self.find("turn_order/after_end", f"{ev.type} by seat {ev.seat} after the hand ended", seat=ev.seat)
+                continue
+            if self.phase == "claim" and ev.type not in ("chi", "pon", "kong", "win"):
+                self.close_claim_window(None)
+            if self.phase == "rob" and not (ev.type == "win" and ev.robbing_kong):
+                self.close_rob_window(None)
+            handler = getattr(self, "on_" + ev.type)
+            handler(ev)
+            self.check_counts()
+        if self.pending_end:
+            self.finish_multiple_win()
+        if self.phase == "claim" and not self.ended:
+            self.close_claim_window(None)
+        self.seq = None
+        return self.findings
+
+    def wrong_turn(self, ev: L.Event, expected: str) -> None:
+        code = "turn_order/wrong_seat" if ev.seat != self.turn else "turn_order/wrong_phase"
+        self.find(code, f"{ev.type} by seat {ev.seat}: {expected}", seat=ev.seat, expected=expected,
+                  recorded=f"{ev.type} by seat {ev.seat}")
+
+    def on_draw(self, ev: L.Draw) -> None:
+        s, t = ev.seat, T.tile(ev.tile)
+        st = self.seats[s]
+        back = ev.from_ == "back"
+        if back:
+            if not (self.phase == "replace" and s == self.turn):
+                self.wrong_turn(ev, f"a replacement draw is due from seat {self.turn}" if self.phase == "replace"
+                                else f"no replacement draw is due (phase {self.phase}, seat {self.turn})")
+            self.back_drawn += 1
+            st.pending_back = max(0, st.pending_back - 1)
+            st.last_back_reason = st.back_reasons.pop(0) if st.back_reasons else None
+        else:
+            if self.phase == "replace":
+                self.find("turn_order/missing_replacement",
+                          f"seat {self.turn} owed a replacement draw, seat {s} drew from the live wall",
+                          seat=self.turn)
+                self.seats[self.turn].pending_back = 0
+                self.seats[self.turn].back_reasons.clear()
+                self.saved = None
+            elif not (self.phase == "draw" and s == self.turn):
+                self.wrong_turn(ev, f"seat {self.turn} to {'draw' if self.phase == 'draw' else self.phase}")
+            if self.wall_exhausted() and self.h.seat_walls is None:
+                self.find("tile_conservation/wall_exhausted", f"seat {s} drew {ev.tile} after the wall ran out",
+                          seat=s, recorded=ev.tile)
+            self.live_drawn += 1
+            self.first_go_round = self.first_go_round and self.live_drawn <= 4
+        self.check_wall(s, t, back)
+        self.take_from_pool(t, f"draw by seat {s}", s)
+        st.hand[t] += 1
+        st.last_draw = t
+        st.last_draw_back = back
+        st.called = None
+        st.passed_pon.clear()
+        if back and st.pending_back == 0 and self.saved is not None:
+            self.turn, self.phase = self.saved
+            self.saved = None
+        elif back and st.pending_back > 0:
+            self.turn, self.phase = s, "replace"
+        else:
+            self.turn, self.phase = s, "act"
+
+    def check_wall(self, s: int, t: int, back: bool) -> None:
+        if self.h.wall is not None:
+            wall = self.h.wall
+            idx = len(wall) - self.back_drawn if back else self.live_drawn - 1
+            if 0 <= idx < len(wall):
+                if T.tile(wall[idx]) != t:
+                    self.find("tile_conservation/wall_mismatch",
+                              f"seat {s} drew {T.name(t)}, the wall gives {wall[idx]} at position {idx}",
+                              seat=s, expected=wall[idx], recorded=T.name(t))
+            else:
+                self.find("tile_conservation/wall_exhausted", f"seat {s} drew beyond the end of the wall",
+                          seat=s, recorded=T.name(t))
+        elif self.h.seat_walls is not None:
+            wall = self.h.seat_walls[s]
+            pos = self.seat_wall_pos[s]
+            if pos >= len(wall):
+                self.find("tile_conservation/wall_exhausted", f"seat {s} drew beyond the end of its wall",
+                          seat=s, recorded=T.name(t))
+            elif T.tile(wall[pos]) != t:
+                self.find("tile_conservation/wall_mismatch",
+                          f"seat {s} drew {T.name(t)}, its wall gives {wall[pos]} at position {pos}",
+                          seat=s, expected=wall[pos], recorded=T.name(t))
+            self.seat_wall_pos[s] = pos + 1
+
+    def remove(self, s: int, t: int, n: int, what: str, code: str) -> bool:
+        st = self.seats[s]
+        if st.hand[t] < n:
+            self.find(code, f"seat {s} {what} but holds {st.hand[t]} × {T.name(t)}", seat=s,
+                      expected=f"{n}×{T.name(t)}", recorded=f"{st.hand[t]}×{T.name(t)}")
+            st.hand[t] = 0
+            return False
+        st.hand[t] -= n
+        return True
+
+    def on_flower(self, ev: L.Flower) -> None:
+        s, t = ev.seat, T.tile(ev.tile)
+        st = self.seats[s]
+        if not T.is_flower(t):
+            self.find("turn_order/wrong_phase", f"seat {s} set aside {ev.tile}, which is not a flower", seat=s)
+            return
+        before_play = self.discards_made == 0 and self.phase in ("act", "draw", "replace")
+        if not before_play and not (self.phase in ("act", "replace") and s == self.turn):
+            self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
+        self.remove(s, t, 1, f"set aside {ev.tile}", "illegal_discard/not_held")
+        st.flowers.append(t)
+        self.visible[t] += 1
+        self.owe_replacement(s, "flower")
+
+    def owe_replacement(self, s: int, reason: str) -> None:
+        st = self.seats[s]
+        st.pending_back += 1
+        st.back_reasons.append(reason)
+        if self.phase != "replace":
+            self.saved = (self.turn, self.phase) if reason == "flower" else (s, "act")
+        self.turn = s
+        self.phase = "replace"
+
+    def on_discard(self, ev: L.Discard) -> None:
+        s, t = ev.seat, T.tile(ev.tile)
+        st = self.seats[s]
+        if self.phase == "seabed":
+            self.find("turn_order/seabed", f"seat {s} discarded during the seabed phase", seat=s)
+        elif self.phase == "replace" and s == self.turn:
+            self.find("turn_order/missing_replacement", f"seat {s} discarded before its replacement draw", seat=s)
+            st.pending_back = 0
+            st.back_reasons.clear()
+            self.saved = None
+        elif not (self.phase == "act" and s == self.turn):
+            self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
+        if t in st.wilds:
+            self.find("illegal_discard/wild", f"seat {s} discarded a wild tile {ev.tile}", seat=s, recorded=ev.tile)
+            st.barred = st.barred or "illegal_discard/wild"
+        elif T.is_flower(t) and not self.rs.flower_kept(s, self.dealer, t, self.indicator):
+            self.find("illegal_discard/flower", f"seat {s} discarded flower {ev.tile} instead of setting it aside",
+                      seat=s, recorded=ev.tile)
+        if st.called is not None and not self.rs.swap_calling_allowed and self.swap_call(st.called, t):
+            self.find("illegal_discard/swap_call",
+                      f"seat {s} discarded {ev.tile} straight after calling {st.called} (换张)", seat=s,
+                      recorded=ev.tile)
+        self.remove(s, t, 1, f"discarded {ev.tile}", "illegal_discard/not_held")
+        st.discards.append(t)
+        self.visible[t] += 1
+        st.called = None
+        st.passed_win = False  # 过水 lasts until the seat's own discard
+        self.discards_made += 1
+        self.last_discard = (s, t, ev.seq)
+        self.claims = ev.claims
+        self.claim_seq = ev.seq
+        self.turn = s
+        self.phase = "claim"
+
+    @staticmethod
+    def swap_call(meld: Meld, t: int) -> bool:
+        if meld.kind is MeldKind.PON:
+            return t == meld.first
+        other_end = None
+        if meld.claimed == meld.tiles[0]:
+            other_end = meld.tiles[2] + 1 if T.rank(meld.tiles[2]) < 9 else None
+        elif meld.claimed == meld.tiles[2]:
+            other_end = meld.tiles[0] - 1 if T.rank(meld.tiles[0]) > 1 else None
+        return t == meld.claimed or t == other_end
+
+    # claims ------------------------------------------------------------------
+    def close_claim_window(self, executed: tuple[int, str] | None) -> None:
+        """Check declared claims against what was carried out; work out passed wins/pons."""
+        if self.last_discard is None:
+            return
+        discarder, t, dseq = self.last_discard
+        self.check_priority(self.claims, executed, discarder, dseq)
+        won = {w.seat for w in self.wins if w.tile == t}
+        declared_win = {c.seat for c in (self.claims or []) if c.call == "win"}
+        for k in range(1, 4):
+            y = (discarder + k) % 4
+            st = self.seats[y]
+            if y in won or (executed and executed[0] == y):
+                continue
+            if self.rs.passed_win_rule and y not in declared_win and self.could_win(y, t, discarder):
+                st.passed_win = True
+            if self.rs.passed_pon_rule and st.hand[t] >= 2 and t not in st.wilds:
+                st.passed_pon.add(t)
+        if executed is None:
+            self.turn = (discarder + 1) % 4
+            self.phase = "draw"
+            if self.wall_exhausted():
+                self.exhausted = True
+                self.ended = True
+                self.phase = "ended"
+        self.claims = None
+
+    def close_rob_window(self, executed: tuple[int, str] | None) -> None:
+        if self.last_added_kong is None:
+            return
+        konger, _ = self.last_added_kong
+        self.check_priority(self.claims, executed, konger, self.claim_seq)
+        self.claims = None
+        self.last_added_kong = None
+        self.seats[konger].pending_back -= 1  # owe_replacement counts it again
+        self.phase = "act"
+        self.turn = konger
+        self.owe_replacement(konger, "kong")
+
+    def priority_key(self, claim: L.Claim, discarder: int) -> tuple[int, int]:
+        near = (claim.seat - discarder) % 4
+        order = near if self.rs.winner_order == "nearest" else claim.seat
+        return (CALL_RANK[claim.call], -order)
+
+    def check_priority(self, claims: list[L.Claim] | None, executed: tuple[int, str] | None,
+                       discarder: int, dseq: int | None) -> None:
+        if claims is None:
+            return
+        valid = [c for c in claims if c.seat != discarder]
+        if executed is not None and not any(c.seat == executed[0] and c.call == executed[1] for c in valid):
+            self.find("claim_priority/undeclared",
+                      f"seat {executed[0]}'s {executed[1]} is not among the declared claims", seat=executed[0],
+                      severity=Severity.WARNING, recorded=f"{executed[1]} by {executed[0]}")
+        if not valid:
+            return
+        best = max(valid, key=lambda c: self.priority_key(c, discarder))
+        if executed is None:
+            if best.call == "win" and not self.seats[best.seat].barred:
+                self.find("claim_priority/ignored_win",
+                          f"seat {best.seat} declared a win on the discard at seq {dseq}; nothing was carried out",
+                          seat=best.seat, expected=f"win by {best.seat}", recorded="no call")
+            return
+        ex_rank = CALL_RANK[executed[1]]
+        if ex_rank < CALL_RANK[best.call]:
+            code = "claim_priority/ignored_win" if best.call == "win" else "claim_priority/lower_call"
+            self.find(code, f"{executed[1]} by seat {executed[0]} carried out over {best.call} by seat {best.seat}",
+                      seat=executed[0], expected=f"{best.call} by {best.seat}", recorded=f"{executed[1]} by {executed[0]}")
+        elif ex_rank == CALL_RANK[best.call] and executed[0] != best.seat and not (
+                best.call == "win" and self.rs.multiple_winners):
+            self.find("claim_priority/seat_order",
+                      f"{executed[1]} by seat {executed[0]} carried out; the order gives seat {best.seat}",
+                      seat=executed[0], expected=f"{best.call} by {best.seat}", recorded=f"{executed[1]} by {executed[0]}")
+
+    def claim_target(self, ev: L.Chi | L.Pon | L.Kong, call: str) -> int | None:
+        """Validate that a call takes the last discard; returns the tile or None."""
+        t = T.tile(ev.tile)
+        if self.phase != "claim" or self.last_discard is None:
+            self.wrong_turn(ev, "a call is only possible right after a discard")
+            return None
+        discarder, dt, _ = self.last_discard
+        if ev.seat == discarder:
+            self.find("illegal_call/own_discard", f"seat {ev.seat} called its own discard", seat=ev.seat)
+            return None
+        if t != dt or ev.from_ != discarder:
+            self.find("illegal_call/wrong_tile",
+                      f"{call} of {ev.tile} from seat {ev.from_}; the last discard is {T.name(dt)} by seat {discarder}",
+                      seat=ev.seat, expected=f"{T.name(dt)} from {discarder}", recorded=f"{ev.tile} from {ev.from_}")
+        if t in self.seats[ev.seat].wilds:
+            self.find("illegal_call/wild_in_meld", f"seat {ev.seat} called a wild tile {ev.tile}", seat=ev.seat)
+        self.close_claim_window((ev.seat, call))
+        st = self.seats[discarder]
+        if st.discards and st.discards[-1] == dt:
+            st.discards.pop()  # the claimed tile leaves the discard pile (it stays visible in the meld)
+        return dt
+
+    def take_call(self, ev: L.Event, meld: Meld, discarder: int) -> None:
+        st = self.seats[ev.seat]
+        st.melds.append(meld)
+        st.feeders.append(discarder)
+        self.turn = ev.seat
+        st.passed_pon.clear()
+
+    def on_chi(self, ev: L.Chi) -> None:
+        s = ev.seat
+        if not self.rs.chi_allowed:
+            self.find("illegal_call/not_allowed", "chi is not allowed in this ruleset", seat=s)
+        t = self.claim_target(ev, "chi")
+        if t is None:
+            t = T.tile(ev.tile)
+        discarder = self.last_discard[0] if self.last_discard else (s + 3) % 4
+        if discarder != (s + 3) % 4:
+            self.find("illegal_call/not_left_player",
+                      f"seat {s} chi'd a discard of seat {discarder}; only seat {(s + 3) % 4} (left) may be chi'd",
+                      seat=s, expected=f"from {(s + 3) % 4}", recorded=f"from {discarder}")
+        own = sorted(T.tile(x) for x in ev.tiles)
+        seq = sorted([t, *own])
+        if not (T.is_suited(seq[0]) and T.suit(seq[0]) == T.suit(seq[2]) and seq[1] == seq[0] + 1 and seq[2] == seq[0] + 2):
+            self.find("illegal_call/not_a_sequence", f"chi {T.fmt(seq)} is not a sequence", seat=s,
+                      recorded=T.fmt(seq))
+        for x in own:
+            if x in self.seats[s].wilds:
+                self.find("illegal_call/wild_in_meld", f"seat {s} used wild {T.name(x)} in a chi", seat=s)
+            self.remove(s, x, 1, f"chi'd with {T.name(x)}", "illegal_call/tiles_not_held")
+            self.visible[x] += 1
+        meld = Meld(MeldKind.CHI, tuple(seq), t, (s - discarder) % 4)
+        self.take_call(ev, meld, discarder)
+        self.seats[s].called = meld
+        self.phase = "act"
+        self.seats[s].last_draw = None
+
+    def on_pon(self, ev: L.Pon) -> None:
+        s = ev.seat
+        t = self.claim_target(ev, "pon")
+        if t is None:
+            t = T.tile(ev.tile)
+        if t in self.seats[s].passed_pon:
+            self.find("illegal_call/passed_pon", f"seat {s} pon'd {T.name(t)} after passing it this go-round", seat=s)
+        discarder = self.last_discard[0] if self.last_discard else s
+        self.remove(s, t, 2, f"pon'd {T.name(t)}", "illegal_call/tiles_not_held")
+        self.visible[t] += 2
+        meld = Meld(MeldKind.PON, (t, t, t), t, (s - discarder) % 4)
+        self.take_call(ev, meld, discarder)
+        self.seats[s].called = meld
+        self.phase = "act"
+        self.seats[s].last_draw = None
+
+    def on_kong(self, ev: L.Kong) -> None:
+        s = ev.seat
+        t = self.claim_target(ev, "kong")
+        if t is None:
+            t = T.tile(ev.tile)
+        discarder = self.last_discard[0] if self.last_discard else s
+        self.remove(s, t, 3, f"kong'd {T.name(t)}", "illegal_call/tiles_not_held")
+        self.visible[t] += 3
+        self.take_call(ev, Meld(MeldKind.KONG, (t,) * 4, t, (s - discarder) % 4), discarder)
+        self.need_replacement(s)
+
+    def need_replacement(self, s: int) -> None:
+        self.seats[s].called = None
+        self.phase = "act"
+        self.owe_replacement(s, "kong")
+
+    def kong_turn_check(self, ev: L.Event) -> bool:
+        st = self.seats[ev.seat]
+        if not (self.phase == "act" and ev.seat == self.turn):
+            self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
+        if st.called is not None and not self.rs.kong_after_call:
+            self.find("illegal_call/kong_after_call", f"seat {ev.seat} declared a kong in the turn of its {st.called.kind}",
+                      seat=ev.seat)
+        return True
+
+    def on_concealed_kong(self, ev: L.ConcealedKong) -> None:
+        s, t = ev.seat, T.tile(ev.tile)
+        self.kong_turn_check(ev)
+        if t in self.seats[s].wilds:
+            self.find("illegal_call/wild_in_meld", f"seat {s} made a kong of wild {ev.tile}", seat=s)
+        self.remove(s, t, 4, f"declared a concealed kong of {ev.tile}", "illegal_call/tiles_not_held")
+        self.seats[s].melds.append(Meld(MeldKind.CONCEALED_KONG, (t,) * 4))
+        self.need_replacement(s)
+
+    def on_added_kong(self, ev: L.AddedKong) -> None:
+        s, t = ev.seat, T.tile(ev.tile)
+        st = self.seats[s]
+        self.kong_turn_check(ev)
+        idx = next((i for i, m in enumerate(st.melds) if m.kind is MeldKind.PON and m.first == t), None)
+        if idx is None:
+            self.find("illegal_call/no_pon_to_add", f"seat {s} added {ev.tile} to a kong without a pon of it", seat=s)
+        else:
+            old = st.melds[idx]
+            st.melds[idx] = Meld(MeldKind.KONG, (t,) * 4, old.claimed, old.source, added=True)
+        self.remove(s, t, 1, f"added {ev.tile} to a kong", "illegal_call/tiles_not_held")
+        self.visible[t] += 1
+        st.passed_win = False
+        self.last_added_kong = (s, t)
+        self.claims = ev.claims
+        self.claim_seq = ev.seq
+        st.pending_back += 1
+        self.turn = s
+        self.phase = "rob"
+
+    def on_ready(self, ev: L.Ready) -> None:
+        return None
+
+    # wins --------------------------------------------------------------------
+    def on_win(self, ev: L.Win) -> None:
+        s, t = ev.seat, T.tile(ev.tile)
+        st = self.seats[s]
+        self_drawn = ev.from_ == s and not ev.robbing_kong
+        last_tile = False
+        kong_flag = False
+        if ev.robbing_kong:
+            if self.phase != "rob" or self.last_added_kong is None:
+                self.find("false_win/wrong_tile", f"seat {s} robbed a kong but no added kong is open", seat=s)
+                win_type, from_seat = "robbing_kong", ev.from_
+            else:
+                konger, kt = self.last_added_kong
+                if kt != t or konger != ev.from_:
+                    self.find("false_win/wrong_tile", f"seat {s} robbed {ev.tile}; the added kong is {T.name(kt)}",
+                              seat=s, expected=T.name(kt), recorded=ev.tile)
+                win_type, from_seat = "robbing_kong", konger
+            kong_flag = True
+        elif self_drawn:
+            if not (self.phase == "act" and self.turn == s):
+                self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
+            if st.last_draw != t:
+                self.find("false_win/wrong_tile", f"seat {s} declared a self-drawn win on {ev.tile}, its last draw is "
+                          f"{T.name(st.last_draw) if st.last_draw is not None else 'none'}", seat=s,
+                          expected=T.name(st.last_draw) if st.last_draw is not None else None, recorded=ev.tile)
+            kong_flag = st.last_draw_back and st.last_back_reason == "kong"
+            win_type, from_seat = ("kong_replacement" if kong_flag else "self_drawn"), None
+            last_tile = self.wall_exhausted_for_self_draw()
+        else:
+            if self.phase != "claim" or self.last_discard is None:
+                self.wrong_turn(ev, "a win on a discard is only possible right after a discard")
+                win_type, from_seat = "discard", ev.from_
+            else:
+                discarder, dt, _ = self.last_discard
+                if dt != t or ev.from_ != discarder:
+                    self.find("false_win/wrong_tile",
+                              f"seat {s} won on {ev.tile} from seat {ev.from_}; the last discard is {T.name(dt)} by {discarder}",
+                              seat=s, expected=f"{T.name(dt)} from {discarder}", recorded=f"{ev.tile} from {ev.from_}")
+                win_type, from_seat = "discard", discarder
+                last_tile = self.wall_exhausted()
+        in_hand = self_drawn
+        sit, score, reason = self.evaluate(s, t, self_drawn=self_drawn, in_hand=in_hand, kong=kong_flag,
+                                           last_tile=last_tile, from_seat=from_seat)
+        legal = reason is None
+        rec = WinRecordInternal(s, from_seat, t, win_type, last_tile, sit, score, legal)
+        if legal:
+            if any(w.legal for w in self.wins) and not (self.rs.multiple_winners and win_type != "self_drawn"):
+                self.find("claim_priority/seat_order", f"a second winner (seat {s}) where one winner is allowed",
+                          seat=s)
+            self.wins.append(rec)
+            if not in_hand:
+                st.hand[t] += 1  # the winning tile joins the hand for end-of-hand scoring
+                if win_type == "discard":
+                    d = self.seats[from_seat]
+                    if d.discards and d.discards[-1] == t and not self.rs.multiple_winners:
+                        d.discards.pop()
+            if self.rs.multiple_winners and win_type != "self_drawn":
+                self.pending_end = True  # others may still win on the same tile
+            else:
+                self.finish_win(s)
+        else:
+            code, message = reason
+            self.find(code, message, seat=s, recorded=ev.tile)
+            self.wins.append(rec)
+            self.false_wins.append(s)
+            st.barred = st.barred or code
+            pen = self.rs.false_win_penalty(s, self.dealer)
+            self.penalties = [a + b for a, b in zip(self.penalties, pen, strict=True)]
+
+    def finish_win(self, s: int | None) -> None:
+        """Close the window the win was made in (checking declared claims) and end the hand."""
+        executed = (s, "win") if s is not None else None
+        if self.phase == "claim":
+            self.close_claim_window(executed)
+        elif self.phase == "rob":
+            self.check_priority(self.claims, executed, self.last_added_kong[0] if self.last_added_kong else None,
+                                self.claim_seq)
+        self.ended = True
+        self.phase = "ended"
+
+    def finish_multiple_win(self) -> None:
+        self.pending_end = False
+        first = next((w.seat for w in self.wins if w.legal), None)
+        self.finish_win(first)
+
+    def wall_exhausted_for_self_draw(self) -> bool:
+        if self.h.seat_walls is not None:
+            nxt = (self.turn + 1) % 4
+            return self.seat_wall_pos[nxt] >= len(self.h.seat_walls[nxt])
+        left = self.drawable_left()
+        return left is not None and left <= 0
+
+    def evaluate(self, s: int, t: int, *, self_drawn: bool, in_hand: bool, kong: bool, last_tile: bool,
+                 from_seat: int | None) -> tuple[WinSituation | None, Score | None, tuple[str, str] | None]:
+        st = self.seats[s]
+        counts = list(st.hand)
+        if not in_hand:
+            counts[t] += 1
+        if counts[t] <= 0:
+            return None, None, ("false_win/incomplete", f"seat {s} does not hold the winning tile {T.name(t)}")
+        counts[t] -= 1
+        concealed = tuple(x for x in range(T.N_TILES) for _ in range(counts[x]))
+        seat_wind = (s - self.dealer) % 4
+        visible_other = self.visible[t] - (1 if not in_hand and not kong else 0)
+        sit = WinSituation(
+            concealed=concealed, melds=tuple(st.melds), win_tile=t, self_drawn=self_drawn,
+            seat_wind=seat_wind, round_wind=self.round_wind, flowers=tuple(st.flowers),
+            last_tile=last_tile, kong=kong, last_copy=visible_other >= 3 and not kong,
+            extra=self.situation_extra(s, from_seat),
+        )
+        if st.barred:
+            return sit, None, ("false_win/no_win_allowed", f"seat {s} may not win this hand ({st.barred})")
+        if st.dead:
+            return sit, None, ("false_win/dead_hand", f"seat {s} declared a win with a dead hand ({st.dead})")
+        if st.passed_win and not self_drawn:
+            return sit, None, ("false_win/passed_win",
+                               f"seat {s} passed a win earlier and has not discarded since (过水)")
+        try:
+            score = self.rs.score_win(sit)
+        except NotAWin as e:
+            return sit, None, ("false_win/incomplete", f"seat {s}: {e} ({T.fmt(concealed)} + {T.name(t)}"
+                               f"{' ' + ' '.join(map(str, st.melds)) if st.melds else ''})")
+        if score.below_minimum:
+            return sit, score, ("false_win/below_minimum",
+                                f"seat {s}'s hand scores {score.total}, below the ruleset's minimum")
+        return sit, score, None
+
+    def situation_extra(self, s: int, from_seat: int | None) -> tuple[tuple[str, object], ...]:
+        heavenly = s == self.dealer and self.discards_made == 0 and from_seat is None
+        earthly = s != self.dealer and self.discards_made <= 1 and self.first_go_round and not any(
+            x.melds for x in self.seats)
+        out: list[tuple[str, object]] = [("dealer", self.dealer), ("seat", s)]
+        if heavenly:
+            out.append(("heavenly", True))
+        elif earthly and from_seat is None:
+            out.append(("earthly", True))
+        elif earthly:
+            out.append(("human", True))
+        if self.indicator is not None:
+            out.append(("indicator", self.indicator))
+        out.append(("wilds", tuple(sorted(self.seats[s].wilds))))
+        return tuple(sorted(out, key=lambda kv: kv[0]))
+
+    # ------------------------------------------------------------------ end
+    def hand_end(self) -> HandEnd:
+        wins = tuple(WinEnd(w.seat, w.from_seat, w.situation, w.score) for w in self.wins
+                     if w.legal and w.situation is not None and w.score is not None)
+        seats = tuple(SeatEnd(st.seat, st.concealed(), tuple(st.melds), tuple(st.flowers), st.wilds,
+                              bool(st.dead or st.barred)) for st in self.seats)
+        return HandEnd(self.dealer, self.round_wind, wins, tuple(self.false_wins), seats,
+                       tuple(tuple(st.feeders) for st in self.seats))
+
+    def legal_wins(self) -> Iterator[WinRecordInternal]:
+        return (w for w in self.wins if w.legal)
+
+    def could_win(self, y: int, t: int, discarder: int) -> bool:
+        st = self.seats[y]
+        if st.dead or st.barred or st.passed_win:
+            return False
+        counts = st.hand[:34]
+        counts[t] += 1
+        if not self.rs.is_complete(counts, st.melds, st.wilds):
+            return False
+        counts[t] -= 1
+        concealed = tuple(x for x in range(T.N_TILES) for _ in range(st.hand[x]))
+        sit = WinSituation(concealed=concealed, melds=tuple(st.melds), win_tile=t, self_drawn=False,
+                           seat_wind=(y - self.dealer) % 4, round_wind=self.round_wind, flowers=tuple(st.flowers),
+                           last_tile=self.wall_exhausted(), extra=self.situation_extra(y, discarder))
+        try:
+            return not self.rs.score_win(sit).below_minimum
+        except NotAWin:
+            return False

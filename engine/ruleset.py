@@ -1,0 +1,262 @@
+"""The ruleset interface: what the replay engine asks of a ruleset.
+
+A ruleset is a class with its values as data (class attributes and tables in its module)
+and a frozen ``Options`` dataclass whose defaults are the documented defaults. An
+instance is bound to one game's options. The replay engine is rules-agnostic: every
+rule that differs between rulesets is a method or attribute here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
+
+from engine import tiles as T
+from engine.hand import Meld, NotAWin, Score, WinSituation
+
+
+class OptionError(ValueError):
+    """An unknown option or a value of the wrong type."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEnd:
+    """A seat's tiles at the end of a hand (what rulesets that score every seat need)."""
+
+    seat: int
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    flowers: tuple[int, ...]
+    wilds: frozenset[int]
+    dead: bool  # 相公 / 陪打 / false win: cannot win, may score 0
+
+
+@dataclass(frozen=True, slots=True)
+class WinEnd:
+    """A legal win, with its situation and recomputed score."""
+
+    seat: int
+    from_seat: int | None
+    situation: WinSituation
+    score: Score
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """Everything settlement needs once a hand is over."""
+
+    dealer: int
+    round_wind: int
+    wins: tuple[WinEnd, ...]  # empty: exhaustive draw
+    false_wins: tuple[int, ...]  # seats, in order of their false declarations
+    seats: tuple[SeatEnd, ...]
+    feeders: tuple[tuple[int, ...], ...] = ()  # per seat: suppliers of its claimed sets
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """Per-seat score changes of a hand, and the per-seat items behind them."""
+
+    deltas: tuple[int, int, int, int]
+    penalties: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+
+def _coerce(name: str, value: Any, hint: Any) -> Any:
+    origin = get_origin(hint)
+    if origin is Literal:
+        if value not in get_args(hint):
+            raise OptionError(f"{name}: {value!r} is not one of {list(get_args(hint))}")
+        return value
+    if origin in (Union, types.UnionType):
+        errors = []
+        for arg in get_args(hint):
+            if arg is type(None):
+                if value is None:
+                    return None
+                continue
+            try:
+                return _coerce(name, value, arg)
+            except OptionError as e:
+                errors.append(str(e))
+        raise OptionError(errors[0] if errors else f"{name}: bad value {value!r}")
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise OptionError(f"{name}: expected true/false, got {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OptionError(f"{name}: expected an integer, got {value!r}")
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise OptionError(f"{name}: expected a string, got {value!r}")
+        return value
+    if origin in (tuple, frozenset) or hint in (tuple, frozenset):
+        if not isinstance(value, list | tuple | set | frozenset):
+            raise OptionError(f"{name}: expected a list, got {value!r}")
+        args = get_args(hint)
+        inner = args[0] if args else Any
+        items = [_coerce(name, v, inner) if inner is not Any else v for v in value]
+        return frozenset(items) if (origin or hint) is frozenset else tuple(items)
+    if origin in (Mapping, dict) or hint in (Mapping, dict):
+        if not isinstance(value, Mapping):
+            raise OptionError(f"{name}: expected an object, got {value!r}")
+        kt, vt = get_args(hint) or (Any, Any)
+        out = {}
+        for k, v in value.items():
+            out[_coerce(name, k, kt) if kt is not Any else k] = _coerce(f"{name}.{k}", v, vt) if vt is not Any else v
+        return types.MappingProxyType(out)
+    return value
+
+
+class Ruleset:
+    """Base class. Subclasses set the class attributes and implement the scoring hooks."""
+
+    name: ClassVar[str]
+    Options: ClassVar[type]  # a frozen dataclass; its defaults are the documented defaults
+
+    # --- tiles -------------------------------------------------------------------------
+    hand_size: ClassVar[int] = 13
+    #: copies of each of the 42 tiles in the set (index = tile int)
+    tile_copies: ClassVar[tuple[int, ...]] = (4,) * 34 + (1,) * 8
+    #: tiles at the back of the wall that are never drawn (王牌)
+    dead_wall: ClassVar[int] = 0
+    #: when this many drawable tiles remain, each seat in turn gets one, no discards (海底)
+    seabed: ClassVar[int] = 0
+
+    # --- claims ------------------------------------------------------------------------
+    chi_allowed: ClassVar[bool] = True
+    #: may a seat declare a kong in the same turn as its chi or pon?
+    kong_after_call: ClassVar[bool] = False
+    #: after a chi/pon, may the seat discard the claimed kind (换张)?
+    swap_calling_allowed: ClassVar[bool] = True
+    #: 过水: a seat that passed a win on a discard may not win on a discard until its own discard
+    passed_win_rule: ClassVar[bool] = False
+    #: a seat that passed a pon may not pon that kind until its own next turn
+    passed_pon_rule: ClassVar[bool] = False
+
+    def __init__(self, options: Any = None):
+        if options is None or isinstance(options, Mapping):
+            options = self.parse_options(options or {})
+        self.options = options
+
+    # --- options -----------------------------------------------------------------------
+    @classmethod
+    def parse_options(cls, raw: Mapping[str, Any]) -> Any:
+        """Validate a game's ``options`` object: unknown keys and wrong types are errors."""
+        fields = {f.name: f for f in dataclasses.fields(cls.Options)}
+        hints = get_type_hints(cls.Options)
+        unknown = sorted(set(raw) - set(fields))
+        if unknown:
+            raise OptionError(
+                f"unknown option(s) {', '.join(map(repr, unknown))} for ruleset {cls.name!r} "
+                f"(known: {', '.join(sorted(fields))})"
+            )
+        values = {k: _coerce(k, v, hints[k]) for k, v in raw.items()}
+        try:
+            opts = cls.Options(**values)
+        except (TypeError, ValueError) as e:
+            raise OptionError(str(e)) from None
+        check = getattr(opts, "check", None)
+        if check is not None:
+            check()
+        return opts
+
+    @classmethod
+    def option_docs(cls) -> list[tuple[str, object, str]]:
+        """(name, default, help) for every option, for docs and ``--help``."""
+        out = []
+        for f in dataclasses.fields(cls.Options):
+            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+            out.append((f.name, default, f.metadata.get("help", "")))
+        return out
+
+    # --- per-hand properties (may depend on options) -------------------------------------
+    @property
+    def copies(self) -> tuple[int, ...]:
+        return self.tile_copies
+
+    @property
+    def multiple_winners(self) -> bool:
+        return bool(getattr(self.options, "multiple_winners", False))
+
+    @property
+    def winner_order(self) -> str:
+        """``nearest`` (turn order from the discarder) or ``seat_index``."""
+        return str(getattr(self.options, "winner_order", "nearest"))
+
+    def wild_tiles(self, seat: int, dealer: int, indicator: int | None) -> frozenset[int]:
+        """Tiles that are wild for ``seat`` this hand."""
+        return frozenset()
+
+    def flower_kept(self, seat: int, dealer: int, tile: int, indicator: int | None) -> bool:
+        """True if this flower stays in hand (e.g. a seat's own flower as a wild)."""
+        return False
+
+    def wildcard_indicator_required(self) -> bool:
+        return False
+
+    # --- wins --------------------------------------------------------------------------
+    def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:
+        """Fast shape test: do these standing tiles (incl. the winning tile) and melds win?"""
+        raise NotImplementedError
+
+    def score_win(self, sit: WinSituation) -> Score:
+        """Score a win; raise NotAWin if it is not a legal shape. ``below_minimum`` marks a
+        complete hand that does not reach the ruleset's minimum."""
+        raise NotImplementedError
+
+    # --- money -------------------------------------------------------------------------
+    def settle(self, end: HandEnd) -> Settlement:
+        raise NotImplementedError
+
+    def seat_items(self, end: HandEnd) -> tuple:
+        """Scoring items of every seat (winner and others) for the hand_scores table."""
+        out = []
+        for w in end.wins:
+            out.extend(dataclasses.replace(i, seat=w.seat) for i in w.score.items)
+        return tuple(out)
+
+    def false_win_penalty(self, seat: int, dealer: int) -> tuple[int, int, int, int]:
+        raise NotImplementedError
+
+    # --- game continuity ---------------------------------------------------------------
+    def next_dealer(self, dealer: int, winners: Sequence[int], drawn: bool) -> int:
+        return (dealer + 1) % 4
+
+    def next_round_wind(self, round_wind: int, hand_no_next: int, dealer_next: int, first_dealer: int,
+                        dealer_changed: bool) -> int:
+        """Round wind of the next hand (default: advances when the deal returns to the first dealer)."""
+        if dealer_changed and dealer_next == first_dealer:
+            return (round_wind + 1) % 4
+        return round_wind
+
+    def recorded_matches(self, recorded: Any, score: Score) -> tuple[bool, bool]:
+        """(items equal, total equal) comparing a recorded score object with ours.
+        Rulesets override to compare their own fields."""
+        items_ok = True
+        if getattr(recorded, "fans", None) is not None:
+            rec = sorted((str(f[0]), int(f[1]) * (int(f[2]) if len(f) > 2 else 1)) for f in recorded.fans)
+            ours = sorted((i.name, i.value * i.count) for i in score.items)
+            items_ok = _merge(rec) == _merge(ours)
+        total_ok = recorded.total is None or recorded.total == score.total
+        return items_ok, total_ok
+
+
+def _merge(pairs: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    acc: dict[str, int] = {}
+    for n, v in pairs:
+        acc[n] = acc.get(n, 0) + v
+    return sorted(acc.items())
+
+
+def not_a_win(message: str) -> NotAWin:
+    return NotAWin("not_a_win", message)
+
+
+__all__ = [
+    "HandEnd", "OptionError", "Ruleset", "SeatEnd", "Settlement", "T", "WinEnd", "not_a_win",
+]

@@ -1,0 +1,122 @@
+"""Ruleset ``mcr``: Mahjong Competition Rules (国标麻将). See docs/rules/mcr.md.
+
+Shapes and play rules live here; the fan catalogue is ``mcr_fans`` and the fan
+calculator ``mcr_scoring``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import permutations
+from types import MappingProxyType
+from typing import Literal
+
+from engine import tiles as T
+from engine.decompose import is_complete, is_seven_pairs
+from engine.hand import Meld, Score, WinSituation
+from engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
+
+ORPHANS = T.TERMINALS_AND_HONOURS
+#: the six ways to lay 147 / 258 / 369 over the three suits (组合龙 / 全不靠)
+KNITTED = tuple(
+    frozenset(9 * suit + r for suit, start in zip(perm, (0, 1, 2), strict=True) for r in (start, start + 3, start + 6))
+    for perm in permutations(range(3))
+)
+
+
+@dataclass(frozen=True)
+class MCROptions:
+    min_fan: int = field(default=8, metadata={"help": "minimum fan to win, flowers excluded"})
+    base: int = field(default=8, metadata={"help": "base points each paying seat adds"})
+    false_win_penalty: int = field(default=10, metadata={"help": "a false winner pays this to each other seat"})
+    flowers: bool = field(default=True, metadata={"help": "play with the 8 flowers (144 tiles); false = 136"})
+    multiple_winners: bool = field(default=False, metadata={"help": "allow several winners on one discard"})
+    winner_order: Literal["nearest", "seat_index"] = field(
+        default="nearest", metadata={"help": "which of several declared wins takes the discard"})
+    fan_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), metadata={
+        "help": "override fan values by Chinese name (e.g. seed 002: {\"门清自摸\": 6, \"箭刻\": 4})"})
+    extra_fans: frozenset[str] = field(default_factory=frozenset, metadata={
+        "help": "switch on non-GB fans of seed 004 (四方大发, 天和, 地和, 人和, …)"})
+
+    def check(self) -> None:
+        if self.min_fan < 0 or self.base < 0 or self.false_win_penalty < 0:
+            raise OptionError("min_fan, base and false_win_penalty must be ≥ 0")
+
+
+def _standard(counts: list[int], melds: int) -> bool:
+    return is_complete(counts, 4 - melds)
+
+
+def knitted_shape(counts: Sequence[int], n_melds: int) -> bool:
+    """全不靠 / 七星不靠 (14 distinct tiles from a knitted pattern + honours) or
+    组合龙 + one set + pair."""
+    for pattern in KNITTED:
+        if n_melds == 0 and sum(counts[:34]) == 14 and all(n <= 1 for n in counts[:34]):
+            if all(counts[t] == 0 or t in pattern or t >= 27 for t in range(34)):
+                return True
+        if all(counts[t] >= 1 for t in pattern):
+            rest = list(counts[:34])
+            for t in pattern:
+                rest[t] -= 1
+            if is_complete(rest, 1 - n_melds):
+                return True
+    return False
+
+
+class MCR(Ruleset):
+    name = "mcr"
+    Options = MCROptions
+    hand_size = 13
+    chi_allowed = True
+    kong_after_call = False
+    swap_calling_allowed = True
+    passed_win_rule = False
+    passed_pon_rule = False
+
+    @property
+    def copies(self) -> tuple[int, ...]:
+        return (4,) * 34 + ((1,) * 8 if self.options.flowers else (0,) * 8)
+
+    def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int] = frozenset()) -> bool:
+        counts = T.counts(concealed, 34) if not isinstance(concealed, list) else concealed
+        if len(counts) != 34:
+            counts = T.counts(concealed, 34)
+        n = len(melds)
+        if _standard(counts, n):
+            return True
+        if n == 0 and is_seven_pairs(counts):
+            return True
+        if n == 0 and sum(counts) == 14 and all(counts[t] >= 1 for t in ORPHANS) and \
+                sum(counts[t] for t in ORPHANS) == 14:
+            return True
+        return n <= 1 and knitted_shape(counts, n)
+
+    def score_win(self, sit: WinSituation) -> Score:
+        from engine.rulesets.mcr_scoring import score_mcr
+
+        return score_mcr(sit, values=self.options.fan_values or None,
+                         extra_fans=self.options.extra_fans, min_fan=self.options.min_fan)
+
+    def settle(self, end: HandEnd) -> Settlement:
+        deltas = [0, 0, 0, 0]
+        base = self.options.base
+        for w in end.wins:
+            fan = w.score.total
+            for s in range(4):
+                if s == w.seat:
+                    continue
+                pay = base + fan if (w.from_seat is None or w.from_seat == s) else base
+                deltas[s] -= pay
+                deltas[w.seat] += pay
+        return Settlement(tuple(deltas))  # type: ignore[arg-type]
+
+    def false_win_penalty(self, seat: int, dealer: int) -> tuple[int, int, int, int]:
+        p = self.options.false_win_penalty
+        return tuple(-3 * p if s == seat else p for s in range(4))  # type: ignore[return-value]
+
+    def next_dealer(self, dealer: int, winners: Sequence[int], drawn: bool) -> int:
+        return (dealer + 1) % 4  # MCR: the deal passes every hand
+
+
+RULESET = MCR
