@@ -244,8 +244,9 @@ def _json_rejection(rec: RawRecord) -> Rejection:
     try:
         json.loads(rec.text)
     except json.JSONDecodeError as e:
+        where = f"column {e.colno}" if "\n" not in rec.text else f"line {e.lineno}, column {e.colno} of the document"
         return Rejection(rec.source, rec.line + e.lineno - 1, "invalid_log/json",
-                         f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno} of the record)")
+                         f"not valid JSON: {e.msg} ({where})")
     return Rejection(rec.source, rec.line, "invalid_log/json", "not valid JSON")
 
 

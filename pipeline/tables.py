@@ -117,7 +117,7 @@ SELECT sh.player,
        count(*) FILTER (WHERE sh.won) AS wins,
        count(*) FILTER (WHERE sh.won AND sh.win_type = 'self_drawn') AS self_draw_wins,
        count(*) FILTER (WHERE sh.dealt_in) AS deal_ins,
-       coalesce(sum(coalesce(p.recorded, p.computed)), 0) AS net_score,
+       coalesce(sum(coalesce(p.recorded, p.computed)), 0)::BIGINT AS net_score,
        round(avg(sh.total) FILTER (WHERE sh.first_winner), 2) AS avg_win_total
 FROM seat_hands sh
 LEFT JOIN payouts p
@@ -131,7 +131,7 @@ WITH scored AS (
   FROM hand_scores GROUP BY ruleset
 )
 SELECT hs.ruleset, hs.item, hs.unit,
-       sum(hs.count) AS count,
+       sum(hs.count)::BIGINT AS count,
        count(DISTINCT (hs.game_id, hs.hand_no, hs.seat)) AS hands,
        round(count(DISTINCT (hs.game_id, hs.hand_no, hs.seat)) / any_value(s.scored_wins), 4) AS share
 FROM hand_scores hs JOIN scored s USING (ruleset)

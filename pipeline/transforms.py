@@ -10,7 +10,7 @@ and no Python state is shared between workers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import apache_beam as beam
@@ -69,7 +69,7 @@ class ReadFileFn(_MarkingDoFn):
         self.records = _counter("records")
         self.files = _counter("files")
 
-    def process(self, path: str) -> Iterable[read.RawRecord | read.Rejection]:
+    def process(self, path):
         self.files.inc()
         for rec in read.read_file(path, self.importer):
             self.records.inc()
@@ -118,8 +118,8 @@ class ParseAndValidate(beam.PTransform):
         self.progress_dir = progress_dir
 
     def expand(self, records):
-        return records | "Parse" >> beam.ParDo(ParseFn(self.progress_dir)).with_outputs(
-            REJECTED, main="games")
+        return records | "Parse" >> beam.ParDo(ParseFn(self.progress_dir)).with_output_types(
+            tuple[str, Any]).with_outputs(REJECTED, main="games")
 
 
 # --------------------------------------------------------------------------- dedupe
@@ -178,7 +178,7 @@ class ReplayFn(_MarkingDoFn):
         super().setup()
         self._audit = self.audit_fn or _engine_audit_game()
 
-    def process(self, parsed: read.ParsedGame):
+    def process(self, parsed):
         audit = self._audit(parsed.game)
         self._mark()
         yield parsed, audit

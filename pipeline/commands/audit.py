@@ -1,0 +1,254 @@
+"""``mahjong-audit audit INPUT... --db FILE``: audit game logs at scale into DuckDB.
+
+The Beam pipeline (``pipeline.transforms.AuditPipeline``) writes Parquet files into a
+staging folder unique to the run; the driver then loads them into the DuckDB file in one
+transaction (``pipeline.sink``) and removes the folder. Options this command does not
+know are Beam pipeline options and are passed through unchanged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import sys
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
+from typing import TextIO
+
+EPILOG = """\
+Any other option is a Beam pipeline option, passed through unchanged, e.g.
+  --runner FlinkRunner --flink_master HOST:8081 --environment_type LOOPBACK
+  --runner DataflowRunner --project P --region R --temp_location gs://B/tmp
+        --setup_file ./setup.py   (or --extra_package dist/mahjong_audit-*.whl)
+On a cluster the workers need this package installed (--setup_file/--extra_package or a
+custom container) and --staging (or --temp_location) must be a path every worker and
+this machine can reach, e.g. gs://bucket/audit-staging. Exit status: 0 done (findings
+are not an error), 1 usage or I/O error, 2 database locked by another process.
+"""
+
+OUR_OPTIONS = frozenset({
+    "-h", "--help", "--db", "--from", "--workers", "--in-memory", "--staging", "--log",
+    "--progress", "--no-progress",
+})
+
+
+class _PassThroughParser(argparse.ArgumentParser):
+    """Collects words that are not ours as Beam options into ``namespace.beam_args``."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        from pipeline.runner import split_args
+
+        words = list(sys.argv[1:] if args is None else args)
+        split = split_args(words, OUR_OPTIONS)
+        ns, extras = super().parse_known_args(list(split.ours), namespace)
+        ns.beam_args = tuple(split.beam) + tuple(extras)
+        ns.unknown_beam_options = split.unknown
+        return ns, []
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "audit", help="audit game logs (files, globs, directories; .json/.jsonl[.gz]) into DuckDB",
+        description=__doc__.split("\n\n")[0], epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.__class__ = _PassThroughParser  # same layout; only parse_known_args differs
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="file, glob or directory (local, gs://, s3://)")
+    p.add_argument("--db", required=True, metavar="FILE", help="DuckDB database file (created if missing)")
+    p.add_argument("--from", dest="importer", metavar="NAME",
+                   help="importer for a platform format (default: detected per file, else mahjong-log/1)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
+                   help="local worker processes (default: number of cores; 1 = in this process)")
+    p.add_argument("--in-memory", action="store_true", help="run in this process (small inputs, tests)")
+    p.add_argument("--staging", metavar="DIR",
+                   help="base folder for the run's Parquet staging files (may be gs://…); "
+                        "default: --temp_location if given, else beside --db")
+    p.add_argument("--log", metavar="FILE", help="log file for runner and worker output (default: <db>.log)")
+    prog = p.add_mutually_exclusive_group()
+    prog.add_argument("--progress", dest="progress", action="store_const", const=True,
+                      help="always draw the progress line on stderr")
+    prog.add_argument("--no-progress", dest="progress", action="store_const", const=False,
+                      help="never draw it (default: only when stderr is a terminal)")
+    p.set_defaults(func=run, beam_args=(), unknown_beam_options=())
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _err(msg: str) -> None:
+    print(f"mahjong-audit audit: {msg}", file=sys.stderr)
+
+
+def new_run_id(now: datetime) -> str:
+    return now.strftime("%Y%m%dT%H%M%SZ") + "-" + uuid.uuid4().hex[:8]
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mahjong-audit")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+@contextlib.contextmanager
+def quiet_stderr(log_path: str) -> Iterator[TextIO]:
+    """Send logging and everything written to fd 2 (worker processes inherit it) to the
+    log file; yield a stream on the real stderr for the progress line."""
+    root = logging.getLogger()
+    saved_handlers, saved_level = root.handlers[:], root.level
+    sys.stderr.flush()
+    saved_fd = os.dup(2)
+    log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    handler = logging.StreamHandler(os.fdopen(os.dup(log_fd), "a", buffering=1, encoding="utf-8"))
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    real = os.fdopen(os.dup(saved_fd), "w", buffering=1, encoding="utf-8", errors="replace")
+    try:
+        os.dup2(log_fd, 2)
+        root.handlers = [handler]
+        root.setLevel(logging.INFO)
+        yield real
+    finally:
+        sys.stderr.flush()
+        root.handlers, root.level = saved_handlers, saved_level
+        handler.close()
+        os.dup2(saved_fd, 2)
+        os.close(saved_fd)
+        os.close(log_fd)
+        real.close()
+
+
+def default_staging(db: str, beam_args: Sequence[str], explicit: str | None) -> str:
+    from pipeline.runner import option_value
+
+    if explicit:
+        return explicit
+    temp = option_value(beam_args, "temp_location")
+    if temp:
+        return temp.rstrip("/") + "/mahjong-audit-staging"
+    db_abs = os.path.abspath(db)
+    return os.path.join(os.path.dirname(db_abs), f".{os.path.basename(db_abs)}.staging")
+
+
+def _join(base: str, name: str) -> str:
+    return base.rstrip("/") + "/" + name if "://" in base else os.path.join(base, name)
+
+
+def _log_metrics(result) -> None:
+    from apache_beam.metrics.metric import MetricsFilter
+
+    from pipeline.transforms import NAMESPACE
+
+    try:
+        counters = result.metrics().query(MetricsFilter().with_namespace(NAMESPACE))["counters"]
+    except (NotImplementedError, AttributeError, KeyError) as e:  # runner without metrics
+        logging.info("metrics not available from this runner: %s", e)
+        return
+    for c in sorted(counters, key=lambda c: c.key.metric.name):
+        logging.info("metric %s = %s", c.key.metric.name, c.committed)
+
+
+# --------------------------------------------------------------------------- run
+
+
+def run(args: argparse.Namespace, audit_fn=None) -> int:
+    """Run the audit. ``audit_fn`` replaces engine.audit.audit_game (tests only)."""
+    from pipeline import read, runner, sink
+
+    t0 = time.monotonic()
+    started = datetime.now(UTC).replace(tzinfo=None)
+    run_id = new_run_id(datetime.now(UTC))
+    for opt in args.unknown_beam_options:
+        _err(f"warning: {opt} is neither an audit option nor a known Beam option; passed to Beam")
+
+    try:
+        if args.importer is not None:
+            read.importer_for("", args.importer)
+        files = read.expand_inputs(args.inputs)
+        choice = runner.choose(args.beam_args, args.workers, args.in_memory)
+    except (OSError, ValueError) as e:
+        _err(str(e))
+        return 1
+    staging_base = default_staging(args.db, args.beam_args, args.staging)
+    if not choice.local and "://" not in staging_base:
+        _err(f"runner {choice.name} needs --staging (or --temp_location) on a shared filesystem, "
+             "e.g. gs://bucket/audit-staging")
+        return 1
+    staging = _join(staging_base, run_id)
+    log_path = args.log or f"{args.db}.log"
+
+    try:
+        con = sink.connect(args.db)
+    except sink.DatabaseLocked as e:
+        _err(str(e))
+        return 2
+    except sink.DatabaseError as e:
+        _err(str(e))
+        return 1
+    try:
+        sink.ensure_schema(con)
+        show = args.progress if args.progress is not None else sys.stderr.isatty()
+        with quiet_stderr(log_path) as real_stderr:
+            logging.info("run %s: %d files, runner %s, staging %s", run_id, len(files), choice.name, staging)
+            try:
+                _run_pipeline(files, choice, run_id, staging, args.importer, audit_fn,
+                              real_stderr if show else None)
+                summary = sink.load_staging(
+                    con, staging, files,
+                    lambda s: _run_row(run_id, started, args.inputs, choice.name, s))
+            finally:
+                sink.remove_staging(staging)
+    except sink.DatabaseError as e:
+        _err(str(e))
+        return 1
+    finally:
+        con.close()
+    _print_summary(summary, time.monotonic() - t0, choice.name, args.db, log_path)
+    return 0
+
+
+def _run_pipeline(files, choice, run_id, staging, importer, audit_fn, progress_out) -> None:
+    import apache_beam as beam
+
+    from pipeline.progress import ProgressBar
+    from pipeline.runner import make_pipeline
+    from pipeline.transforms import AuditPipeline
+
+    progress_dir = _join(staging, "progress") if progress_out is not None else None
+    p = make_pipeline(choice)
+    _ = (
+        p
+        | "Inputs" >> beam.Create(list(files))
+        | "Audit" >> AuditPipeline(run_id=run_id, staging=staging, importer=importer,
+                                   audit_fn=audit_fn, progress_dir=progress_dir)
+    )
+    bar = ProgressBar(progress_dir, progress_out) if progress_out is not None else contextlib.nullcontext()
+    with bar:
+        result = p.run()
+        result.wait_until_finish()
+    _log_metrics(result)
+
+
+def _run_row(run_id, started, inputs, runner_name, summary):
+    from schemas.results import RunRow
+
+    return RunRow(
+        run_id=run_id, started_at=started, finished_at=datetime.now(UTC).replace(tzinfo=None),
+        version=_version(), inputs=list(inputs), runner=runner_name,
+        games=summary.games, hands=summary.hands, findings=summary.findings, rejected=summary.rejected,
+    )
+
+
+def _print_summary(summary, elapsed: float, runner_name: str, db: str, log_path: str) -> None:
+    rate = summary.games / elapsed if elapsed > 0 else 0.0
+    kinds = ", ".join(f"{k} {n}" for k, n in summary.findings_by_kind) or "none"
+    print(f"audited {summary.games} games, {summary.hands} hands in {elapsed:.1f} s "
+          f"({rate:.1f} games/s) on {runner_name}")
+    print(f"findings: {summary.findings} ({kinds})")
+    print(f"rejected: {summary.rejected} records")
+    print(f"database: {db}  (log: {log_path})")

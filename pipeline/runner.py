@@ -1,0 +1,151 @@
+"""Runner selection and Beam option pass-through for ``mahjong-audit audit``.
+
+Without ``--runner`` the pipeline runs on the portable ``FnApiRunner``, pinned
+explicitly (the plain DirectRunner may try to download Prism, which fails offline):
+``--workers 1`` / ``--in-memory`` run in this process, otherwise in
+``multi_processing`` mode with ``direct_num_workers`` = ``--workers`` worker processes.
+Any other Beam option (``--runner FlinkRunner --flink_master …``, Dataflow, Spark,
+``--setup_file``, ``--extra_package`` …) is passed to ``PipelineOptions`` unchanged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+LOCAL_RUNNERS = frozenset({
+    "FnApiRunner", "DirectRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner", "PrismRunner",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class BeamArgs:
+    """Command-line words split into ours and Beam's."""
+
+    ours: tuple[str, ...]
+    beam: tuple[str, ...]
+    unknown: tuple[str, ...] = field(default=())  # neither ours nor a registered Beam option
+
+
+@contextlib.contextmanager
+def quiet_import() -> Iterator[None]:
+    """Import Beam without its import-time warnings on the terminal (e.g. a missing GCP
+    client): root logging goes nowhere meanwhile, so ``logging.basicConfig`` is not
+    triggered either."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    root.handlers = [logging.NullHandler()]
+    root.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        root.handlers, root.level = handlers, level
+
+
+def _beam_parser() -> argparse.ArgumentParser:
+    """A parser knowing every registered Beam pipeline option (to tell flags from values)."""
+    with quiet_import():
+        import apache_beam  # noqa: F401
+        from apache_beam.options.pipeline_options import PipelineOptions
+
+    parser = argparse.ArgumentParser(allow_abbrev=False, add_help=False)
+    seen: dict[str, type] = {}
+    todo = list(PipelineOptions.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        seen.setdefault(f"{cls.__module__}.{cls.__qualname__}", cls)
+    for cls in seen.values():
+        try:
+            cls._add_argparse_args(parser)  # the documented extension point of option classes
+        except argparse.ArgumentError:
+            continue  # an option class registered twice (re-imported module)
+    return parser
+
+
+def split_args(words: Sequence[str], our_options: frozenset[str]) -> BeamArgs:
+    """Separate Beam options (``--name value`` or ``--name=value``) from our own words.
+
+    A Beam option that is a flag takes no value; an option unknown to Beam takes the
+    next word as its value unless that word starts with ``-``.
+    """
+    beam_actions = _beam_parser()._option_string_actions
+    ours: list[str] = []
+    beam: list[str] = []
+    unknown: list[str] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w == "--":
+            ours.extend(words[i:])
+            break
+        name = w.split("=", 1)[0]
+        if not w.startswith("--") or name in our_options:
+            ours.append(w)
+            i += 1
+            continue
+        action = beam_actions.get(name)
+        takes_value = action.nargs != 0 if action is not None else True
+        group = [w]
+        if "=" not in w and takes_value and i + 1 < len(words) and not words[i + 1].startswith("-"):
+            group.append(words[i + 1])
+        beam.extend(group)
+        if action is None:
+            unknown.append(name)
+        i += len(group)
+    return BeamArgs(tuple(ours), tuple(beam), tuple(unknown))
+
+
+def runner_flag(beam_args: Sequence[str]) -> str | None:
+    for i, w in enumerate(beam_args):
+        if w == "--runner" and i + 1 < len(beam_args):
+            return beam_args[i + 1]
+        if w.startswith("--runner="):
+            return w.split("=", 1)[1]
+    return None
+
+
+def option_value(beam_args: Sequence[str], name: str) -> str | None:
+    flag = f"--{name}"
+    for i, w in enumerate(beam_args):
+        if w == flag and i + 1 < len(beam_args):
+            return beam_args[i + 1]
+        if w.startswith(flag + "="):
+            return w.split("=", 1)[1]
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class RunnerChoice:
+    name: str  # for the runs table and messages
+    local: bool  # workers share this machine's filesystem
+    args: tuple[str, ...]  # the full PipelineOptions argv
+    pinned_fnapi: bool  # True: construct FnApiRunner explicitly
+
+
+def choose(beam_args: Sequence[str], workers: int, in_memory: bool) -> RunnerChoice:
+    runner = runner_flag(beam_args)
+    if runner is not None:
+        short = runner.rsplit(".", 1)[-1]
+        return RunnerChoice(short, short in LOCAL_RUNNERS, tuple(beam_args), False)
+    if workers < 1:
+        raise ValueError("--workers must be at least 1")
+    mode = "in_memory" if in_memory or workers == 1 else "multi_processing"
+    n = 1 if mode == "in_memory" else workers
+    args = (*beam_args, f"--direct_running_mode={mode}", f"--direct_num_workers={n}")
+    return RunnerChoice(f"FnApiRunner({mode}, {n} worker{'s' if n > 1 else ''})", True, args, True)
+
+
+def make_pipeline(choice: RunnerChoice):
+    import apache_beam as beam
+    from apache_beam.options.pipeline_options import PipelineOptions
+
+    options = PipelineOptions(list(choice.args))
+    if choice.pinned_fnapi:
+        from apache_beam.runners.portability.fn_api_runner import FnApiRunner
+
+        return beam.Pipeline(runner=FnApiRunner(), options=options)
+    return beam.Pipeline(options=options)
