@@ -88,8 +88,11 @@ class Rejection:
 
 
 def _filesystems():  # imported lazily: keeps `validate`/`schema` start-up light
-    from apache_beam.io.filesystems import FileSystems
+    from pipeline.runner import quiet_import
 
+    with quiet_import():
+        import apache_beam  # noqa: F401  (its import-time warnings stay off the terminal)
+        from apache_beam.io.filesystems import FileSystems
     return FileSystems
 
 
