@@ -1,0 +1,224 @@
+"""End to end: a small corpus with faulty records → `mahjong-audit audit` → DuckDB."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from engine.audit import audit_game
+from pipeline.cli import main
+from schemas.log import Game
+
+DRAW_DEAL = [
+    ["9s", "7s", "6p", "7s", "4s", "1p", "4m", "3s", "2z", "6p", "2z", "2m", "2p"],
+    ["7p", "1z", "4m", "6m", "4s", "4p", "6s", "2p", "1z", "3z", "6s", "5p", "4m"],
+    ["4p", "9p", "3s", "1p", "4p", "8m", "5z", "1s", "3p", "9s", "3p", "3m", "3p"],
+    ["5m", "7m", "1m", "7z", "5m", "2s", "1m", "8p", "3m", "7s", "1s", "6z", "5z"],
+]
+WIN_DEAL = [
+    ["1m", "1m", "2m", "2m", "3m", "3m", "4m", "4m", "5p", "5p", "6p", "6p", "7p"],
+    ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "1z", "2z", "3z", "4z"],
+    ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "1z", "2z", "3z", "4z"],
+    ["9m", "9m", "9m", "8m", "8m", "8m", "7m", "7m", "7m", "5z", "5z", "5z", "6z"],
+]
+
+
+def win_game(game_id: str, players=("ann", "bob", "cat", "dan")) -> dict:
+    """Dealer self-draws 7p for seven pairs (七对 24 + 缺一门 + 无字 + 自摸 = 27 fan)."""
+    return {
+        "format": "mahjong-log/1", "game_id": game_id, "platform": "test", "ruleset": "mcr",
+        "players": list(players),
+        "hands": [{
+            "hand_no": 0, "round_wind": "E", "dealer": 0, "deal": copy.deepcopy(WIN_DEAL),
+            "events": [
+                {"seq": 1, "type": "draw", "seat": 0, "tile": "7p"},
+                {"seq": 2, "type": "win", "seat": 0, "tile": "7p", "from": 0},
+            ],
+            "outcome": {"result": "win",
+                        "wins": [{"seat": 0, "from": 0, "tile": "7p", "score": {"total": 27}}],
+                        "deltas": [105, -35, -35, -35]},
+        }],
+    }
+
+
+def draw_game(game_id: str) -> dict:
+    """Two events then a recorded exhaustive draw (the engine flags the unused wall)."""
+    return {
+        "format": "mahjong-log/1", "game_id": game_id, "ruleset": "mcr",
+        "players": ["ann", "bob", "cat", "dan"],
+        "hands": [{
+            "hand_no": 0, "round_wind": "E", "dealer": 0, "deal": copy.deepcopy(DRAW_DEAL),
+            "events": [
+                {"seq": 1, "type": "draw", "seat": 0, "tile": "7z"},
+                {"seq": 2, "type": "discard", "seat": 0, "tile": "9s"},
+            ],
+            "outcome": {"result": "draw", "deltas": [0, 0, 0, 0]},
+        }],
+    }
+
+
+def make_corpus(root: Path) -> Path:
+    """5 distinct valid games, 1 duplicate, 1 bad JSON line, 1 schema error, 1 .gz, 1 pretty .json."""
+    corpus = root / "corpus"
+    (corpus / "sub").mkdir(parents=True)
+    bad_schema = win_game("bad-schema")
+    bad_schema["hands"][0]["events"][0]["tile"] = "10m"
+    (corpus / "a.jsonl").write_text(
+        json.dumps(win_game("g1")) + "\n"
+        + json.dumps(win_game("g2")) + "\n"
+        + '{"format": "mahjong-log/1", "game_id": oops}\n'
+        + "\n"
+        + json.dumps(bad_schema) + "\n"
+        + json.dumps(draw_game("g5")) + "\n"
+    )
+    (corpus / "b.json").write_text(json.dumps(win_game("g3"), indent=2))
+    with gzip.open(corpus / "sub" / "c.jsonl.gz", "wt") as f:
+        f.write(json.dumps(win_game("g4")) + "\n" + json.dumps(win_game("g1")) + "\n")
+    (corpus / "README.txt").write_text("not a log\n")
+    return corpus
+
+
+GAMES = ("g1", "g2", "g3", "g4", "g5")
+
+
+def expected_counts() -> dict[str, int]:
+    engine_findings = sum(
+        len(audit_game(Game.model_validate(win_game(g) if g != "g5" else draw_game(g))).findings)
+        for g in GAMES
+    )
+    return {
+        "runs": 1, "games": 5, "hands": 5, "hand_scores": 4 * 4, "payouts": 5 * 4,
+        "findings": engine_findings + 2 + 1,  # + invalid_log json/schema + duplicate_game
+        "rejected": 2,
+    }
+
+
+def counts(db: Path) -> dict[str, int]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                for t in ("runs", "games", "hands", "hand_scores", "payouts", "findings", "rejected")}
+    finally:
+        con.close()
+
+
+def query(db: Path, sql: str) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    return make_corpus(tmp_path)
+
+
+@pytest.mark.parametrize("mode", [["--workers", "1"], ["--workers", "2"]], ids=["in_memory", "two_processes"])
+def test_audit_corpus_exact_counts_and_rerun_adds_nothing(corpus, tmp_path, capsys, mode):
+    db = tmp_path / "audit.duckdb"
+    assert main(["audit", str(corpus), "--db", str(db), *mode]) == 0
+    out = capsys.readouterr().out
+    assert "audited 5 games, 5 hands" in out
+    assert "rejected: 2 records" in out
+    want = expected_counts()
+    assert counts(db) == want
+
+    # the second copy of g1 (in sub/c.jsonl.gz) is the duplicate; a.jsonl:1 is kept
+    dup = query(db, "SELECT game_id, source_file, source_line FROM findings WHERE kind = 'duplicate_game'")
+    assert dup == [("g1", str(corpus / "sub" / "c.jsonl.gz"), 2)]
+    kept = query(db, "SELECT source_file, source_line FROM games WHERE game_id = 'g1'")
+    assert kept == [(str(corpus / "a.jsonl"), 1)]
+    bad = query(db, "SELECT source_file, source_line, code, game_id FROM rejected ORDER BY source_line")
+    assert bad == [(str(corpus / "a.jsonl"), 3, "invalid_log/json", None),
+                   (str(corpus / "a.jsonl"), 5, "invalid_log/schema", "bad-schema")]
+    assert query(db, "SELECT source_line FROM games WHERE game_id = 'g3'") == [(1,)]
+    assert not (tmp_path / ".audit.duckdb.staging").exists()
+    assert (tmp_path / "audit.duckdb.log").exists()
+
+    # re-running replaces, never duplicates (only the runs table grows)
+    assert main(["audit", str(corpus), "--db", str(db), *mode]) == 0
+    assert counts(db) == {**want, "runs": 2}
+
+
+def test_audit_subset_rerun_replaces_only_those_games(corpus, tmp_path):
+    db = tmp_path / "audit.duckdb"
+    assert main(["audit", str(corpus), "--db", str(db), "--in-memory"]) == 0
+    before = counts(db)
+    assert main(["audit", str(corpus / "b.json"), "--db", str(db), "--in-memory"]) == 0
+    assert counts(db) == {**before, "runs": 2}
+    runs = query(db, "SELECT run_id FROM runs ORDER BY started_at")
+    assert query(db, "SELECT run_id FROM games WHERE game_id = 'g3'") == [runs[1]]
+    assert query(db, "SELECT count(*) FROM games WHERE run_id = ?".replace("?", repr(runs[0][0]))) == [(4,)]
+
+
+def test_summary_views_and_stats_command(corpus, tmp_path, capsys):
+    db = tmp_path / "audit.duckdb"
+    assert main(["audit", str(corpus), "--db", str(db), "--in-memory"]) == 0
+    ann = query(db, "SELECT games, hands, wins, self_draw_wins, deal_ins, net_score, avg_win_total "
+                    "FROM player_stats WHERE player = 'ann'")
+    assert ann == [(5, 5, 4, 4, 0, 4 * 105, 27.0)]
+    fans = dict(query(db, "SELECT item, hands FROM fan_stats"))
+    assert fans["七对"] == 4
+    summary = query(db, "SELECT code, count FROM finding_summary WHERE kind IN ('invalid_log', 'duplicate_game') "
+                        "ORDER BY code")
+    assert summary == [("duplicate_game/game_id", 1), ("invalid_log/json", 1), ("invalid_log/schema", 1)]
+    capsys.readouterr()
+    assert main(["stats", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    for view in ("player_stats", "fan_stats", "finding_summary"):
+        assert view in out
+    assert "七对" in out and "ann" in out
+
+
+def test_locked_database_exits_2_with_a_clear_message(corpus, tmp_path, capsys):
+    db = tmp_path / "locked.duckdb"
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('ready', flush=True); time.sleep(60)",
+         str(db)],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        assert main(["audit", str(corpus), "--db", str(db), "--in-memory"]) == 2
+        err = capsys.readouterr().err
+        assert "locked" in err and "Traceback" not in err
+        assert main(["stats", "--db", str(db)]) == 2
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_failed_pipeline_changes_nothing(corpus, tmp_path, monkeypatch):
+    db = tmp_path / "audit.duckdb"
+    assert main(["audit", str(corpus / "b.json"), "--db", str(db), "--in-memory"]) == 0
+    before = counts(db)
+
+    def broken_engine():
+        raise RuntimeError("engine cannot start")
+
+    monkeypatch.setattr("pipeline.transforms._engine_audit_game", broken_engine)
+    with pytest.raises(Exception, match="engine cannot start"):
+        main(["audit", str(corpus), "--db", str(db), "--in-memory"])
+    assert counts(db) == before
+    assert not (tmp_path / ".audit.duckdb.staging").exists()
+
+
+def test_usage_errors_exit_1(tmp_path, capsys):
+    assert main(["audit", str(tmp_path / "missing.jsonl"), "--db", str(tmp_path / "x.duckdb")]) == 1
+    assert "no such file" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert main(["audit", str(tmp_path / "empty"), "--db", str(tmp_path / "x.duckdb")]) == 1
+    assert main(["audit", str(tmp_path / "empty"), "--db", str(tmp_path / "x.duckdb"), "--from", "nope"]) == 1
+    assert "unknown importer" in capsys.readouterr().err
+    assert not os.path.exists(tmp_path / "x.duckdb")
