@@ -1,0 +1,59 @@
+"""The score command: one result per input line, invalid lines reported, never a crash."""
+
+from __future__ import annotations
+
+import io
+import json
+from types import SimpleNamespace
+
+from pipeline.commands.score import run, score_line
+
+NINE_GATES = {"concealed": ["1p", "1p", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "9p", "9p"],
+              "win_tile": "5p"}
+
+
+def test_scores_a_valid_hand():
+    r = score_line(json.dumps(NINE_GATES), "mcr")
+    assert r["valid"] is True
+    assert {"name": "九莲宝灯", "value": 88, "count": 1} in r["fans"]
+    assert r["total"] == sum(f["value"] * f["count"] for f in r["fans"])
+
+
+def test_spec_example_with_melds_and_flower():
+    line = {"concealed": ["1m", "2m", "3m", "5p", "5p", "7s", "8s", "9s", "5z", "5z"],
+            "melds": [{"type": "chi", "tiles": ["4m", "5m", "6m"], "claimed": "5m", "from": 3},
+                      {"type": "pon", "tile": "7z", "from": 1}],
+            "win_tile": "5z", "flowers": ["1f"], "seat_wind": "S"}
+    r = score_line(json.dumps(line), "mcr")
+    assert r["valid"] is False and r["error"] == "wrong_tile_count"
+    # the spec's example counts 10 + 3 melds: with its concealed kong the standing tiles are 4
+    line["melds"].append({"type": "kong", "tile": "9p", "concealed": True})
+    line["concealed"] = ["1m", "2m", "3m", "5z"]
+    r = score_line(json.dumps(line), "mcr")
+    assert r["valid"] is True
+    assert {"name": "花牌", "value": 1, "count": 1} in r["fans"]
+
+
+def test_below_minimum_is_still_scored():
+    line = {"concealed": ["2m", "3m", "4m", "5p", "6p", "7p", "3s", "4s", "5s", "6s", "7s", "8s", "9m"],
+            "win_tile": "9m"}
+    r = score_line(json.dumps(line), "mcr")
+    assert r["valid"] is True and r.get("below_minimum") is True
+
+
+def test_invalid_lines_never_crash():
+    assert score_line("{", "mcr")["error"] == "invalid_json"
+    assert score_line(json.dumps({"concealed": ["10m"], "win_tile": "1m"}), "mcr")["error"] == "invalid_situation"
+    assert score_line(json.dumps({**NINE_GATES, "ruleset": "nope"}), "mcr")["error"] == "unknown_ruleset"
+    five = dict(NINE_GATES, concealed=["1p"] * 4 + NINE_GATES["concealed"][4:], win_tile="1p")
+    assert score_line(json.dumps(five), "mcr")["valid"] is False
+    short = dict(NINE_GATES, concealed=["1p"])
+    assert score_line(json.dumps(short), "mcr")["error"] == "wrong_tile_count"
+
+
+def test_run_keeps_order_and_skips_blank_lines():
+    src = io.StringIO(json.dumps(NINE_GATES) + "\n\nnot json\n")
+    out = io.StringIO()
+    assert run(SimpleNamespace(file=None, ruleset="mcr"), stdin=src, stdout=out) == 0
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [x["valid"] for x in lines] == [True, False]
