@@ -1,0 +1,343 @@
+"""Ruleset ``guangdong``: 广东 / 贵港麻将 (番 doubling, 爆胡 cap). See docs/rules/guangdong.md.
+
+The fan values are data in ``guangdong_fans``; this module detects the hands and
+settles the money.
+
+Public API (what the replay engine, the ``score`` command and the simulator use):
+
+* ``Guangdong(options)`` — bound to one game's options (a mapping or ``Options``).
+* ``is_complete(concealed, melds, wilds)`` — shape test: 4 sets + pair, 七对, 十三幺.
+* ``score_win(sit) -> Score`` — the fan of one win; raises ``NotAWin``. ``Score.items``
+  is the hand (the regular hand and its additions, or the one special hand);
+  ``Score.total`` is the fan after the cap and the minimum situations, i.e. what is paid.
+  ``sit.extra`` may carry ``("winners", n)``: the number of seats winning on the same
+  discard (the replay sets it when a multiple win closes).
+* ``points(fan) -> int`` — ``base × 2^fan``.
+* ``settle(end) -> Settlement``, ``false_win_penalty(seat, dealer)``,
+  ``next_dealer(dealer, winners, drawn)``.
+
+>>> from engine.tiles import parse
+>>> from engine.hand import WinSituation
+>>> rs = Guangdong()
+>>> s = rs.score_win(WinSituation(parse("123m456m789p11z55s"), (), parse("5s")[0], self_drawn=True))
+>>> [(i.name, i.value) for i in s.items], s.total
+([('鸡胡', 1), ('自摸', 1)], 2)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal
+
+from engine import tiles as T
+from engine.decompose import PAIR, SEQ, TRIPLET, decompositions, is_complete, is_seven_pairs
+from engine.hand import Meld, NotAWin, Score, ScoreItem, WinSituation
+from engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
+from engine.rulesets import guangdong_fans as F
+
+ORPHANS = T.TERMINALS_AND_HONOURS
+NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+
+
+def _names(rows: Sequence[F.FanRow]) -> frozenset[str]:
+    return frozenset(r.zh for r in rows)
+
+
+@dataclass(frozen=True)
+class GuangdongOptions:
+    base: int = field(default=1, metadata={"help": "points of a 0-fan hand: a win pays base × 2^fan"})
+    cap: int | None = field(default=F.CAP, metadata={
+        "help": "爆胡: the most a regular hand with its additions scores (null: no cap)"})
+    additions: frozenset[str] = field(default_factory=lambda: _names(F.ADDITIONS), metadata={
+        "help": "additions that count on a regular hand (自摸, 门风刻, 圈风刻, 箭刻)"})
+    cap_breakers: frozenset[str] = field(default_factory=lambda: _names(F.SPECIAL), metadata={
+        "help": "special hands scored beyond the cap; one left out scores as a regular hand (additions, cap)"})
+    fan_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), metadata={
+        "help": "override fan values by Chinese name (the other reading of the seed: {\"小三元\": 7, \"清碰\": 6})"})
+    minimum_fan: int = field(default=F.MINIMUM_FAN, metadata={
+        "help": "the least a win in one of minimum_situations is worth"})
+    minimum_situations: frozenset[Literal["kong_replacement", "last_tile", "multiple_win", "robbing_kong"]] = field(
+        default=F.DEFAULT_MINIMUM_SITUATIONS, metadata={
+            "help": "situations worth at least minimum_fan: kong_replacement (杠上开花), last_tile (海底捞月), "
+                    "multiple_win (一炮多响), robbing_kong (抢杠)"})
+    multiple_win_from: int = field(default=2, metadata={
+        "help": "how many winners on one discard make it a multiple win for the minimum (the seed says 三响: 3)"})
+    min_fan: int = field(default=0, metadata={"help": "起胡: least fan to win at all (the seed has none: 鸡胡 wins)"})
+    seven_pairs_four: bool = field(default=True, metadata={
+        "help": "七对 may hold four of a kind as two pairs"})
+    bao_sets: int = field(default=3, metadata={
+        "help": "包胡: a seat that supplied this many of the winner's claimed sets pays for all (0: off)"})
+    false_win_fan: int = field(default=5, metadata={
+        "help": "a false winner pays every other seat the points of a hand of this many fan"})
+    multiple_winners: bool = field(default=True, metadata={"help": "several seats may win on one discard"})
+    winner_order: Literal["nearest", "seat_index"] = field(
+        default="nearest", metadata={"help": "with multiple_winners off: which declared win takes the discard"})
+
+    def check(self) -> None:
+        for name in ("base", "minimum_fan", "min_fan", "bao_sets", "false_win_fan"):
+            if getattr(self, name) < 0:
+                raise OptionError(f"{name} must be ≥ 0")
+        if self.cap is not None and self.cap < 1:
+            raise OptionError("cap must be ≥ 1 (or null for no cap)")
+        if self.multiple_win_from < 2:
+            raise OptionError("multiple_win_from must be ≥ 2")
+        for opt, known in (("additions", F.ADDITION_NAMES), ("cap_breakers", F.SPECIAL_NAMES),
+                           ("fan_values", F.NAMES)):
+            unknown = sorted(set(getattr(self, opt)) - known)
+            if unknown:
+                raise OptionError(f"{opt}: unknown fan name(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """One reading of a winning hand: its sets (melds included) and pair, or a special shape."""
+
+    kind: str  # "standard" | "seven_pairs" | "thirteen_orphans"
+    triplets: tuple[int, ...] = ()  # first tile of each triplet / kong
+    sequences: tuple[int, ...] = ()  # first tile of each sequence
+    pair: int | None = None
+
+
+class Guangdong(Ruleset):
+    name = "guangdong"
+    Options = GuangdongOptions
+    hand_size = 13
+    tile_copies = (4,) * 34 + (0,) * 8  # 136 tiles, no flowers
+    chi_allowed = True
+    kong_after_call = False
+    swap_calling_allowed = True
+    passed_win_rule = False
+    passed_pon_rule = False
+
+    # --- values ------------------------------------------------------------------------
+    def value(self, row: F.FanRow) -> int:
+        return int(self.options.fan_values.get(row.zh, row.value))
+
+    def points(self, fan: int) -> int:
+        """Money of a hand of ``fan`` fan, paid by each paying seat: ``base × 2^fan``."""
+        return self.options.base * 2 ** fan
+
+    # --- shapes ------------------------------------------------------------------------
+    def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int] = frozenset()) -> bool:
+        counts = list(concealed) if len(concealed) == 34 and isinstance(concealed, list) else T.counts(concealed, 34)
+        n = len(melds)
+        if is_complete(counts, 4 - n):
+            return True
+        if n == 0 and self._seven_pairs(counts):
+            return True
+        return n == 0 and _thirteen_orphans(counts)
+
+    def _seven_pairs(self, counts: Sequence[int]) -> bool:
+        if not is_seven_pairs(counts):
+            return False
+        return self.options.seven_pairs_four or all(c in (0, 2) for c in counts[:34])
+
+    def shapes(self, sit: WinSituation) -> list[_Shape]:
+        counts = T.counts(sit.full_concealed, 34)
+        n = len(sit.melds)
+        out: list[_Shape] = []
+        meld_trips = tuple(m.first for m in sit.melds if m.is_triplet_like)
+        meld_seqs = tuple(m.first for m in sit.melds if not m.is_triplet_like)
+        for parts in decompositions(counts, 4 - n):
+            trips = meld_trips + tuple(p.tile for p in parts if p.kind == TRIPLET and p.tile is not None)
+            seqs = meld_seqs + tuple(p.tile for p in parts if p.kind == SEQ and p.tile is not None)
+            pair = next(p.tile for p in parts if p.kind == PAIR)
+            out.append(_Shape("standard", tuple(sorted(trips)), tuple(sorted(seqs)), pair))
+        if n == 0 and self._seven_pairs(counts):
+            out.append(_Shape("seven_pairs"))
+        if n == 0 and _thirteen_orphans(counts):
+            out.append(_Shape("thirteen_orphans"))
+        return out
+
+    # --- scoring -----------------------------------------------------------------------
+    def score_win(self, sit: WinSituation) -> Score:
+        """Score one win (see the module docstring); raises NotAWin if no winning shape."""
+        if any(T.is_flower(t) for t in sit.full_concealed) or sit.flowers:
+            raise NotAWin("not_a_win", "flowers are not part of this ruleset's tiles")
+        shapes = self.shapes(sit)
+        if not shapes:
+            raise NotAWin("not_a_win", "not 4 sets + a pair, 七对 or 十三幺")
+        all_tiles = sit.full_concealed + tuple(t for m in sit.melds for t in m.tiles)
+        best: tuple[tuple[int, int, int], tuple[ScoreItem, ...], bool, bool] | None = None
+        for shape in shapes:
+            for cand in self._candidates(sit, shape, all_tiles):
+                if best is None or cand[0] > best[0]:
+                    best = cand
+        if best is None:  # every shape has at least the 鸡胡 / 七对 / 十三幺 candidate
+            raise NotAWin("not_a_win", "no scoring reading")
+        (total, _, _), items, special, capped = best
+        details: list[tuple[str, object]] = [("special", special), ("capped", capped)]
+        situations = self.minimum_situations(sit)
+        if situations and total < self.options.minimum_fan:
+            total = self.options.minimum_fan
+            details.append(("minimum", "+".join(F.MINIMUM_NAMES[s] for s in situations)))
+        return Score(items, total, below_minimum=total < self.options.min_fan, details=tuple(details))
+
+    def minimum_situations(self, sit: WinSituation) -> tuple[str, ...]:
+        """Which of the options' minimum situations this win is in (ids, table order)."""
+        active = {
+            "kong_replacement": sit.kong and sit.self_drawn,
+            "last_tile": sit.last_tile and sit.self_drawn,
+            "multiple_win": int(sit.get("winners", 1) or 1) >= self.options.multiple_win_from,  # type: ignore[call-overload]
+            "robbing_kong": sit.kong and not sit.self_drawn,
+        }
+        return tuple(k for k, _ in F.MINIMUM_SITUATIONS if active[k] and k in self.options.minimum_situations)
+
+    def _candidates(self, sit: WinSituation, shape: _Shape, all_tiles: tuple[int, ...]):
+        """Yield (sort key, items, is_special, capped) for each way to score this shape.
+        Sort key: (total, 1 for a special hand, raw sum) — a special hand wins a tie."""
+        specials = self.special_hands(shape, all_tiles, no_melds=not sit.melds)
+        breakers = [r for r in specials if r.zh in self.options.cap_breakers]
+        for r in breakers:
+            v = self.value(r)
+            yield (v, 1, v), (ScoreItem(r.zh, v),), True, False
+        if shape.kind != "standard":
+            if not breakers:  # 七对 / 十三幺 not breaking the cap: scored at its value, capped
+                r = max(specials, key=lambda r: self.value(r))
+                v = self._cap(self.value(r))
+                yield (v, 0, self.value(r)), (ScoreItem(r.zh, self.value(r)),), False, v < self.value(r)
+            return
+        base_rows = self.regular_hands(shape, all_tiles) + [r for r in specials if r not in breakers]
+        base = max(base_rows, key=lambda r: self.value(r))  # max keeps the first of equal values
+        items = [ScoreItem(base.zh, self.value(base))]
+        for row, count in self.additions(sit, shape):
+            if row.zh in self.options.additions and count:
+                items.append(ScoreItem(row.zh, self.value(row), count))
+        raw = sum(i.value * i.count for i in items)
+        total = self._cap(raw)
+        yield (total, 0, raw), tuple(items), False, total < raw
+
+    def _cap(self, fan: int) -> int:
+        return fan if self.options.cap is None else min(fan, self.options.cap)
+
+    @staticmethod
+    def regular_hands(shape: _Shape, all_tiles: tuple[int, ...]) -> list[F.FanRow]:
+        """The regular rows a standard-shape hand has (鸡胡 always)."""
+        rows = [F.REGULAR_BY_ID["chicken_hand"]]
+        if not shape.triplets:
+            rows.append(F.REGULAR_BY_ID["all_chows"])
+        if _suits(all_tiles) == "half":
+            rows.append(F.REGULAR_BY_ID["half_flush"])
+        if not shape.sequences:
+            rows.append(F.REGULAR_BY_ID["all_pungs"])
+        return rows
+
+    @staticmethod
+    def additions(sit: WinSituation, shape: _Shape) -> list[tuple[F.FanRow, int]]:
+        """(row, count) for every addition (counts may be 0)."""
+        trips = set(shape.triplets)
+        a = F.ADDITIONS_BY_ID
+        return [
+            (a["self_drawn"], int(sit.self_drawn)),
+            (a["seat_wind"], int(T.wind_tile(sit.seat_wind) in trips)),
+            (a["round_wind"], int(T.wind_tile(sit.round_wind) in trips)),
+            (a["dragon_pung"], sum(1 for t in trips if T.is_dragon(t))),
+        ]
+
+    @staticmethod
+    def special_hands(shape: _Shape, all_tiles: tuple[int, ...], *, no_melds: bool) -> list[F.FanRow]:
+        """The special rows a hand has, in table order."""
+        s = F.SPECIAL_BY_ID
+        suits = _suits(all_tiles)
+        orphan_only = all(t in ORPHANS for t in all_tiles)
+        has_honour = any(T.is_honour(t) for t in all_tiles)
+        has_terminal = any(T.is_terminal(t) for t in all_tiles)
+        out: list[F.FanRow] = []
+        if shape.kind == "thirteen_orphans":
+            return [s["thirteen_orphans"]]
+        if suits == "pure":
+            out.append(s["full_flush"])
+        if orphan_only and has_honour and has_terminal:
+            out.append(s["mixed_terminals"])
+        if shape.kind == "seven_pairs":
+            out.append(s["seven_pairs"])
+            return sorted(out, key=F.SPECIAL.index)
+        pungs = not shape.sequences
+        dragons = sum(1 for t in shape.triplets if T.is_dragon(t))
+        winds = sum(1 for t in shape.triplets if T.is_wind(t))
+        pair = shape.pair
+        if suits == "half" and pungs:
+            out.append(s["half_flush_pungs"])
+        if dragons == 2 and pair is not None and T.is_dragon(pair):
+            out.append(s["little_three_dragons"])
+        if suits == "pure" and pungs:
+            out.append(s["full_flush_pungs"])
+        if winds == 3 and pair is not None and T.is_wind(pair):
+            out.append(s["little_four_winds"])
+        if suits == "honours":
+            out.append(s["all_honours"])
+        if orphan_only and not has_honour:
+            out.append(s["all_terminals"])
+        if dragons == 3:
+            out.append(s["big_three_dragons"])
+        if winds == 4:
+            out.append(s["big_four_winds"])
+        if no_melds and suits == "pure" and _nine_gates(all_tiles):
+            out.append(s["nine_gates"])
+        return sorted(out, key=F.SPECIAL.index)
+
+    # --- money -------------------------------------------------------------------------
+    def settle(self, end: HandEnd) -> Settlement:
+        """Each win: self-drawn, every other seat pays ``points(fan)``; on a discard (or a
+        robbed kong) the discarder pays. 包胡: a seat that supplied ``bao_sets`` of the
+        winner's claimed sets pays all of it instead."""
+        deltas = [0, 0, 0, 0]
+        for w in end.wins:
+            pts = self.points(w.score.total)
+            payers = [s for s in range(4) if s != w.seat] if w.from_seat is None else [w.from_seat]
+            bao = self.bao_seat(end, w.seat)
+            for p in payers:
+                deltas[bao if bao is not None else p] -= pts
+                deltas[w.seat] += pts
+        return Settlement(tuple(deltas))  # type: ignore[arg-type]
+
+    def bao_seat(self, end: HandEnd, winner: int) -> int | None:
+        """The seat that fed ``winner`` ``bao_sets`` claimed sets (包胡), or None."""
+        if not self.options.bao_sets or winner >= len(end.feeders):
+            return None
+        counts = Counter(s for s in end.feeders[winner] if s != winner)
+        for seat, n in sorted(counts.items()):
+            if n >= self.options.bao_sets:
+                return seat
+        return None
+
+    def false_win_penalty(self, seat: int, dealer: int) -> tuple[int, int, int, int]:
+        p = self.points(self.options.false_win_fan)
+        return tuple(-3 * p if s == seat else p for s in range(4))  # type: ignore[return-value]
+
+    def next_dealer(self, dealer: int, winners: Sequence[int], drawn: bool) -> int:
+        """The dealer stays after its own win (also as one of several winners) or a draw."""
+        if drawn or dealer in winners:
+            return dealer
+        return (dealer + 1) % 4
+
+
+def _suits(tiles: Sequence[int]) -> str:
+    """``pure`` (one suit), ``half`` (one suit + honours), ``honours``, or ``mixed``."""
+    suits = {T.suit(t) for t in tiles if T.is_suited(t)}
+    honours = any(T.is_honour(t) for t in tiles)
+    if not suits:
+        return "honours"
+    if len(suits) > 1:
+        return "mixed"
+    return "half" if honours else "pure"
+
+
+def _thirteen_orphans(counts: Sequence[int]) -> bool:
+    return sum(counts[:34]) == 14 and all(counts[t] >= 1 for t in ORPHANS) and \
+        sum(counts[t] for t in ORPHANS) == 14
+
+
+def _nine_gates(tiles: Sequence[int]) -> bool:
+    """1112345678999 + one more of the same suit, all concealed (caller checks no melds)."""
+    if len(tiles) != 14:
+        return False
+    base = 9 * T.suit(tiles[0])
+    c = T.counts(tiles, 34)[base:base + 9]
+    return all(have >= need for have, need in zip(c, NINE_GATES, strict=True))
+
+
+RULESET = Guangdong
