@@ -119,3 +119,15 @@ class Finding:
     def __post_init__(self) -> None:
         if self.code not in CODES:
             raise ValueError(f"unknown finding code {self.code!r}")
+
+
+def markdown_table() -> str:
+    """The code catalogue as a Markdown table (docs/findings.md is generated from it)."""
+    lines = ["| code | kind | meaning |", "|---|---|---|"]
+    for code, meaning in CODES.items():
+        lines.append(f"| `{code}` | {kind_of(code).value} | {meaning} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # python -m engine.findings > docs/findings-table.md
+    print(markdown_table(), end="")

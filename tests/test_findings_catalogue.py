@@ -1,0 +1,23 @@
+"""The finding catalogue: codes are well-formed, documented, and the docs are in sync."""
+
+from pathlib import Path
+
+import pytest
+
+from engine.findings import CODES, Finding, Kind, kind_of, markdown_table
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "findings.md"
+
+
+def test_every_kind_has_codes():
+    kinds = {kind_of(c) for c in CODES}
+    assert kinds == set(Kind)
+
+
+def test_docs_table_is_generated_from_the_catalogue():
+    assert markdown_table() in DOC.read_text(encoding="utf-8")
+
+
+def test_unknown_code_is_rejected():
+    with pytest.raises(ValueError):
+        Finding("false_win/whatever", "x")
