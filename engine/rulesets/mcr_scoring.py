@@ -37,7 +37,7 @@ that pung exposed (for 暗刻 counting); 边张/嵌张/单钓将 need a single w
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import permutations, product
 from types import MappingProxyType
 
@@ -74,6 +74,8 @@ _KNITTED = tuple(
     for off in permutations(range(3))
 )
 _WIND_SET = frozenset(range(27, 31))
+_PLAY_SET = frozenset(range(34))
+_INT_TYPE = frozenset((int,))
 _DRAGON_SET = frozenset(range(31, 34))
 
 # --------------------------------------------------------------------------- exclusion data
@@ -112,7 +114,7 @@ def _apply_exclusions(occ: Iterable[tuple[str, frozenset[int]]]) -> dict[str, in
 # --------------------------------------------------------------------------- decomposition
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _suit_readings(counts: tuple[int, ...], honours: bool) -> tuple[tuple[tuple[tuple[int, int], ...], int], ...]:
     """All ways to split one suit's counts into sets (+ at most one pair).
 
@@ -190,42 +192,48 @@ def _regular_readings(counts: list[int]) -> list[tuple[tuple[tuple[int, int], ..
     return out
 
 
-def _is_regular(counts: list[int]) -> bool:
-    per = 0
-    for s in range(4):
-        base = 9 * s
-        sub = tuple(counts[base:base + (9 if s < 3 else 7)])
-        tot = sum(sub)
-        if tot % 3 == 1:
-            return False
-        if tot % 3 == 2:
-            per += 1
-        if tot and not _suit_readings(sub, s == 3):
-            return False
-    return per == 1
+@lru_cache(maxsize=1 << 16)
+def _suit_status(sub: tuple[int, ...], honours: bool) -> int:
+    """-1: this suit cannot be split; 0: splits into sets; 1: sets + the pair."""
+    tot = sum(sub)
+    if tot % 3 == 1:
+        return -1
+    if tot and not _suit_readings(sub, honours):
+        return -1
+    return 1 if tot % 3 == 2 else 0
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_waits(sub: tuple[int, ...], honours: bool) -> tuple[tuple[int, int], ...]:
+    """(index, status) for every tile index whose addition leaves this suit splittable."""
+    out = []
+    lst = list(sub)
+    for i in range(len(sub)):
+        lst[i] += 1
+        st = _suit_status(tuple(lst), honours)
+        lst[i] -= 1
+        if st >= 0:
+            out.append((i, st))
+    return tuple(out)
 
 
 def _waits(counts: list[int], seven: bool) -> set[int]:
     """Tiles that would complete ``counts`` (standing tiles without the winning tile)."""
     out = set()
-    held = [t for t in range(34) if counts[t]]
-    cand = set()
-    for t in held:
-        if t >= 27:
-            cand.add(t)
-        else:
-            s = _suit(t)
-            for d in (-2, -1, 0, 1, 2):
-                u = t + d
-                if 0 <= u < 27 and _suit(u) == s:
-                    cand.add(u)
-    for t in cand:
-        counts[t] += 1
-        if _is_regular(counts):
-            out.add(t)
-        counts[t] -= 1
+    subs = [tuple(counts[9 * s:9 * s + (9 if s < 3 else 7)]) for s in range(4)]
+    status = [_suit_status(subs[s], s == 3) for s in range(4)]
+    for s in range(4):
+        others = [status[o] for o in range(4) if o != s]
+        if -1 in others:
+            continue
+        need = 1 - sum(others)
+        if need < 0:
+            continue
+        for i, st in _suit_waits(subs[s], s == 3):
+            if st == need:
+                out.add(9 * s + i)
     if seven:
-        singles = [t for t in held if counts[t] % 2]
+        singles = [t for t in range(34) if counts[t] % 2]
         if len(singles) == 1:
             out.add(singles[0])
     return out
@@ -419,6 +427,15 @@ class _Hand:
         "melded_fixed", "kong_count", "unique_wait", "n_standing", "extra", "sit",
         "all_counts",
     )
+
+    def compute_unique_wait(self) -> None:
+        """边张/嵌张/单钓将 need exactly one waiting tile (none for 天和)."""
+        if "天和" in self.extra and self.sit.get("heavenly"):
+            self.unique_wait = False
+            return
+        self.standing[self.win] -= 1
+        self.unique_wait = len(_waits(self.standing, self.n_standing == 13)) == 1
+        self.standing[self.win] += 1
 
 
 def _hand_traits(all_counts: list[int], kong_count: int) -> list[tuple[str, frozenset[int]]]:
@@ -615,6 +632,10 @@ def _reading_fans(h: _Hand, sets: list[tuple[int, int, bool]], pair: int) -> lis
     elif even == 5:
         occ.append(("全双刻", E))
     # waiting
+    if h.unique_wait is None and (
+        pair == win or any(k == CHOW and not m and t <= win <= t + 2 for k, t, m in sets)
+    ):
+        h.compute_unique_wait()
     if h.unique_wait:
         waits = set()
         for k, t, m in sets:
@@ -799,17 +820,17 @@ def _fmt_sets(sets, pair) -> str:
 
 
 def _validate(sit: WinSituation) -> None:
-    def ok_tile(t: object) -> bool:
-        return isinstance(t, int) and not isinstance(t, bool) and 0 <= t < 34
+    def ok_tiles(ts: tuple) -> bool:
+        return set(map(type, ts)) <= _INT_TYPE and set(ts) <= _PLAY_SET
 
     if not isinstance(sit.concealed, tuple) or not isinstance(sit.melds, tuple):
         raise NotAWin("not_a_win", "concealed and melds must be tuples")
-    if not ok_tile(sit.win_tile) or not all(ok_tile(t) for t in sit.concealed):
+    if not ok_tiles((sit.win_tile, *sit.concealed)):
         raise NotAWin("not_a_win", "standing tiles must be playing tiles (no flowers)")
     if len(sit.melds) > 4:
         raise NotAWin("wrong_tile_count", f"{len(sit.melds)} melds")
     for m in sit.melds:
-        if not isinstance(m, Meld) or not all(ok_tile(t) for t in m.tiles):
+        if not isinstance(m, Meld) or not isinstance(m.tiles, tuple) or not ok_tiles(m.tiles):
             raise NotAWin("not_a_win", f"bad meld {m!r}")
         ts = m.tiles
         if m.kind is MeldKind.CHI:
@@ -958,13 +979,7 @@ def score_mcr(
     if special is None or special_kind == "七对":
         readings = _regular_readings(standing)
         if readings:
-            heavenly = "天和" in extra and bool(sit.get("heavenly"))
-            if heavenly:
-                h.unique_wait = False
-            else:
-                standing[win] -= 1
-                h.unique_wait = len(_waits(standing, h.n_standing == 13)) == 1
-                standing[win] += 1
+            h.unique_wait = None
             fixed_sets = [_meld_set(m) for m in sit.melds]
             keyed = []
             for rsets, pair in readings:
@@ -983,12 +998,14 @@ def score_mcr(
                     tot == best_total and ("一色三同顺" in counts or "三同刻" in counts or seven)
                 ):
                     best_total, best_counts = tot, counts
-                    best_desc = _fmt_sets(sets, pair)
+                    best_desc = (sets, pair)
     if best_counts is None:
         raise NotAWin("not_a_win", f"{T.fmt(sit.full_concealed)} with {len(sit.melds)} melds is not a complete hand")
     if not best_counts:
         best_counts = {"无番和": 1}
 
+    if isinstance(best_desc, tuple):
+        best_desc = _fmt_sets(*best_desc)
     items = [ScoreItem(k, vals[k], n) for k, n in best_counts.items()]
     nfl = len(sit.flowers)
     if nfl:
