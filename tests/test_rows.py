@@ -1,0 +1,90 @@
+"""Plain row-building functions: GameAudit + game + source -> table rows (no Beam)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.findings import Finding, Severity
+from engine.hand import Score, ScoreItem
+from engine.result import GameAudit, HandFacts, WinFacts
+from pipeline import rows as R
+from pipeline.read import ParsedGame, Rejection
+from schemas.log import Game
+from tests.test_pipeline_e2e import win_game
+
+
+def _parsed(gid="g", source="/logs/a.jsonl", line=3) -> ParsedGame:
+    return ParsedGame(source, line, 0, Game.model_validate(win_game(gid)))
+
+
+def _audit() -> GameAudit:
+    score = Score((ScoreItem("七对", 24), ScoreItem("自摸", 1)), 25)
+    win = WinFacts(seat=2, from_seat=0, tile="7p", win_type="discard", last_tile=True, legal=True,
+                   score=score, recorded_total=26)
+    won = HandFacts(0, 0, "E", "win", (win,), (), (-33, 0, 33, 0), (-34, 0, 34, 0),
+                    (ScoreItem("七对", 24, seat=2), ScoreItem("自摸", 1, count=2, seat=2)), 50, 2)
+    drawn = HandFacts(1, 1, "E", "draw", (), (3,), None, None, (), 80, 0)
+    findings = (Finding("score_mismatch/total", "recorded 26, recomputed 25", hand_no=0, seat=2,
+                        expected="25", recorded="26"),
+                Finding("continuity/final_scores", "off by one", severity=Severity.WARNING))
+    return GameAudit("g", "mcr", "test", ("ann", "bob", "cat", "dan"), (won, drawn), findings)
+
+
+def test_audit_rows_fill_every_game_table():
+    t = R.by_table(R.audit_rows(_parsed(), _audit(), "run-1"))
+    assert sorted(t) == ["findings", "games", "hand_scores", "hands", "payouts"]
+    (game,) = t["games"]
+    assert game == {"game_id": "g", "run_id": "run-1", "platform": "test", "ruleset": "mcr",
+                    "started_at": None, "players": ["ann", "bob", "cat", "dan"], "hands": 2,
+                    "findings": 2, "source_file": "/logs/a.jsonl", "source_line": 3}
+    won, drawn = t["hands"]
+    assert (won["winners"], won["win_type"], won["discarder"], won["total"], won["recorded_total"],
+            won["last_tile"], won["winning_tile"]) == ([2], "discard", 0, 25, 26, True, "7p")
+    assert (drawn["result"], drawn["winners"], drawn["win_type"], drawn["false_wins"]) == ("draw", [], None, [3])
+    assert [(s["seat"], s["player"], s["item"], s["points"]) for s in t["hand_scores"]] == [
+        (2, "cat", "七对", 24), (2, "cat", "自摸", 2)]
+    assert [(p["seat"], p["recorded"], p["computed"], p["diff"]) for p in t["payouts"]] == [
+        (0, -34, -33, -1), (1, 0, 0, 0), (2, 34, 33, 1), (3, 0, 0, 0)]
+    f0, f1 = t["findings"]
+    assert (f0["kind"], f0["code"], f0["hand_no"], f0["seat"], f0["severity"], f0["source_line"]) == (
+        "score_mismatch", "score_mismatch/total", 0, 2, "error", 3)
+    assert (f1["kind"], f1["severity"], f1["hand_no"]) == ("continuity", "warning", None)
+
+
+def test_self_drawn_win_has_no_discarder():
+    audit = _audit()
+    win = WinFacts(seat=1, from_seat=None, tile="5m", win_type="self_drawn", last_tile=False, legal=True,
+                   score=None)
+    hand = HandFacts(0, 0, "E", "win", (win,), (), None, None, (), 10, 0)
+    rows = R.by_table(R.audit_rows(_parsed(), GameAudit("g", "mcr", None, audit.players, (hand,), ()), "r"))
+    (h,) = rows["hands"]
+    assert (h["discarder"], h["total"], h["win_type"]) == (None, None, "self_drawn")
+    assert "payouts" not in rows and "findings" not in rows
+
+
+def test_rejection_gives_a_rejected_row_and_an_invalid_log_finding():
+    rej = Rejection("/logs/b.jsonl", 7, "invalid_log/schema", "hands[0].dealer: too big", "gx", "mcr")
+    t = R.by_table(R.rejection_rows(rej, "run-9"))
+    assert t["rejected"] == [{"run_id": "run-9", "source_file": "/logs/b.jsonl", "source_line": 7,
+                              "game_id": "gx", "code": "invalid_log/schema",
+                              "message": "hands[0].dealer: too big"}]
+    (f,) = t["findings"]
+    assert (f["kind"], f["code"], f["game_id"], f["source_file"], f["source_line"], f["ruleset"]) == (
+        "invalid_log", "invalid_log/schema", "gx", "/logs/b.jsonl", 7, "mcr")
+
+
+def test_duplicates_split_by_position_and_reported_as_findings():
+    a, b, c = _parsed(source="/b", line=1), _parsed(source="/a", line=5), _parsed(source="/a", line=2)
+    kept, dups = R.split_duplicates([a, b, c])
+    assert kept is c and dups == (b, a)
+    (row,) = R.duplicate_rows(a, kept)
+    assert (row.kind, row.code, row.game_id, row.source_file, row.recorded) == (
+        "duplicate_game", "duplicate_game/game_id", "g", "/b", "/a:2")
+    with pytest.raises(ValueError):
+        R.split_duplicates([])
+
+
+def test_engine_error_is_a_rejection_naming_the_game():
+    rej = R.engine_error(_parsed(line=4), ZeroDivisionError("division by zero"))
+    assert (rej.code, rej.game_id, rej.line) == ("invalid_log/engine_error", "g", 4)
+    assert "ZeroDivisionError: division by zero" in rej.message
