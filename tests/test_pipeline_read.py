@@ -1,0 +1,160 @@
+"""Input expansion, streaming reads, parsing, importers, runner options and progress."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline import progress, read, runner
+from pipeline.importers import Importer, ImportFailure, Record
+from tests.test_pipeline_e2e import make_corpus, win_game
+
+
+class FakeImporter(Importer):
+    """One game id per line; a file starting with '#fake' is ours; 'bad' cannot be converted."""
+
+    name = "fake"
+    suffixes = (".fake",)
+
+    def records(self, source, lines):
+        for no, line in enumerate(lines, 1):
+            if line and not line.startswith("#"):
+                yield Record(source, no, line)
+
+    def convert(self, record):
+        if record.text == "bad":
+            raise ImportFailure("unknown record type 'bad'")
+        if record.text == "two":
+            return [win_game("two-a"), win_game("two-b")]
+        return [win_game(record.text)]
+
+    def sniff(self, source, head):
+        return head.startswith("#fake")
+
+
+@pytest.fixture
+def fake_importer(monkeypatch):
+    monkeypatch.setitem(read.IMPORTERS, "fake", FakeImporter())
+
+
+def test_expand_inputs_directories_globs_and_files(tmp_path):
+    corpus = make_corpus(tmp_path)
+    everything = read.expand_inputs([str(corpus)])
+    assert [Path(p).name for p in everything] == ["a.jsonl", "b.json", "c.jsonl.gz"]
+    assert read.expand_inputs([str(corpus / "*.json*"), str(corpus / "a.jsonl")]) == (
+        str(corpus / "a.jsonl"), str(corpus / "b.json"))
+    assert read.expand_inputs([str(corpus / "README.txt")]) == (str(corpus / "README.txt"),)
+    with pytest.raises(read.InputError):
+        read.expand_inputs([str(corpus / "nothing-*.jsonl")])
+
+
+def test_gz_lines_are_streamed_with_line_numbers(tmp_path):
+    path = tmp_path / "big.jsonl.gz"
+    with gzip.open(path, "wt") as f:
+        for i in range(3000):
+            f.write(f'{{"n": {i}}}\n' if i != 10 else "\n")
+    recs = list(read.read_records(str(path)))
+    assert len(recs) == 2999 and recs[0].line == 1 and recs[-1].line == 3000
+    assert recs[10].line == 12  # the blank line 11 is skipped, numbering is not
+
+
+def test_pretty_json_document_is_one_record_and_errors_point_at_the_line(tmp_path):
+    doc = tmp_path / "g.json"
+    doc.write_text("\n\n" + json.dumps(win_game("pretty"), indent=2))
+    (rec,) = read.read_records(str(doc))
+    assert rec.line == 3
+    (parsed,) = read.parse_record(rec)
+    assert parsed.game.game_id == "pretty" and parsed.line == 3
+    broken = tmp_path / "broken.json"
+    broken.write_text('{\n  "format": "mahjong-log/1",\n  "game_id": \n}\n')
+    (rej,) = read.parse_file(str(broken))
+    assert rej.code == "invalid_log/json" and rej.line == 4 and "line 4" in rej.message
+
+
+def test_schema_error_keeps_game_id_and_describes_the_place(tmp_path):
+    g = win_game("gid-7")
+    g["hands"][0]["dealer"] = 9
+    (rej,) = read.parse_record(read.RawRecord("x.jsonl", 12, json.dumps(g)))
+    assert (rej.code, rej.line, rej.game_id, rej.ruleset) == ("invalid_log/schema", 12, "gid-7", "mcr")
+    assert rej.message.startswith("hands[0].dealer:")
+    assert str(rej).startswith("x.jsonl:12: invalid_log/schema [gid-7]: hands[0].dealer")
+
+
+def test_corrupt_gzip_ends_in_a_rejection_not_a_crash(tmp_path):
+    path = tmp_path / "bad.jsonl.gz"
+    path.write_bytes(gzip.compress(b'{"a": 1}\n' * 10)[:20] + b"\x00garbage" * 50)
+    out = list(read.read_file(str(path)))
+    assert isinstance(out[-1], read.Rejection) and "unreadable" in out[-1].message
+
+
+def test_importer_detected_by_sniffing_and_failures_rejected(tmp_path, fake_importer):
+    path = tmp_path / "site.fake"
+    path.write_text("#fake v1\nalpha\nbad\ntwo\n")
+    out = list(read.parse_file(str(path)))
+    assert [(type(o).__name__, o.line) for o in out] == [
+        ("ParsedGame", 2), ("Rejection", 3), ("ParsedGame", 4), ("ParsedGame", 4)]
+    assert out[1].code == "invalid_log/import" and "unknown record type" in out[1].message
+    assert [o.index for o in out if isinstance(o, read.ParsedGame)] == [0, 0, 1]
+    assert [Path(p).name for p in read.expand_inputs([str(tmp_path)])] == ["site.fake"]
+    with pytest.raises(read.InputError, match="unknown importer"):
+        read.importer_for(str(path), "nope")
+
+
+def test_audit_with_from_importer(tmp_path, fake_importer, capsys):
+    from pipeline.cli import main
+
+    path = tmp_path / "site.fake"
+    path.write_text("alpha\nbad\nbeta\n")  # no '#fake' header: only --from picks the importer
+    db = tmp_path / "x.duckdb"
+    assert main(["audit", str(path), "--db", str(db), "--from", "fake", "--in-memory"]) == 0
+    out = capsys.readouterr().out
+    assert "audited 2 games" in out and "rejected: 1 records" in out
+
+
+def test_split_args_passes_beam_options_through():
+    ours = frozenset({"--db", "--workers"})
+    s = runner.split_args(["logs", "--runner", "FlinkRunner", "--db", "x.duckdb", "--flink_master=h:8081",
+                           "--save_main_session", "more", "--workers", "2", "--my_custom", "v"], ours)
+    assert s.ours == ("logs", "--db", "x.duckdb", "more", "--workers", "2")
+    assert s.beam == ("--runner", "FlinkRunner", "--flink_master=h:8081", "--save_main_session",
+                      "--my_custom", "v")
+    assert s.unknown == ("--my_custom",)
+
+
+def test_runner_choice_pins_fnapi_locally_and_passes_others_unchanged():
+    local = runner.choose((), workers=4, in_memory=False)
+    assert local.pinned_fnapi and local.local
+    assert "--direct_running_mode=multi_processing" in local.args and "--direct_num_workers=4" in local.args
+    assert "--direct_running_mode=in_memory" in runner.choose((), 1, False).args
+    assert "--direct_num_workers=1" in runner.choose((), 8, True).args
+    flink = runner.choose(("--runner", "FlinkRunner", "--flink_master", "h:1"), 4, False)
+    assert not flink.pinned_fnapi and not flink.local and flink.args == ("--runner", "FlinkRunner", "--flink_master", "h:1")
+    with pytest.raises(ValueError):
+        runner.choose((), 0, False)
+
+
+def test_remote_runner_needs_a_shared_staging_folder(tmp_path, capsys):
+    from pipeline.cli import main
+
+    corpus = make_corpus(tmp_path)
+    assert main(["audit", str(corpus), "--db", str(tmp_path / "x.duckdb"), "--runner", "FlinkRunner"]) == 1
+    assert "--staging" in capsys.readouterr().err
+
+
+def test_progress_markers_are_summed_from_file_names(tmp_path):
+    folder = str(tmp_path / "progress")
+    (tmp_path / "progress").mkdir()
+    for phase, n in (("read", 7), ("parsed", 5), ("audited", 3)):
+        m = progress.Marker(folder, phase, interval=3600)
+        m.add(n)
+        m.flush()
+        m.flush()  # nothing pending: no empty marker
+    progress.Marker(folder, "audited", interval=0).add(2)  # flushed at once
+    snap = progress.snapshot(folder)
+    assert snap == progress.Snapshot(read=7, parsed=5, audited=5)
+    assert progress.snapshot(str(tmp_path / "missing")) == progress.Snapshot()
+    line = progress.status_line(snap, elapsed=10, rate=1.0)
+    assert "audited 5/7 games" in line and "ETA 0:00:02" in line
