@@ -16,7 +16,7 @@ replacement draw from the back is due), ``claim`` (a discard may be claimed), ``
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine import tiles as T
 from engine.findings import Finding, Severity
@@ -138,6 +138,8 @@ class HandReplay:
         for st in self.seats:
             if st.dead is not None:
                 continue
+            if self.pending_end and any(w.legal and w.seat == st.seat for w in self.wins):
+                continue  # a winner of a discard others may still share already holds the winning tile
             have, want = st.count(), self.expected_count(st.seat)
             if have > want:
                 self.mark_dead(st.seat, "dead_hand/too_many",
@@ -663,8 +665,27 @@ class HandReplay:
 
     def finish_multiple_win(self) -> None:
         self.pending_end = False
-        first = next((w.seat for w in self.wins if w.legal), None)
+        legal = [w for w in self.wins if w.legal]
+        if len(legal) > 1:
+            self.rescore_shared(legal)
+        first = legal[0].seat if legal else None
         self.finish_win(first)
+
+    def rescore_shared(self, legal: list[WinRecordInternal]) -> None:
+        """Several seats won on one discard: each winner's situation gets ``("winners", n)``
+        in ``extra`` and is scored again (rulesets with a multiple-win rule read it)."""
+        n = len(legal)
+        for w in legal:
+            if w.situation is None:
+                continue
+            extra = tuple(sorted([kv for kv in w.situation.extra if kv[0] != "winners"] + [("winners", n)],
+                                 key=lambda kv: kv[0]))
+            sit = replace(w.situation, extra=extra)
+            try:
+                w.score = self.rs.score_win(sit)
+            except NotAWin:
+                continue  # scored as a win a moment ago; keep the first score
+            w.situation = sit
 
     def wall_exhausted_for_self_draw(self) -> bool:
         if self.h.seat_walls is not None:
