@@ -438,47 +438,80 @@ class _Hand:
         self.standing[self.win] += 1
 
 
+_HON, _WND, _DRG, _TH, _GRN, _REV = 1, 2, 4, 8, 16, 32
+_SUIT_BITS = (64, 128, 256)
+
+
+def _props(t: int) -> int:
+    b = 0
+    if t >= 27:
+        b |= _HON | (_WND if t < 31 else _DRG)
+    else:
+        b |= _SUIT_BITS[t // 9] | (1 << (9 + _rank(t)))
+    if t in _TERM_HONOR:
+        b |= _TH
+    if t in _GREEN:
+        b |= _GRN
+    if t in _REVERSIBLE:
+        b |= _REV
+    return b
+
+
+_PROPS = tuple(_props(t) for t in range(34))
+_RANK_MASK = 0x3FF << 10  # ranks 1..9 at bits 10..18
+
+
 def _hand_traits(all_counts: list[int], kong_count: int) -> list[tuple[str, frozenset[int]]]:
     """Fans that depend only on which tiles are in the hand (any reading)."""
-    present = [t for t in range(34) if all_counts[t]]
+    anyb = 0
+    allb = -1
+    hog = -kong_count
+    for t in range(34):
+        n = all_counts[t]
+        if n:
+            p = _PROPS[t]
+            anyb |= p
+            allb &= p
+            if n == 4:
+                hog += 1
     out: list[tuple[str, frozenset[int]]] = []
     E = frozenset()
-    suits = {_suit(t) for t in present}
-    has_honour = 3 in suits
-    numbered = suits - {3}
+    has_honour = anyb & _HON
+    nsuits = (anyb & 64 != 0) + (anyb & 128 != 0) + (anyb & 256 != 0)
     if not has_honour:
         out.append(("无字", E))
-    if len(numbered) < 3:
+    if nsuits < 3:
         out.append(("缺一门", E))
-    if len(numbered) == 1:
+    if nsuits == 1:
         out.append(("混一色" if has_honour else "清一色", E))
-    if len(numbered) == 3 and any(t in _WIND_SET for t in present) and any(t in _DRAGON_SET for t in present):
+    if nsuits == 3 and anyb & _WND and anyb & _DRG:
         out.append(("五门齐", E))
-    if not any(t in _TERM_HONOR for t in present):
+    if not anyb & _TH:
         out.append(("断幺", E))
-    if all(t in _REVERSIBLE for t in present):
+    if allb & _REV:
         out.append(("推不倒", E))
-    if all(t in _GREEN for t in present):
+    if allb & _GRN:
         out.append(("绿一色", E))
-    if all(t >= 27 for t in present):
+    if allb & _HON:
         out.append(("字一色", E))
-    if all(t in _TERM_HONOR for t in present):
+    if allb & _TH:
         out.append(("混幺九", E))
         if not has_honour:
             out.append(("清幺九", E))
     if not has_honour:
-        ranks = {_rank(t) for t in present}
-        if max(ranks) <= 4:
+        ranks = (anyb & _RANK_MASK) >> 10
+        lo = (ranks & -ranks).bit_length()  # lowest rank present, 1..9
+        hi = ranks.bit_length()  # highest rank present
+        if hi <= 4:
             out.append(("小于五", E))
-            if max(ranks) <= 3:
+            if hi <= 3:
                 out.append(("全小", E))
-        elif min(ranks) >= 6:
+        elif lo >= 6:
             out.append(("大于五", E))
-            if min(ranks) >= 7:
+            if lo >= 7:
                 out.append(("全大", E))
-        elif min(ranks) >= 4 and max(ranks) <= 6:
+        elif lo >= 4 and hi <= 6:
             out.append(("全中", E))
-    hog = sum(1 for t in present if all_counts[t] == 4) - kong_count
     out.extend(("四归一", E) for _ in range(hog))
     return out
 
@@ -802,17 +835,21 @@ def _meld_set(m: Meld) -> tuple[int, int, bool]:
     return (KONG, m.tiles[0], m.kind is MeldKind.KONG)
 
 
+def _set_text(k: int, t: int) -> str:
+    if k == CHOW:
+        return T.fmt((t, t + 1, t + 2))
+    return T.fmt((t,) * (3 if k == PUNG else 4 if k == KONG else 2))
+
+
+_SET_TEXT = MappingProxyType({
+    (k, t): _set_text(k, t) for k in (CHOW, PUNG, KONG, PAIR) for t in range(34)
+    if k != CHOW or (t < 27 and t % 9 <= 6)
+})
+
+
 def _fmt_sets(sets, pair) -> str:
-    parts = []
-    for k, t, m in sets:
-        if k == CHOW:
-            s = T.fmt((t, t + 1, t + 2))
-        elif k == PUNG:
-            s = T.fmt((t,) * 3)
-        else:
-            s = T.fmt((t,) * 4)
-        parts.append(f"[{s}]" if m else s)
-    parts.append(T.fmt((pair, pair)))
+    parts = [f"[{_SET_TEXT[k, t]}]" if m else _SET_TEXT[k, t] for k, t, m in sets]
+    parts.append(_SET_TEXT[PAIR, pair])
     return " ".join(parts)
 
 
