@@ -1,0 +1,34 @@
+"""Game simulator: four bots play whole games of any registered ruleset and write them
+in ``mahjong-log/1``; :mod:`engine.sim.faults` mutates games into labelled bad ones.
+
+>>> from engine.sim import simulate
+>>> games, cov = simulate("mcr", games=1, seed=7, hands_per_game=1)
+>>> games[0]["format"], len(games[0]["hands"])
+('mahjong-log/1', 1)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine.rulesets import RULESETS
+from engine.sim.game import game_id, game_rng, simulate_game
+
+
+def simulate_one(ruleset: str, seed: int, index: int, hands_per_game: int,
+                 cov: Counter | None = None) -> dict[str, Any]:
+    """Game ``index`` of the run ``(ruleset, seed)``: the same on every call."""
+    rs = RULESETS[ruleset]({})
+    return simulate_game(rs, game_rng(seed, index), game_id(ruleset, seed, index), hands_per_game, cov)
+
+
+def simulate(ruleset: str, *, games: int, seed: int, hands_per_game: int = 4,
+             start: int = 0) -> tuple[list[dict[str, Any]], Counter]:
+    """Games ``start .. start+games-1`` of the run ``(ruleset, seed)`` and coverage counts."""
+    cov: Counter = Counter()
+    out = [simulate_one(ruleset, seed, i, hands_per_game, cov) for i in range(start, start + games)]
+    return out, cov
+
+
+__all__ = ["simulate", "simulate_one"]
