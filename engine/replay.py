@@ -15,7 +15,7 @@ replacement draw from the back is due), ``claim`` (a discard may be claimed), ``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from engine import tiles as T
@@ -203,28 +203,39 @@ class HandReplay:
                           expected=want, recorded=have, seq=None)
 
     # ------------------------------------------------------------------ events
-    def run(self) -> list[Finding]:
+    def snapshot(self) -> tuple:
+        """The observable state: per seat (concealed, melds, flowers, discards, dead, barred), turn, phase."""
+        seats = tuple((T.fmt(st.concealed()), tuple(map(str, st.melds)), tuple(st.flowers), tuple(st.discards),
+                       st.dead, st.barred) for st in self.seats)
+        return seats, self.turn, self.phase, self.ended, len(self.findings)
+
+    def run(self, observer: Callable[[int, HandReplay], None] | None = None) -> list[Finding]:
+        """Replay every event; ``observer(index, self)`` is called after each one."""
         self.deal()
-        for ev in self.h.events:
-            self.seq = ev.seq
-            if self.ended:
-                if not self.after_end_reported:
-                    self.after_end_reported = True
-                    self.find("turn_order/after_end", f"{ev.type} by seat {ev.seat} after the hand ended", seat=ev.seat)
-                continue
-            if self.pending_end and not (ev.type == "win" and self.phase in ("claim", "rob")):
-                self.finish_multiple_win()
-                if not self.after_end_reported:
-                    self.after_end_reported = True
-                    self.find("turn_order/after_end", f"{ev.type} by seat {ev.seat} after the hand ended", seat=ev.seat)
-                continue
-            if self.phase == "claim" and ev.type not in ("chi", "pon", "kong", "win"):
-                self.close_claim_window(None)
-            if self.phase == "rob" and not (ev.type == "win" and ev.robbing_kong):
-                self.close_rob_window(None)
-            handler = getattr(self, "on_" + ev.type)
-            handler(ev)
-            self.check_counts()
+        for index, ev in enumerate(self.h.events):
+            self._step(ev)
+            if observer is not None:
+                observer(index, self)
+        return self._finish()
+
+    def _step(self, ev: L.Event) -> None:
+        self.seq = ev.seq
+        if self.pending_end and not (ev.type == "win" and self.phase in ("claim", "rob")):
+            self.finish_multiple_win()
+        if self.ended:
+            if not self.after_end_reported:
+                self.after_end_reported = True
+                self.find("turn_order/after_end", f"{ev.type} by seat {ev.seat} after the hand ended", seat=ev.seat)
+            return
+        if self.phase == "claim" and ev.type not in ("chi", "pon", "kong", "win"):
+            self.close_claim_window(None)
+        if self.phase == "rob" and not (ev.type == "win" and ev.robbing_kong):
+            self.close_rob_window(None)
+        handler = getattr(self, "on_" + ev.type)
+        handler(ev)
+        self.check_counts()
+
+    def _finish(self) -> list[Finding]:
         if self.pending_end:
             self.finish_multiple_win()
         if self.phase == "claim" and not self.ended:
