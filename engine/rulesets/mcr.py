@@ -34,14 +34,35 @@ class MCROptions:
     multiple_winners: bool = field(default=False, metadata={"help": "allow several winners on one discard"})
     winner_order: Literal["nearest", "seat_index"] = field(
         default="nearest", metadata={"help": "which of several declared wins takes the discard"})
+    variant: Literal["official", "seed002"] = field(default="official", metadata={
+        "help": "fan values: the official table, or seed 002's (门清自摸/不求人 6, 箭刻 4)"})
     fan_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), metadata={
-        "help": "override fan values by Chinese name (e.g. seed 002: {\"门清自摸\": 6, \"箭刻\": 4})"})
+        "help": "override single fan values by Chinese name or id, e.g. {\"箭刻\": 4}"})
     extra_fans: frozenset[str] = field(default_factory=frozenset, metadata={
         "help": "switch on non-GB fans of seed 004 (四方大发, 天和, 地和, 人和, …)"})
 
     def check(self) -> None:
+        from engine.rulesets import mcr_fans
+        from engine.rulesets.mcr_scoring import resolve_values
+
         if self.min_fan < 0 or self.base < 0 or self.false_win_penalty < 0:
             raise OptionError("min_fan, base and false_win_penalty must be ≥ 0")
+        try:
+            resolve_values(self.values())
+        except (ValueError, KeyError) as e:
+            raise OptionError(f"fan_values: {e}") from None
+        unknown = sorted(self.extra_fans - mcr_fans.OPTIONAL)
+        if unknown:
+            raise OptionError(f"extra_fans: {unknown} are not optional fans "
+                              f"(known: {', '.join(sorted(mcr_fans.OPTIONAL))})")
+
+    def values(self) -> Mapping[str, object] | None:
+        """The value overrides handed to the fan calculator."""
+        if self.variant == "official" and not self.fan_values:
+            return None
+        out: dict[str, object] = {"seed002": True} if self.variant == "seed002" else {}
+        out.update(self.fan_values)
+        return out
 
 
 def _standard(counts: list[int], melds: int) -> bool:
@@ -95,7 +116,7 @@ class MCR(Ruleset):
     def score_win(self, sit: WinSituation) -> Score:
         from engine.rulesets.mcr_scoring import score_mcr
 
-        return score_mcr(sit, values=self.options.fan_values or None,
+        return score_mcr(sit, values=self.options.values(),
                          extra_fans=self.options.extra_fans, min_fan=self.options.min_fan)
 
     def settle(self, end: HandEnd) -> Settlement:
