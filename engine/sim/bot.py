@@ -30,7 +30,7 @@ def suit_blocks(c: tuple[int, ...], honour: bool) -> tuple[Block, ...]:
     """Pareto-best (sets, partials, pair≤1) of one suit's counts.
 
     >>> suit_blocks((1, 1, 1, 0, 0, 0, 0, 0, 2), False)
-    ((1, 1, 0), (1, 0, 1))
+    ((1, 0, 1), (0, 1, 1))
     """
     i = next((k for k, n in enumerate(c) if n), -1)
     if i < 0:
@@ -79,14 +79,20 @@ _SUIT_SLICES = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
 
 def _combine(states: Sequence[Block], blocks: Sequence[Block], cap: int) -> tuple[Block, ...]:
-    out: set[Block] = set()
+    """Add one suit's blocks to partial states, keeping for each (sets, pair) the most
+    partial sets (both capped at ``cap``, beyond which they cannot count)."""
+    best: dict[tuple[int, int], int] = {}
     for m, t, p in states:
         for bm, bt, bp in blocks:
             pp, tt = p + bp, t + bt
             if pp > 1:
                 pp, tt = 1, tt + 1
-            out.add((m + bm, min(tt, cap), pp))
-    return _pareto(out)
+            key = (min(m + bm, cap), pp)
+            if tt > cap:
+                tt = cap
+            if best.get(key, -1) < tt:
+                best[key] = tt
+    return tuple((m, t, p) for (m, p), t in best.items())
 
 
 def _value(states: Sequence[Block], need: int) -> int:
@@ -178,6 +184,42 @@ class Bot:
                 n += counts[t + d] * (2 if abs(d) == 1 else 1)
         return n
 
+    def removals(self, counts: Sequence[int], n_melds: int, wilds: int) -> dict[int, int]:
+        """Shanten of the plan after taking away one copy of each held kind (kinds the plan
+        does not keep leave it unchanged). Only the touched suit is recombined."""
+        kept = self.kept(counts)
+        out: dict[int, int] = {}
+        if self.plan.kind == "pairs" and n_melds == 0:
+            base = pairs_shanten(kept, self.need + 3)
+            for t in range(34):
+                if counts[t]:
+                    out[t] = max(-1, (base + 1 if kept[t] == 2 else base) - wilds)
+            return out
+        need = self.need - n_melds
+        parts = [tuple(kept[lo:hi]) for lo, hi, _ in _SUIT_SLICES]
+        blocks = [suit_blocks(parts[k], _SUIT_SLICES[k][2]) for k in range(4)]
+        rests = []
+        for k in range(4):
+            states: tuple[Block, ...] = ((0, 0, 0),)
+            for j in range(4):
+                if j != k:
+                    states = _combine(states, blocks[j], need)
+            rests.append(states)
+        base = max(-1, 2 * need - _value(_combine(rests[0], blocks[0], need), need) - wilds)
+        for t in range(34):
+            if not counts[t]:
+                continue
+            if not kept[t]:
+                out[t] = base
+                continue
+            k = min(t // 9, 3)
+            lo, _, honour = _SUIT_SLICES[k]
+            sub = list(parts[k])
+            sub[t - lo] -= 1
+            states = _combine(rests[k], suit_blocks(tuple(sub), honour), need)
+            out[t] = max(-1, 2 * need - _value(states, need) - wilds)
+        return out
+
     def discard(self, counts: Sequence[int], n_melds: int, wilds: int, forbidden: frozenset[int]) -> int:
         """The tile to discard from ``counts`` (34 kinds, wild tiles excluded)."""
         cands = [t for t in range(34) if counts[t] and t not in forbidden]
@@ -186,29 +228,9 @@ class Bot:
         off = [t for t in cands if not self.plan.allows(t)]
         if off:
             return min(off, key=lambda t: (self._neighbours(counts, t), T.is_terminal_or_honour(t) is False, t))
-        work = list(counts)
-        best_key: tuple[int, int, int, int] | None = None
-        best = cands[0]
-        for t in cands:
-            work[t] -= 1
-            sh = self.distance(work, n_melds, wilds)
-            work[t] += 1
-            key = (sh, self._neighbours(counts, t), 0 if T.is_terminal_or_honour(t) else 1, t)
-            if best_key is None or key < best_key:
-                best_key, best = key, t
-        return best
-
-    def best_after(self, counts: Sequence[int], n_melds: int, wilds: int) -> int:
-        """Shanten after the best discard from a hand holding one tile extra."""
-        work = list(counts)
-        best = 99
-        for t in range(34):
-            if work[t]:
-                work[t] -= 1
-                sh = self.distance(work, n_melds, wilds)
-                work[t] += 1
-                best = min(best, sh)
-        return best
+        after = self.removals(counts, n_melds, wilds)
+        return min(cands, key=lambda t: (after[t], self._neighbours(counts, t),
+                                         0 if T.is_terminal_or_honour(t) else 1, t))
 
     def wants_call(self, counts: Sequence[int], n_melds: int, wilds: int, tile: int, used: Sequence[int]) -> bool:
         """Would taking ``tile`` with ``used`` from hand (a chi or pon) bring the plan closer?"""
@@ -218,17 +240,10 @@ class Bot:
         work = list(counts)
         for u in used:
             work[u] -= 1
-        after = self.best_after_removed(work, n_melds + 1, wilds)
+        if not any(work):
+            return False
+        after = min(self.removals(work, n_melds + 1, wilds).values())
         return after < before
-
-    def best_after_removed(self, counts: list[int], n_melds: int, wilds: int) -> int:
-        best = 99
-        for t in range(34):
-            if counts[t]:
-                counts[t] -= 1
-                best = min(best, self.distance(counts, n_melds, wilds))
-                counts[t] += 1
-        return best if best != 99 else self.distance(counts, n_melds, wilds)
 
     def wants_kong(self, tile: int) -> bool:
         return self.plan.kind != "pairs" and self.plan.allows(tile)

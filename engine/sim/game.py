@@ -19,7 +19,7 @@ from typing import Any
 from engine import tiles as T
 from engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation
 from engine.ruleset import HandEnd, Ruleset, SeatEnd, WinEnd
-from engine.sim.bot import Bot, choose_plan
+from engine.sim.bot import Bot, choose_plan, pairs_shanten, shanten
 
 WINDS = "ESWN"
 MAX_RETRIES = 50
@@ -44,6 +44,7 @@ class _Seat:
     back_reasons: list[str] = field(default_factory=list)
     last_back_reason: str | None = None
     passed_pon: set[int] = field(default_factory=set)
+    maybe_ready: bool = True  # could a discard complete the hand? (a cheap filter)
 
     def tiles(self) -> tuple[int, ...]:
         return tuple(t for t in range(T.N_TILES) for _ in range(self.counts[t]))
@@ -170,6 +171,8 @@ class HandSim:
                 from_seat: int | None) -> tuple[WinSituation, Score] | None:
         """A legal win for seat ``s`` on ``t`` (scored by the ruleset), or None."""
         st = self.seats[s]
+        if not self_drawn and not st.maybe_ready:
+            return None
         counts = list(st.counts)
         if not self_drawn:
             counts[t] += 1
@@ -243,6 +246,7 @@ class HandSim:
     def play(self) -> str:
         for k in range(4):
             self.replace_flowers((self.dealer + k) % 4)
+            self.update_ready(self.seats[(self.dealer + k) % 4])
         s = self.dealer
         res = self.act(s)
         while res is None:
@@ -344,6 +348,17 @@ class HandSim:
         st.called = None
         self.discards_made += 1
         self.last_discard = (s, t)
+        self.update_ready(st)
+
+    def update_ready(self, st: _Seat) -> None:
+        """Refresh the seat's ready filter (exact for standard shapes and 七对; a ruleset
+        with a passed-win rule always asks the ruleset, so a missed win never bars a seat)."""
+        if self.rs.passed_win_rule:
+            st.maybe_ready = True
+            return
+        plain, w = st.plain(), st.n_wilds()
+        st.maybe_ready = shanten(plain, self.need - len(st.melds)) - w <= 0 or (
+            not st.melds and pairs_shanten(plain, self.need + 3) - w <= 0)
 
     def after_discard(self, d: int) -> tuple[int, str | None]:
         """The claim window of seat ``d``'s discard; returns the next seat to act (or the end)."""
@@ -361,8 +376,10 @@ class HandSim:
                 continue
             if t in st.wilds or T.is_flower(t):
                 continue
+            nm, nw = len(st.melds), len(st.wilds) and st.n_wilds()
+            if not st.counts[t] and (k != 1 or not rs.chi_allowed or t >= 27):
+                continue
             plain = st.plain()
-            nm, nw = len(st.melds), st.n_wilds()
             if (st.counts[t] >= 3 and self.drawable_left() > 0 and st.bot.wants_kong(t)
                     and self.rng.random() < 0.7):
                 decl.append((y, "kong", None))
