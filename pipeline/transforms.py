@@ -245,7 +245,10 @@ class ToRowsFn(beam.DoFn):
 
 
 class ToRows(beam.PTransform):
-    """(audited, rejected..., duplicates) PCollections -> one PCollection of row dicts per table."""
+    """(audited, rejected..., duplicates) PCollections -> one PCollection of row dicts per table.
+
+    Each input is turned into rows where it is (fused with the step that made it), so
+    games and audits are never serialised again; only the small row dicts are merged."""
 
     def __init__(self, run_id: str):
         super().__init__()
@@ -253,12 +256,11 @@ class ToRows(beam.PTransform):
 
     def expand(self, pcolls):
         tables = [t for t in ARROW_SCHEMAS if t != "runs"]
-        out = (
-            tuple(pcolls)
-            | "Merge" >> beam.Flatten()
-            | "Rows" >> beam.ParDo(ToRowsFn(self.run_id)).with_outputs(*tables)
-        )
-        return {t: out[t] for t in tables}
+        parts = [
+            pcoll | f"Rows{i}" >> beam.ParDo(ToRowsFn(self.run_id)).with_outputs(*tables)
+            for i, pcoll in enumerate(pcolls)
+        ]
+        return {t: tuple(part[t] for part in parts) | f"Merge_{t}" >> beam.Flatten() for t in tables}
 
 
 class WriteTables(beam.PTransform):
