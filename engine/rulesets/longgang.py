@@ -1,0 +1,212 @@
+"""Ruleset ``longgang``: 龙港麻将 (Wenzhou; 16-tile hands, 财神 wild tiles). See docs/rules/longgang.md.
+
+The play rules are class attributes read by the generic replay (engine/replay.py); the
+scoring tables and functions live in :mod:`engine.rulesets.longgang_score`.
+
+API for callers (the auditor, the ``score`` command, the simulator):
+
+* ``Longgang(options)`` — ``options`` is a mapping (validated, unknown keys rejected) or
+  a :class:`LonggangOptions`.
+* :meth:`Longgang.wild_tiles` / :meth:`Longgang.flower_kept` — which tiles a seat holds as
+  wilds, and which flowers stay in hand instead of being set aside.
+* :meth:`Longgang.is_complete` — fast shape test; :meth:`Longgang.score_win` — the
+  winner's breakdown (raises NotAWin); :meth:`Longgang.score_seat` — any seat at the end.
+* :meth:`Longgang.settle` — chips of a won hand; :meth:`Longgang.false_win_penalty`.
+* :meth:`Longgang.instant_win` — 三财神, declarable at any moment.
+
+A :class:`~engine.hand.WinSituation` for this ruleset carries in ``extra``:
+``indicator`` (the flipped tile, int or name) — or ``wildcards`` (the 财神 tiles) and
+optionally ``seat_flower`` (a tile, or false) — plus the replay's ``heavenly`` (天胡),
+``human`` (won on the dealer's first discard: 地胡) and ``earthly`` (人胡, option only).
+``role: "other"`` scores the standing tiles (``concealed`` + ``win_tile``) as a non-winner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from engine import tiles as T
+from engine.hand import Meld, Score, WinSituation
+from engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
+from engine.rulesets import longgang_score as S
+
+
+def _opt(default: Any, help: str) -> Any:
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass(frozen=True)
+class LonggangOptions:
+    """Options of 龙港麻将. Each default is the seed's 龙港 rule; each option is an
+    alternative the seed names (有的地方 …, 选用)."""
+
+    dead_wall: Literal[20, 21] = _opt(20, "tiles never drawn at the back of the wall (王牌): 20 or 21")
+    eight_pairs: bool = _opt(True, "八对半 (7 pairs + 1 triplet, concealed, no kong) is a winning shape (选用)")
+    eight_pairs_limit: bool = _opt(False, "八对半 is a limit hand (腊子) (有的地方来法算腊子)")
+    single_wait_self_draw_bonus: bool = _opt(
+        False, "a self-drawn single wait (单吊) also gets the 2 胡 self-draw bonus (现习惯上也有计4胡的)")
+    edge_single_discard_bonus: bool = _opt(
+        False, "on a discard, an edge (边张) or single (单吊) wait gets 2 胡 like a closed wait (有的地方也计2胡)")
+    kong_replacement_tai: bool = _opt(False, "a win on a kong replacement (杠上开花) adds 1 台 (有的地方来法也计一台)")
+    round_wind_triplet_tai: bool = _opt(False, "a triplet of the round wind (圈风刻) adds 1 台 (龙港来法不计)")
+    pure_straight_tai: bool = _opt(False, "一条龙 (123 456 789 of one suit) adds 1 台 (选用)")
+    human_win: bool = _opt(False, "人胡 (a non-dealer wins by self-draw in the first go-round) is a limit hand "
+                                  "(龙港玩法没有人胡)")
+    four_kings_limit: bool = _opt(False, "四金刚 (3 honour triplets + honour pair, or 4 honour triplets) is a "
+                                         "limit hand (有的地方来法算腊子)")
+    wild_pair_robbing: bool = _opt(True, "robbing a kong with a single wait paired by a wild is allowed "
+                                         "(有的地方禁止)")
+    three_caishen: Literal[3, 4] = _opt(3, "wilds held that win at once (推土机): 3 正财; 4 = four wilds "
+                                          "counting 坐花 (玩法辣子要4个财神)")
+    non_winner_four_flowers_tai: Literal[1, 2] = _opt(
+        2, "台 of 坐花 + the other three flowers for a non-winner (有的地方没胡只算坐花一台)")
+    rebought: bool = _opt(False, "use the 跟胡数 after a seat went broke and re-bought (断筹): 50/100/150/200")
+
+    def check(self) -> None:
+        if self.eight_pairs_limit and not self.eight_pairs:
+            raise OptionError("eight_pairs_limit needs eight_pairs")
+
+    def rules(self) -> S.Rules:
+        return S.Rules(
+            eight_pairs=self.eight_pairs, eight_pairs_limit=self.eight_pairs_limit,
+            single_wait_self_draw_bonus=self.single_wait_self_draw_bonus,
+            edge_single_discard_bonus=self.edge_single_discard_bonus,
+            kong_replacement_tai=self.kong_replacement_tai, round_wind_triplet_tai=self.round_wind_triplet_tai,
+            pure_straight_tai=self.pure_straight_tai, human_win=self.human_win,
+            four_kings_limit=self.four_kings_limit, wild_pair_robbing=self.wild_pair_robbing,
+            three_caishen=self.three_caishen, non_winner_four_flowers_tai=self.non_winner_four_flowers_tai,
+        )
+
+
+#: 136 tiles: suits × 4, 东南西北 × 4, no 白板, 发 中 × 4, 春夏秋冬 once each, no 梅兰竹菊
+COPIES = (4,) * 27 + (4, 4, 4, 4, 0, 4, 4) + (1, 1, 1, 1) + (0, 0, 0, 0)
+
+
+class Longgang(Ruleset):
+    """龙港麻将. Play rules as class attributes; scoring in :mod:`longgang_score`."""
+
+    name = "longgang"
+    Options = LonggangOptions
+    hand_size = 16
+    tile_copies = COPIES
+    seabed = 4
+    chi_allowed = True
+    kong_after_call = False
+    swap_calling_allowed = False
+    passed_win_rule = True
+    passed_pon_rule = True
+    #: a seat that discards while still holding a flower it had to set aside is 相公
+    unkept_flower_is_dead = True
+
+    def __init__(self, options: Any = None):
+        super().__init__(options)
+        self.rules = self.options.rules()
+
+    @property
+    def dead_wall(self) -> int:  # type: ignore[override]
+        return int(self.options.dead_wall)
+
+    # --- wilds and flowers ------------------------------------------------------------
+    def wilds(self, seat: int, dealer: int, indicator: int | None) -> S.Wilds:
+        """The seat's 正财 and 坐花 (see :class:`longgang_score.Wilds`)."""
+        return S.wilds_for((seat - dealer) % 4, indicator)
+
+    def wild_tiles(self, seat: int, dealer: int, indicator: int | None) -> frozenset[int]:
+        """财神 (every copy of the indicator's kind; every flower under 花财神) and the
+        seat's own flower (坐花)."""
+        return self.wilds(seat, dealer, indicator).all
+
+    def flower_kept(self, seat: int, dealer: int, tile: int, indicator: int | None) -> bool:
+        """The seat's own flower stays in hand as a wild; under 花财神 every flower does."""
+        return tile in self.wild_tiles(seat, dealer, indicator)
+
+    def wildcard_indicator_required(self) -> bool:
+        return True
+
+    # --- wins --------------------------------------------------------------------------
+    def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int] = frozenset()) -> bool:
+        """Standing tiles (a tile sequence, or 34/42 per-tile counts) incl. the winning tile."""
+        return S.complete(concealed, len(melds), wilds, self.rules)
+
+    def instant_win(self, concealed: Sequence[int], seat: int, dealer: int, indicator: int | None) -> bool:
+        """三财神 (推土机): holding three 正财 wins at any moment, outside the turn too."""
+        w = self.wilds(seat, dealer, indicator)
+        c = T.counts(concealed)
+        real = sum(c[t] for t in w.real)
+        zuo = c[w.zuo] if w.zuo is not None else 0
+        return S._three_caishen(real, zuo, w, self.rules)
+
+    def score_win(self, sit: WinSituation) -> Score:
+        """The winner's 胡 and 台 (or, with ``role: "other"``, a non-winner's)."""
+        if sit.get("role") in ("other", "loser", "peijia"):
+            return S.score_other(sit.full_concealed, sit.melds, sit.flowers, sit.seat_wind, S.wilds_of(sit),
+                                 self.rules, sit.round_wind)
+        return S.score_winner(sit, self.rules)
+
+    def score_seat(self, end: HandEnd, seat: int) -> Score:
+        """Any seat's score at the end of a won hand (the winner's recomputed score)."""
+        for w in end.wins:
+            if w.seat == seat:
+                return w.score
+        win = end.wins[0] if end.wins else None
+        st = end.seats[seat]
+        if st.dead or win is None or bool(dict(win.score.details).get("others_zero")):
+            return S.zero_score()
+        return S.score_other(st.concealed, st.melds, st.flowers, (seat - end.dealer) % 4,
+                             self.wilds_from_set(st.wilds, (seat - end.dealer) % 4), self.rules, end.round_wind)
+
+    @staticmethod
+    def wilds_from_set(wilds: frozenset[int], seat_wind: int) -> S.Wilds:
+        zuo = S.seat_flower(seat_wind)
+        flower_mode = sum(1 for t in wilds if T.is_flower(t)) >= 2
+        real = frozenset(wilds - {zuo})
+        kind = None if flower_mode else next((t for t in real if not T.is_flower(t)), None)
+        return S.Wilds(real, zuo if zuo in wilds else None, flower_mode, kind)
+
+    # --- money -------------------------------------------------------------------------
+    def totals(self, end: HandEnd) -> tuple[int, int, int, int]:
+        """Every seat's total 胡 (the winner's, the 陪家's; 0 for dead seats)."""
+        return tuple(self.score_seat(end, s).total for s in range(4))  # type: ignore[return-value]
+
+    def settle(self, end: HandEnd) -> Settlement:
+        """Chips (10 胡 = 1): losers pay the winner total (double with the dealer) + 跟胡数,
+        and settle their own totals' differences. Exhaustive draw: nothing."""
+        if not end.wins:
+            return Settlement((0, 0, 0, 0))
+        win = end.wins[0]
+        follow = S.follow_hu(int(dict(win.score.details).get("follow_tai", 0)), self.options.rebought)
+        hu = S.settle_hu(win.seat, end.dealer, self.totals(end), follow)
+        return Settlement(tuple(d // S.HU_PER_CHIP for d in hu))  # type: ignore[arg-type]
+
+    def seat_items(self, end: HandEnd) -> tuple:
+        """Every seat's 胡 and 台 items (unit ``hu``/``tai``) and its total (unit ``total``)."""
+        out: list = []
+        if not end.wins:
+            return ()
+        for s in range(4):
+            sc = self.score_seat(end, s)
+            out.extend(S.with_seat(sc.items, s))
+            out.extend(S.with_seat((S.ScoreItem("总胡数", sc.total, 1, "total"),), s))
+        return tuple(out)
+
+    def false_win_penalty(self, seat: int, dealer: int) -> tuple[int, int, int, int]:
+        """诈胡 in chips: a dealer pays each seat 20; a non-dealer pays the dealer 20, others 10."""
+        return S.false_win_chips(seat, dealer)
+
+    def next_dealer(self, dealer: int, winners: Sequence[int], drawn: bool) -> int:
+        """The dealer stays after its own win; otherwise (a draw too) the deal passes on."""
+        return dealer if dealer in winners else (dealer + 1) % 4
+
+    def recorded_matches(self, recorded: Any, score: Score) -> tuple[bool, bool]:
+        """Compare the recorded ``hu`` (the winner's base: 20 + face points) and ``tai``
+        with ours (items), and ``total``."""
+        d = dict(score.details)
+        items_ok = (recorded.hu is None or recorded.hu == d.get("hu")) and (
+            recorded.tai is None or recorded.tai == d.get("tai"))
+        total_ok = recorded.total is None or recorded.total == score.total
+        return items_ok, total_ok
+
+
+RULESET = Longgang

@@ -1,0 +1,635 @@
+"""龙港麻将 scoring: 胡数 (points) and 台数 (doublings) of every seat, and the chip settlement.
+
+See docs/rules/longgang.md for every rule, its default, its option and its seed passage.
+
+Vocabulary used below:
+
+* 正财 (``real``): a wild tile of the 财神 kind (or, when the indicator is a flower, any
+  other flower — 花财神).
+* 坐花 (``zuo``): the seat's own flower, kept in hand as a wild.
+* 大子: terminals (1, 9) and honours; 小子: 2–8.
+
+Every value is a row in one of the tables below; the functions only detect.
+
+Worked examples from the seed (see tests/test_longgang_score.py):
+
+>>> ceil_cap(38 * 2 ** 3)
+300
+>>> ceil_cap(38)
+40
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+from engine import tiles as T
+from engine.decompose import PAIR, SEQ, TRIPLET, Part, decompositions, is_seven_pairs
+from engine.decompose import is_complete as shape_complete
+from engine.hand import Meld, MeldKind, NotAWin, Score, ScoreItem, WinSituation
+
+# ------------------------------------------------------------------ tables
+
+#: 胡 of one set: (kind, 大子?) -> 胡. Kinds: an (un)konged concealed triplet counts as 暗刻.
+SET_HU = MappingProxyType({
+    ("暗杠", False): 16, ("暗杠", True): 32,
+    ("明杠", False): 8, ("明杠", True): 16,
+    ("暗刻", False): 4, ("暗刻", True): 8,
+    ("明刻", False): 2, ("明刻", True): 4,
+})
+#: a pair (将) of 中, 发 or the seat's own wind
+PAIR_HU = 2
+#: each flower set aside (补花)
+FLOWER_HU = 4
+#: the winner's base (底胡)
+WINNER_BASE = 20
+#: winner's bonus by wait, self-drawn: 卡档/坎张 4, 单吊 0, anything else 2 (plain 自摸)
+SELF_DRAWN_HU = MappingProxyType({"closed": 4, "edge": 2, "two_sided": 2, "triplet": 2, "single": 0})
+#: winner's bonus by wait, on a discard (or robbing a kong): only 卡档/坎张 scores
+DISCARD_HU = MappingProxyType({"closed": 2, "edge": 0, "two_sided": 0, "triplet": 0, "single": 0})
+#: self-drawn on a kong replacement (杠上开花): only the plain self-draw bonus
+KONG_REPLACEMENT_HU = 2
+
+#: 台 of each item (each 台 doubles)
+TAI = MappingProxyType({
+    "双财神": 1,  # two wilds (正财, or 坐花 + 正财)
+    "硬胡": 1,  # no wild substitutes for another tile (none held, or 财神归位)
+    "坐花": 1,
+    "四花": 2,  # 坐花 + the other three flowers set aside (replaces 坐花)
+    "字刻": 1,  # each triplet/kong of 中, 发 or the seat wind
+    "混一色": 1,
+    "对对胡": 1,
+    "平胡": 0,
+    "八对半": 0,
+    "杠上开花": 1,  # option kong_replacement_tai
+    "圈风刻": 1,  # option round_wind_triplet_tai
+    "一条龙": 1,  # option pure_straight_tai
+})
+#: limit hands (腊子): scored at the cap, counted as 3 台 for 跟胡数
+LIMIT_TAI = 3
+LIMITS = ("三财神", "天胡", "地胡", "人胡", "清一色", "大四喜", "小四喜", "字一色", "清老头", "混老头",
+          "财神会", "四金刚", "八对半")
+#: limit hands after which the other seats score 0
+LIMITS_ZERO_OTHERS = frozenset({"三财神", "天胡", "地胡", "人胡"})
+CAP = 300
+UNIT = 10  # totals are rounded up to a multiple of 10 胡
+HU_PER_CHIP = 10
+#: 跟胡数 by the winner's 台 (capped at 3); the second table after a seat went broke (断筹)
+FOLLOW_HU = (30, 60, 90, 120)
+FOLLOW_HU_REBOUGHT = (50, 100, 150, 200)
+#: 诈胡 penalties in chips: (paid to the dealer, paid to each other seat)
+FALSE_WIN_CHIPS = MappingProxyType({"dealer_pays_each": 20, "to_dealer": 20, "to_other": 10})
+
+DRAGON_KINDS = (T.GREEN, T.RED)  # no 白板 in this set
+
+
+def ceil_cap(hu: int) -> int:
+    """Round a total up to a multiple of 10 胡 and cap it at 300."""
+    return min(CAP, -(-hu // UNIT) * UNIT)
+
+
+def is_big(t: int) -> bool:
+    """大子: 1, 9 and honours."""
+    return T.is_terminal_or_honour(t)
+
+
+# ------------------------------------------------------------------ wild tiles
+
+
+@dataclass(frozen=True, slots=True)
+class Wilds:
+    """Which tiles are wild for one seat.
+
+    ``real`` are the 正财 tiles (the 财神 kind, or the flowers under 花财神); ``zuo`` is
+    the seat's own flower (坐花) when it is kept as a wild; ``flower_mode`` is 花财神.
+    """
+
+    real: frozenset[int]
+    zuo: int | None
+    flower_mode: bool
+    caishen_kind: int | None  # the suited/honour 财神 kind (None under 花财神)
+
+    @property
+    def all(self) -> frozenset[int]:
+        return self.real | ({self.zuo} if self.zuo is not None else frozenset())
+
+
+def seat_flower(seat_wind: int) -> int:
+    """春 for East (the dealer), 夏 South, 秋 West, 冬 North."""
+    return T.FLOWER0 + seat_wind
+
+
+def wilds_for(seat_wind: int, indicator: int | None) -> Wilds:
+    """The wilds of a seat given the flipped indicator (None: no 财神 this hand)."""
+    zuo: int | None = seat_flower(seat_wind)
+    if indicator is not None and T.is_flower(indicator):
+        real = frozenset(f for f in range(T.FLOWER0, T.FLOWER0 + 4) if f not in (indicator, zuo))
+        if zuo == indicator:
+            zuo = None
+        return Wilds(real, zuo, True, None)
+    if indicator is None:
+        return Wilds(frozenset(), zuo, False, None)
+    return Wilds(frozenset({indicator}), zuo, False, indicator)
+
+
+def _tile_of(v: object) -> int:
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    return T.tile(str(v), aliases=True)
+
+
+def wilds_of(sit: WinSituation) -> Wilds:
+    """Wilds from a situation: ``extra['indicator']`` (the flipped tile), or, for the
+    ``score`` command, ``wildcards`` (the 财神 tiles) and optionally ``seat_flower``
+    (a tile, or false for none)."""
+    wc = sit.get("wildcards")
+    if wc is not None:
+        real = frozenset(_tile_of(x) for x in wc)  # type: ignore[union-attr]
+        sf = sit.get("seat_flower", seat_flower(sit.seat_wind))
+        zuo = None if sf in (None, False) else _tile_of(sf)
+        flower_mode = bool(real) and all(T.is_flower(t) for t in real)
+        kind = None if flower_mode or not real else min(real)
+        return Wilds(real - ({zuo} if zuo is not None else frozenset()), zuo, flower_mode, kind)
+    ind = sit.get("indicator")
+    return wilds_for(sit.seat_wind, None if ind is None else _tile_of(ind))
+
+
+# ------------------------------------------------------------------ rules switches
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The scoring switches of :class:`engine.rulesets.longgang.LonggangOptions`."""
+
+    eight_pairs: bool = True
+    eight_pairs_limit: bool = False
+    single_wait_self_draw_bonus: bool = False
+    edge_single_discard_bonus: bool = False
+    kong_replacement_tai: bool = False
+    round_wind_triplet_tai: bool = False
+    pure_straight_tai: bool = False
+    human_win: bool = False
+    four_kings_limit: bool = False
+    wild_pair_robbing: bool = True
+    three_caishen: int = 3
+    non_winner_four_flowers_tai: int = 2
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _items(pairs: Iterable[tuple[str, int, str]]) -> tuple[ScoreItem, ...]:
+    """Merge (name, value, unit) occurrences into ScoreItems with counts, in first-seen order."""
+    acc: dict[tuple[str, int, str], int] = {}
+    for key in pairs:
+        acc[key] = acc.get(key, 0) + 1
+    return tuple(ScoreItem(n, v, c, unit) for (n, v, unit), c in acc.items())
+
+
+def _meld_hu(m: Meld) -> tuple[str, int] | None:
+    big = is_big(m.first)
+    if m.kind is MeldKind.CHI:
+        return None
+    if m.kind is MeldKind.CONCEALED_KONG:
+        name = "暗杠"
+    elif m.kind is MeldKind.KONG:
+        name = "明杠"
+    else:
+        name = "明刻"
+    return f"{name}{'大子' if big else '小子'}", SET_HU[(name, big)]
+
+
+def _honour_scoring(t: int | None, seat_wind: int) -> bool:
+    """中, 发 or the seat's own wind."""
+    return t is not None and (t in DRAGON_KINDS or t == T.wind_tile(seat_wind))
+
+
+def _wait(part: Part, w: int, wild_win: bool) -> str:
+    if part.kind == PAIR:
+        return "single"
+    if part.kind == TRIPLET:
+        return "triplet"
+    if wild_win or part.tile is None:
+        return "closed"
+    a = part.tile
+    if w == a + 1:
+        return "closed"
+    if (w == a and T.rank(a) == 7) or (w == a + 2 and T.rank(a) == 1):
+        return "edge"
+    return "two_sided"
+
+
+def _contains(part: Part, w: int) -> bool:
+    if part.tile is None:
+        return False
+    if part.kind == SEQ:
+        return part.tile <= w <= part.tile + 2 and T.suit(w) == T.suit(part.tile)
+    return part.tile == w
+
+
+@dataclass(frozen=True, slots=True)
+class _Arrangement:
+    parts: tuple[Part, ...]
+    substitutes: int  # wilds standing for another tile (0: 硬胡 / 财神归位)
+    shape: str  # "standard" | "eight_pairs"
+
+
+def _arrangements(nat: list[int], w: Wilds, real: int, zuo: int, n_sets: int, rules: Rules,
+                  concealed_only: bool) -> list[_Arrangement]:
+    """Every way to read the standing tiles as a winning shape, for each number of
+    正财 standing for themselves (财神归位)."""
+    out: list[_Arrangement] = []
+    wild_total = real + zuo
+    homing = range(real + 1) if w.caishen_kind is not None else range(1)
+    for k in homing:
+        c = list(nat)
+        if w.caishen_kind is not None:
+            c[w.caishen_kind] += k
+        left = wild_total - k
+        for parts in decompositions(c, n_sets, left):
+            out.append(_Arrangement(parts, left, "standard"))
+        if rules.eight_pairs and concealed_only:
+            out.extend(_Arrangement(p, left, "eight_pairs") for p in _eight_pairs(c, left))
+    return out
+
+
+def _eight_pairs(c: Sequence[int], wilds: int) -> list[tuple[Part, ...]]:
+    """八对半: seven pairs (four alike = two pairs) and one triplet, wilds filling in."""
+    if sum(c[:34]) + wilds != 17:
+        return []
+    out = []
+    choices: list[int | None] = [t for t in range(34) if c[t]]
+    choices.append(None)
+    for t in choices:
+        need = 3 if t is None else max(0, 3 - c[t])
+        if need > wilds:
+            continue
+        rest = list(c[:34])
+        if t is not None:
+            rest[t] -= min(3, rest[t])
+        if not is_seven_pairs(rest, wilds - need, pairs=7):
+            continue
+        parts = [Part(TRIPLET, t, need)]
+        left = wilds - need
+        for x in range(34):
+            parts.extend([Part(PAIR, x, 0)] * (rest[x] // 2))
+            if rest[x] % 2:
+                parts.append(Part(PAIR, x, 1))
+                left -= 1
+        parts.extend([Part(PAIR, None, 2)] * (left // 2))
+        out.append(tuple(parts))
+    return out
+
+
+# ------------------------------------------------------------------ shape test
+
+
+def counts_of(tiles_or_counts: Sequence[int]) -> list[int]:
+    """42 per-tile counts from either a tile sequence or a 34/42-entry count list."""
+    if isinstance(tiles_or_counts, list) and len(tiles_or_counts) in (34, 42):
+        c = list(tiles_or_counts) + [0] * (42 - len(tiles_or_counts))
+        return c
+    return T.counts(tiles_or_counts)
+
+
+def complete(counts: Sequence[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> bool:
+    """Fast test: 5 sets + a pair (wilds filling), 八对半, or three 正财 in hand."""
+    c = counts_of(counts)
+    w = sum(c[t] for t in wilds)
+    if any(c[t] for t in range(T.FLOWER0, T.N_TILES) if t not in wilds):
+        return False
+    flowers_wild = [t for t in wilds if T.is_flower(t)]
+    if len(flowers_wild) >= 2 or rules.three_caishen == 4:  # 花财神: every flower held is a 财神
+        real = w
+    else:
+        real = sum(c[t] for t in wilds if not T.is_flower(t))
+    if real >= rules.three_caishen:
+        return True
+    nat = [0 if t in wilds else c[t] for t in range(34)]
+    n_sets = 5 - n_melds
+    if n_sets < 0:
+        return False
+    if shape_complete(nat, n_sets, w):
+        return True
+    return rules.eight_pairs and n_melds == 0 and bool(_eight_pairs(nat, w))
+
+
+# ------------------------------------------------------------------ the winner
+
+
+def _three_caishen(real: int, zuo: int, w: Wilds, rules: Rules) -> bool:
+    n = real + zuo if (w.flower_mode or rules.three_caishen == 4) else real
+    return n >= rules.three_caishen
+
+
+def score_winner(sit: WinSituation, rules: Rules) -> Score:
+    """Score a declared win; raise NotAWin if it is none of the winning shapes."""
+    w = wilds_of(sit)
+    c = T.counts(sit.full_concealed)
+    bad_flowers = [t for t in range(T.FLOWER0, T.N_TILES) if c[t] and t not in w.all]
+    if bad_flowers:
+        raise NotAWin("not_a_win", f"flower {T.name(bad_flowers[0])} held but not set aside")
+    real = sum(c[t] for t in w.real)
+    zuo = c[w.zuo] if w.zuo is not None else 0
+    flower_items = [("花", FLOWER_HU, "hu")] * len(sit.flowers)
+    special = []
+    if sit.get("heavenly"):
+        special.append("天胡")
+    elif sit.get("human") or sit.get("dihu"):
+        special.append("地胡")
+    elif rules.human_win and sit.get("earthly"):
+        special.append("人胡")
+    if _three_caishen(real, zuo, w, rules):
+        items = [("底胡", WINNER_BASE, "hu"), *flower_items, ("三财神", LIMIT_TAI, "tai")]
+        items += [(s, LIMIT_TAI, "tai") for s in special]
+        return _limit_score(items, ("三财神", *special))
+    nat = [0 if t in w.all else c[t] for t in range(34)]
+    n_sets = 5 - len(sit.melds)
+    if n_sets < 0:
+        raise NotAWin("not_a_win", "more than five melds")
+    arrs = _arrangements(nat, w, real, zuo, n_sets, rules, concealed_only=not sit.melds)
+    best: tuple[tuple[int, int, int], Score] | None = None
+    for arr in arrs:
+        for sc in _score_arrangement(sit, arr, w, real, zuo, flower_items, special, rules):
+            key = (sc.total, int(_detail(sc, "tai")), int(_detail(sc, "hu")))
+            if best is None or key > best[0]:
+                best = (key, sc)
+    if best is None:
+        raise NotAWin("not_a_win", "not five sets and a pair, 八对半 or three 财神")
+    return best[1]
+
+
+def _detail(sc: Score, key: str) -> object:
+    return dict(sc.details).get(key, 0)
+
+
+def _limit_score(items: list[tuple[str, int, str]], limits: tuple[str, ...]) -> Score:
+    hu = sum(v for _, v, u in items if u == "hu")
+    tai = sum(v for _, v, u in items if u == "tai")
+    zero = any(x in LIMITS_ZERO_OTHERS for x in limits)
+    return Score(_items(items), CAP, details=(("hu", hu), ("tai", tai), ("limit", True),
+                                              ("others_zero", zero), ("follow_tai", min(3, tai))))
+
+
+def _score_arrangement(sit: WinSituation, arr: _Arrangement, w: Wilds, real: int, zuo: int,
+                       flower_items: list, special: list[str], rules: Rules) -> Iterable[Score]:
+    win = sit.win_tile
+    wild_win = win in w.all
+    robbing = sit.kong and not sit.self_drawn
+    kong_draw = sit.kong and sit.self_drawn
+    if wild_win:
+        cands = [i for i, p in enumerate(arr.parts) if p.wilds > 0]
+    else:
+        cands = [i for i, p in enumerate(arr.parts) if _contains(p, win)]
+    for i in cands:
+        part = arr.parts[i]
+        wait = _wait(part, win, wild_win)
+        if robbing and not rules.wild_pair_robbing and part.kind == PAIR and part.wilds > 0:
+            continue
+        yield _score_one(sit, arr, i, wait, w, real, zuo, flower_items, special, rules, kong_draw)
+
+
+def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w: Wilds, real: int, zuo: int,
+               flower_items: list, special: list[str], rules: Rules, kong_draw: bool) -> Score:
+    hu: list[tuple[str, int, str]] = [("底胡", WINNER_BASE, "hu")]
+    tai: list[tuple[str, int, str]] = []
+    seat_wind_tile = T.wind_tile(sit.seat_wind)
+    for m in sit.melds:
+        mh = _meld_hu(m)
+        if mh:
+            hu.append((mh[0], mh[1], "hu"))
+    for i, p in enumerate(arr.parts):
+        if p.kind == TRIPLET and p.tile is not None:
+            exposed = i == win_idx and not sit.self_drawn
+            name = "明刻" if exposed else "暗刻"
+            big = is_big(p.tile)
+            hu.append((f"{name}{'大子' if big else '小子'}", SET_HU[(name, big)], "hu"))
+        elif p.kind == PAIR and _honour_scoring(p.tile, sit.seat_wind):
+            hu.append(("将", PAIR_HU, "hu"))
+    hu.extend(flower_items)
+    if sit.self_drawn:
+        if kong_draw:
+            bonus = KONG_REPLACEMENT_HU
+        elif wait == "single" and rules.single_wait_self_draw_bonus:
+            bonus = SELF_DRAWN_HU["two_sided"]
+        else:
+            bonus = SELF_DRAWN_HU[wait]
+        if bonus:
+            hu.append(({"closed": "自摸卡档", "single": "自摸单吊"}.get(wait, "自摸"), bonus, "hu"))
+    else:
+        bonus = DISCARD_HU[wait]
+        if not bonus and rules.edge_single_discard_bonus and wait in ("edge", "single"):
+            bonus = DISCARD_HU["closed"]
+        if bonus:
+            hu.append(({"closed": "卡档", "edge": "边张", "single": "单吊"}[wait], bonus, "hu"))
+
+    # --- 台
+    limits: list[str] = list(special)
+    all_wild_triplet = any(p.kind == TRIPLET and p.tile is None for p in arr.parts)
+    if all_wild_triplet:
+        limits.append("财神会")  # two 正财 + 坐花 as one triplet (three 正财 is 三财神, above)
+    if zuo:
+        four = not w.flower_mode and all(T.FLOWER0 + k in sit.flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
+        tai.append(("四花", TAI["四花"], "tai") if four else ("坐花", TAI["坐花"], "tai"))
+    if real + zuo >= 2:
+        tai.append(("双财神", TAI["双财神"], "tai"))
+    if arr.substitutes == 0:
+        tai.append(("硬胡", TAI["硬胡"], "tai"))
+    sets = [(p.kind, p.tile) for p in arr.parts if p.tile is not None] + [
+        (SEQ if m.kind is MeldKind.CHI else TRIPLET, m.first) for m in sit.melds]
+    for kind, t in sets:
+        if kind != TRIPLET or t in w.real or t == w.caishen_kind:
+            continue
+        if t in DRAGON_KINDS or t == seat_wind_tile:
+            tai.append(("字刻", TAI["字刻"], "tai"))
+        elif rules.round_wind_triplet_tai and t == T.wind_tile(sit.round_wind):
+            tai.append(("圈风刻", TAI["圈风刻"], "tai"))
+    shown = [t for k, t in sets for t in ((t, t + 1, t + 2) if k == SEQ else (t,))]
+    suits = {T.suit(t) for t in shown if T.is_suited(t)}
+    honours = any(T.is_honour(t) for t in shown)
+    if len(suits) == 1 and honours:
+        tai.append(("混一色", TAI["混一色"], "tai"))
+    elif len(suits) == 1:
+        limits.append("清一色")
+    elif not suits and shown:
+        limits.append("字一色")
+    no_seq = arr.shape == "standard" and all(k != SEQ for k, _ in sets)
+    if no_seq:
+        tai.append(("对对胡", TAI["对对胡"], "tai"))
+    triplet_kinds = [t for k, t in sets if k == TRIPLET]
+    pair_kinds = [t for k, t in sets if k == PAIR]
+    winds = sum(1 for t in triplet_kinds if T.is_wind(t))
+    if winds == 4:
+        limits.append("大四喜")
+    elif winds == 3 and any(T.is_wind(t) for t in pair_kinds):
+        limits.append("小四喜")
+    if no_seq and shown and all(T.is_terminal(t) for t in shown):
+        limits.append("清老头")
+    elif no_seq and shown and all(T.is_terminal_or_honour(t) for t in shown) and suits:
+        limits.append("混老头")
+    if rules.four_kings_limit and arr.shape == "standard":
+        hon_trip = sum(1 for t in triplet_kinds if T.is_honour(t))
+        if hon_trip >= 4 or (hon_trip == 3 and any(T.is_honour(t) for t in pair_kinds)):
+            limits.append("四金刚")
+    if arr.shape == "eight_pairs":
+        if rules.eight_pairs_limit:
+            limits.append("八对半")
+        else:
+            tai.append(("八对半", TAI["八对半"], "tai"))
+    if rules.pure_straight_tai:
+        seq_firsts = {t for k, t in sets if k == SEQ}
+        if any({9 * s, 9 * s + 3, 9 * s + 6} <= seq_firsts for s in range(3)):
+            tai.append(("一条龙", TAI["一条龙"], "tai"))
+    if kong_draw and rules.kong_replacement_tai:
+        tai.append(("杠上开花", TAI["杠上开花"], "tai"))
+    pinghu = (arr.shape == "standard" and all(k == SEQ for k, _ in sets if k != PAIR)
+              and not any(_honour_scoring(t, sit.seat_wind) for t in pair_kinds)
+              and not sit.flowers and not sit.self_drawn and wait != "closed"
+              and real == 1 and zuo == 0 and not honours_mixed(suits, honours))
+    if pinghu:
+        tai.append(("平胡", TAI["平胡"], "tai"))
+    if limits:
+        seen: list[str] = []
+        for x in limits:
+            if x not in seen:
+                seen.append(x)
+        return _limit_score(hu + tai + [(x, LIMIT_TAI, "tai") for x in seen], tuple(seen))
+    hu_total = sum(v for _, v, _u in hu)
+    tai_total = sum(v for _, v, _u in tai)
+    total = ceil_cap(hu_total * 2 ** tai_total)
+    return Score(_items(hu + tai), total, details=(
+        ("hu", hu_total), ("tai", tai_total), ("limit", total >= CAP), ("others_zero", False),
+        ("follow_tai", min(3, tai_total))))
+
+
+def honours_mixed(suits: set[int], honours: bool) -> bool:
+    """混一色: one suit plus honours."""
+    return len(suits) == 1 and honours
+
+
+# ------------------------------------------------------------------ the other seats (陪家)
+
+
+def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequence[int], seat_wind: int,
+                w: Wilds, rules: Rules, round_wind: int = 0) -> Score:
+    """Score a seat that did not win: its melds, its concealed triplets and honour pairs,
+    flowers set aside; wilds count only where they turn a pair or a single into a
+    triplet (财神卖兵 otherwise), and so do their 台. No base, no 硬胡/混一色/对对胡."""
+    c = T.counts(concealed)
+    real = sum(c[t] for t in w.real)
+    zuo = c[w.zuo] if w.zuo is not None else 0
+    nat = [0 if t in w.all else c[t] for t in range(34)]
+    fixed: list[tuple[str, int, str]] = []
+    fixed_tai: list[tuple[str, int, str]] = []
+    swt = T.wind_tile(seat_wind)
+    for m in melds:
+        mh = _meld_hu(m)
+        if mh:
+            fixed.append((mh[0], mh[1], "hu"))
+            fixed_tai.extend(_triplet_tai(m.first, swt, round_wind, w, rules))
+    fixed.extend([("花", FLOWER_HU, "hu")] * len(flowers))
+    base_trip = [t for t in range(34) if nat[t] >= 3]
+    # upgrade candidates: a pair costs one wild, a single two
+    cands = [(t, 3 - nat[t]) for t in range(34) if 1 <= nat[t] <= 2]
+    wild_n = real + zuo
+    best: Score | None = None
+    for chosen in _subsets(cands, wild_n):
+        used = sum(cost for _, cost in chosen)
+        used_zuo = min(zuo, used)
+        used_real = used - used_zuo
+        upgraded = {t for t, _ in chosen}
+        hu = list(fixed)
+        tai = list(fixed_tai)
+        for t in sorted(set(base_trip) | upgraded):
+            hu.append((f"暗刻{'大子' if is_big(t) else '小子'}", SET_HU[("暗刻", is_big(t))], "hu"))
+            tai.extend(_triplet_tai(t, swt, round_wind, w, rules))
+        for t in range(34):
+            if nat[t] == 2 and t not in upgraded and _honour_scoring(t, seat_wind):
+                hu.append(("将", PAIR_HU, "hu"))
+        if used_zuo:
+            four = not w.flower_mode and all(T.FLOWER0 + k in flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
+            if four:
+                tai.append(("四花", rules.non_winner_four_flowers_tai, "tai"))
+            else:
+                tai.append(("坐花", TAI["坐花"], "tai"))
+        if used_real + used_zuo >= 2:
+            tai.append(("双财神", TAI["双财神"], "tai"))
+        hu_total = sum(v for _, v, _u in hu)
+        tai_total = sum(v for _, v, _u in tai)
+        sc = Score(_items(hu + tai), ceil_cap(hu_total * 2 ** tai_total),
+                   details=(("hu", hu_total), ("tai", tai_total)))
+        if best is None or (sc.total, tai_total, hu_total) > (best.total, int(_detail(best, "tai")),
+                                                              int(_detail(best, "hu"))):
+            best = sc
+    return best if best is not None else Score((), 0, details=(("hu", 0), ("tai", 0)))
+
+
+def _triplet_tai(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> list[tuple[str, int, str]]:
+    if t == w.caishen_kind:
+        return []
+    if t in DRAGON_KINDS or t == swt:
+        return [("字刻", TAI["字刻"], "tai")]
+    if rules.round_wind_triplet_tai and t == T.wind_tile(round_wind):
+        return [("圈风刻", TAI["圈风刻"], "tai")]
+    return []
+
+
+def _subsets(cands: list[tuple[int, int]], budget: int) -> Iterable[tuple[tuple[int, int], ...]]:
+    """Every subset of upgrade candidates whose cost fits the wild budget (∅ first)."""
+    out: list[tuple[tuple[int, int], ...]] = [()]
+    for cand in cands:
+        out += [s + (cand,) for s in out if sum(x[1] for x in s) + cand[1] <= budget]
+    return out
+
+
+def zero_score() -> Score:
+    return Score((), 0, details=(("hu", 0), ("tai", 0)))
+
+
+# ------------------------------------------------------------------ money
+
+
+def follow_hu(follow_tai: int, rebought: bool) -> int:
+    """跟胡数 of the winner's 台 (at most 3)."""
+    table = FOLLOW_HU_REBOUGHT if rebought else FOLLOW_HU
+    return table[max(0, min(3, follow_tai))]
+
+
+def settle_hu(winner: int, dealer: int, totals: Sequence[int], follow: int) -> list[int]:
+    """Per-seat change in 胡: every loser pays the winner (double to/from the dealer)
+    plus 跟胡数; the losers settle the differences of their own totals among themselves,
+    doubled where the dealer is one side."""
+    deltas = [0, 0, 0, 0]
+    t = totals[winner]
+    losers = [s for s in range(4) if s != winner]
+    for s in losers:
+        pay = (2 if dealer in (s, winner) else 1) * t + follow
+        deltas[s] -= pay
+        deltas[winner] += pay
+    for i, a in enumerate(losers):
+        for b in losers[i + 1:]:
+            diff = (totals[a] - totals[b]) * (2 if dealer in (a, b) else 1)
+            deltas[a] += diff
+            deltas[b] -= diff
+    return deltas
+
+
+def false_win_chips(seat: int, dealer: int) -> tuple[int, int, int, int]:
+    """诈胡: a dealer pays 20 to each seat; anyone else pays the dealer 20 and the others 10."""
+    out = [0, 0, 0, 0]
+    for s in range(4):
+        if s == seat:
+            continue
+        if seat == dealer:
+            pay = FALSE_WIN_CHIPS["dealer_pays_each"]
+        else:
+            pay = FALSE_WIN_CHIPS["to_dealer"] if s == dealer else FALSE_WIN_CHIPS["to_other"]
+        out[s] += pay
+        out[seat] -= pay
+    return (out[0], out[1], out[2], out[3])
+
+
+def with_seat(items: Iterable[ScoreItem], seat: int) -> tuple[ScoreItem, ...]:
+    return tuple(replace(i, seat=seat) for i in items)
