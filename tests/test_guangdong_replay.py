@@ -175,3 +175,22 @@ def test_dealer_stays_after_a_draw_and_after_its_own_win():
     assert codes(with_outcomes(gd(copy.deepcopy(own), again))) == []
     moved = hand(ROTATED, "1 discard 5p", "2 win 5p from 1", hand_no=1, dealer=1)
     assert codes(with_outcomes(gd(own, moved))) == ["continuity/dealer"]
+
+
+def test_a_flower_is_not_in_the_set():
+    deal = list(TRIPLE)
+    deal[2] = "123456789s347p1f"
+    assert "tile_conservation/not_in_set" in codes(with_outcomes(gd(hand(deal, "0 discard 5p", "1 win 5p from 0"))))
+    assert codes(single_win()) == []
+
+
+def test_robbing_a_kong_the_kong_owner_pays():
+    # seat 3 pons the dealer's 5p, later adds the fourth 5p; seat 1 (waiting on 2p/5p) robs it
+    deal = ["58p123m789m678p59s1z", "123m456m789s1134p", "123456789s3477p", "123m456m789s55p1z9p"]
+    g = with_outcomes(gd(hand(deal, "0 discard 5p", "3 pon 5p from 0", "3 discard 9p", "0 draw 2z", "0 discard 2z",
+                              "1 draw 2z", "1 discard 2z", "2 draw 3z", "2 discard 3z", "3 draw 5p",
+                              "3 added_kong 5p claims 1:win", "1 win 5p from 3 rob")))
+    assert codes(g) == []
+    facts = audit(g).hands[0]
+    assert facts.wins[0].win_type == "robbing_kong" and facts.wins[0].score.total == 2
+    assert facts.computed_deltas == (0, 4, 0, -4)
