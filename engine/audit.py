@@ -89,6 +89,9 @@ class OutcomeCheck:
         self.findings = findings
 
     def find(self, code: str, message: str, **kw: object) -> None:
+        for key in ("expected", "recorded"):  # Finding holds text, as HandReplay.find makes it
+            if kw.get(key) is not None:
+                kw[key] = str(kw[key])
         self.findings.append(Finding(code, message, hand_no=self.hand.hand_no, **kw))  # type: ignore[arg-type]
 
     def run(self, result: str, legal: list, deltas: list[int]) -> dict[int, int]:
