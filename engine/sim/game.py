@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import tiles as T
@@ -317,11 +317,29 @@ class HandSim:
         ev["claims"] = [{"seat": y, "call": "win"} for y, _ in robbers]
         if not self.rs.multiple_winners:
             robbers = robbers[:1]
-        for y, (sit, score) in robbers:
+        for y, (sit, score) in self.shared(robbers):
             self.emit("win", y, tile=T.name(t), robbing_kong=True, **{"from": s})
             self.seats[y].counts[t] += 1
             self.wins.append(_Win(y, s, t, sit, score, "robbing_kong"))
         return True
+
+    def shared(self, winners: list[tuple[int, tuple[WinSituation, Score]]]
+               ) -> list[tuple[int, tuple[WinSituation, Score]]]:
+        """Several winners on one tile: each situation carries ``("winners", n)`` and is
+        scored again (rulesets with a multiple-win rule read it)."""
+        n = len(winners)
+        if n < 2:
+            return winners
+        out = []
+        for y, (sit, score) in winners:
+            extra = tuple(sorted([kv for kv in sit.extra if kv[0] != "winners"] + [("winners", n)],
+                                 key=lambda kv: kv[0]))
+            sit2 = replace(sit, extra=extra)
+            try:
+                out.append((y, (sit2, self.rs.score_win(sit2))))
+            except NotAWin:
+                out.append((y, (sit, score)))
+        return out
 
     def forbidden_discards(self, st: _Seat) -> frozenset[int]:
         m = st.called
@@ -402,7 +420,7 @@ class HandSim:
                 winners = winners[:1]
             elif len(winners) > 1:
                 self.cov["multiple_winners"] += 1
-            for y, _, (sit, score) in winners:
+            for y, (sit, score) in self.shared([(y, won) for y, _, won in winners]):
                 self.emit("win", y, tile=T.name(t), **{"from": d})
                 self.seats[y].counts[t] += 1
                 self.wins.append(_Win(y, d, t, sit, score, "discard"))
