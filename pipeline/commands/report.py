@@ -1,0 +1,69 @@
+"""``mahjong-audit report --db FILE -o report.html``: an HTML audit report with charts.
+
+One self-contained page (styles, script and SVG charts inline; nothing is fetched when
+it is opened) from the audit database, opened read-only. The database stores findings
+but no events: give the audited logs with ``--logs`` to add a replay of every hand with
+findings (the deal, each event, each seat's tiles right after the finding's event).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "report", help="write a self-contained HTML report (charts, findings, replays) from an audit database",
+        description=__doc__.split("\n\n")[0].split(": ", 1)[1], epilog=(
+            "Exit status: 0 written (findings are not an error), 1 usage or I/O error, "
+            "2 database locked by a running audit."),
+    )
+    p.add_argument("--db", required=True, metavar="FILE", help="DuckDB database written by `mahjong-audit audit`")
+    p.add_argument("-o", "--output", default="report.html", metavar="FILE",
+                   help="HTML file to write (default: report.html; '-' for stdout)")
+    p.add_argument("--logs", nargs="+", default=[], metavar="INPUT",
+                   help="the audited logs (files, globs, directories), to replay the hands with findings")
+    p.add_argument("--from", dest="importer", metavar="NAME", help="importer for --logs in a platform format")
+    p.add_argument("--max-findings", type=int, default=5000, metavar="N",
+                   help="list at most N findings in the drill-down (default 5000; the counts cover all)")
+    p.add_argument("--max-replays", type=int, default=200, metavar="N",
+                   help="replay at most N hands with findings (default 200)")
+    p.set_defaults(func=run)
+
+
+def _err(msg: str) -> None:
+    print(f"mahjong-audit report: {msg}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pipeline.report import build
+    from pipeline.report.queries import ReportError
+
+    if args.max_findings < 0 or args.max_replays < 0:
+        _err("--max-findings and --max-replays must be ≥ 0")
+        return 1
+    try:
+        built = build(args.db, logs=args.logs, importer=args.importer, max_findings=args.max_findings,
+                      max_replays=args.max_replays)
+    except ReportError as e:
+        _err(str(e))
+        return 2 if "lock" in str(e).lower() else 1
+    for problem in built.replay_problems:
+        _err(f"warning: {problem}")
+    if args.output == "-":
+        sys.stdout.write(built.html)
+    else:
+        try:
+            tmp = f"{args.output}.tmp"
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(built.html)
+            os.replace(tmp, args.output)
+        except OSError as e:
+            _err(f"cannot write {args.output}: {e}")
+            return 1
+        d = built.data
+        print(f"report: {args.output} ({d.games} games, {d.findings_total} findings, "
+              f"{built.replays} hands replayed, {len(built.html) // 1024} KiB)")
+    return 0

@@ -1,0 +1,75 @@
+"""``mahjong-audit report``: one self-contained HTML page from an audit database.
+
+``queries`` reads the database (read-only), ``charts`` draws inline SVG, ``replay_view``
+replays hands with findings from the original logs (optional: the database stores no
+events), ``render`` assembles the page. :func:`build` ties them together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from pipeline.report import queries
+from pipeline.report.render import HandKey, render
+from pipeline.report.replay_view import HandView, hand_view, load_games
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    html: str
+    data: queries.ReportData
+    replays: int  # hands rendered with a replay
+    replay_problems: tuple[str, ...]
+
+
+def _hands_with_findings(data: queries.ReportData, limit: int) -> list[HandKey]:
+    keys: dict[HandKey, None] = {}
+    for f in data.findings:
+        if f.game_id is not None and f.hand_no is not None and f.kind not in ("invalid_log", "duplicate_game"):
+            keys.setdefault((f.game_id, f.hand_no), None)
+            if len(keys) >= limit:
+                break
+    return list(keys)
+
+
+def build(db: str, *, logs: Sequence[str] = (), importer: str | None = None, max_findings: int = 5000,
+          max_replays: int = 200, generated: datetime | None = None) -> Built:
+    """Read ``db`` and return the page. Raises :class:`queries.ReportError` if it cannot be read."""
+    con = queries.connect_read_only(db)
+    try:
+        data = queries.load(con, db, max_findings=max_findings)
+    finally:
+        con.close()
+    views: dict[HandKey, HandView | str] = {}
+    problems: tuple[str, ...] = ()
+    keys = _hands_with_findings(data, max_replays) if logs else []
+    if logs:
+        loaded = load_games(logs, {g for g, _ in keys}, importer)
+        problems = loaded.problems
+        for key in keys:
+            game = loaded.games.get(key[0])
+            if game is None:
+                views[key] = "this game is not in the logs given with --logs"
+                continue
+            seqs = [f.seq for f in data.findings if (f.game_id, f.hand_no) == key]
+            try:
+                view = hand_view(game, key[1], seqs)
+            except Exception as exc:  # noqa: BLE001 — one hand that fails to replay must not stop the report
+                views[key] = f"the replay failed: {type(exc).__name__}: {exc}"
+                continue
+            views[key] = view if view is not None else f"the log of this game has no hand {key[1]}"
+        n_hands = len({(f.game_id, f.hand_no) for f in data.findings if f.game_id is not None})
+        note = (f"Replays: the hands with findings are replayed from the logs given with --logs "
+                f"({len(keys)} hand{'s' if len(keys) != 1 else ''}"
+                + (f", the first {max_replays} of {n_hands}" if len(keys) < n_hands and len(keys) >= max_replays
+                   else "") + "); follow a finding's replay link to see the deal, every event and each "
+                "seat's tiles right after the finding's event.")
+    else:
+        note = ("No replays: the database stores no events. Run <code>mahjong-audit report --logs INPUT…</code> "
+                "with the audited logs to link each finding to a replay of its hand.")
+    html = render(data, views, replay_note=note,
+                  generated=generated or datetime.now(UTC).replace(tzinfo=None))
+    n_ok = sum(isinstance(v, HandView) for v in views.values())
+    return Built(html, data, n_ok, problems)

@@ -1,0 +1,336 @@
+"""What the report shows, read from an audit database (opened read-only).
+
+Every query goes against the tables of ``schemas.results``; the player figures reuse the
+``player_stats`` view's SQL from ``pipeline.tables.VIEWS`` as a subquery, so a database
+whose views were never created (or were created by an older version) still reports the
+same figures. Everything returned is an immutable value object.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+import duckdb
+
+from pipeline.tables import VIEWS
+from schemas.results import TABLES
+
+WIN_TYPES = ("self_drawn", "discard", "robbing_kong", "kong_replacement")
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    run_id: str
+    started_at: datetime
+    finished_at: datetime
+    version: str
+    inputs: tuple[str, ...]
+    runner: str
+    games: int
+    hands: int
+    findings: int
+    rejected: int
+
+
+@dataclass(frozen=True, slots=True)
+class FindingInfo:
+    game_id: str | None
+    hand_no: int | None
+    seq: int | None
+    seat: int | None
+    player: str | None
+    kind: str
+    code: str
+    severity: str
+    expected: str | None
+    recorded: str | None
+    message: str
+    ruleset: str | None
+    source_file: str
+    source_line: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class KindCount:
+    """Findings of one kind, split by severity: ``by_severity`` is ((severity, n), …)."""
+
+    kind: str
+    by_severity: tuple[tuple[str, int], ...]
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.by_severity)
+
+
+@dataclass(frozen=True, slots=True)
+class CodeCount:
+    kind: str
+    code: str
+    severity: str
+    count: int
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetCount:
+    ruleset: str
+    games: int
+    hands: int
+    wins: int
+    draws: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    player: str
+    games: int
+    hands: int
+    wins: int
+    deal_ins: int
+    net_score: int
+    false_wins: int
+    dead_hands: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.hands if self.hands else 0.0
+
+    @property
+    def deal_in_rate(self) -> float:
+        return self.deal_ins / self.hands if self.hands else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ItemCount:
+    """How often one scoring item (fan, 胡 or 台 item) occurs among a ruleset's scored wins."""
+
+    ruleset: str
+    item: str
+    unit: str
+    hands: int
+    count: int
+    share: float
+
+
+@dataclass(frozen=True, slots=True)
+class WinTypeCount:
+    ruleset: str
+    win_type: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bin:
+    lo: int
+    hi: int  # exclusive
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Payouts:
+    """Recorded minus recomputed per-seat deltas, where both are known."""
+
+    compared: int  # seat-hands with both figures
+    differing: int
+    money_at_stake: int  # Σ |recorded - computed|
+    bins: tuple[Bin, ...]  # histogram of the non-zero differences
+
+
+@dataclass(frozen=True, slots=True)
+class ReportData:
+    db_path: str
+    missing_tables: tuple[str, ...]
+    runs: tuple[RunInfo, ...]  # newest first
+    games: int
+    hands: int
+    rejected: int
+    rulesets: tuple[RulesetCount, ...]
+    findings_total: int
+    games_with_findings: int
+    kinds: tuple[KindCount, ...]
+    severities: tuple[tuple[str, int], ...]
+    codes: tuple[CodeCount, ...]
+    payouts: Payouts
+    items: tuple[ItemCount, ...]
+    win_types: tuple[WinTypeCount, ...]
+    last_tile_wins: tuple[tuple[str, int], ...]  # (ruleset, wins on the last tile)
+    players: tuple[PlayerLine, ...]
+    findings: tuple[FindingInfo, ...]  # the first ``max_findings`` in drill-down order
+
+    @property
+    def empty(self) -> bool:
+        return self.games == 0 and self.findings_total == 0 and self.rejected == 0
+
+    @property
+    def clean(self) -> bool:
+        return self.findings_total == 0 and self.rejected == 0
+
+
+class ReportError(RuntimeError):
+    """The database cannot be read (missing file, not a DuckDB file, locked)."""
+
+
+def connect_read_only(path: str) -> duckdb.DuckDBPyConnection:
+    import os
+
+    if not os.path.exists(path):
+        raise ReportError(f"database {path} does not exist (run `mahjong-audit audit … --db {path}` first)")
+    try:
+        return duckdb.connect(path, read_only=True)
+    except duckdb.Error as e:
+        raise ReportError(f"cannot open database {path} read-only: {e}") from None
+
+
+def _existing_tables(con: duckdb.DuckDBPyConnection) -> set[str]:
+    return {name for (name,) in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
+
+
+def _scalar(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> int:
+    (v,) = con.execute(sql, params or []).fetchone()
+    return int(v or 0)
+
+
+def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 5000, bins: int = 20) -> ReportData:
+    """Everything the report shows. Tables that are missing count as empty."""
+    have = _existing_tables(con)
+    missing = tuple(t for t in TABLES if t not in have)
+    if missing:
+        # Shadow each missing table with an empty one of the right shape, for this session only.
+        from pipeline.tables import create_table_sql
+
+        for name in missing:
+            con.execute(create_table_sql(name, TABLES[name]).replace("CREATE TABLE IF NOT EXISTS",
+                                                                     "CREATE TEMP TABLE"))
+    return ReportData(
+        db_path=db_path,
+        missing_tables=missing,
+        runs=_runs(con),
+        games=_scalar(con, "SELECT count(*) FROM games"),
+        hands=_scalar(con, "SELECT count(*) FROM hands"),
+        rejected=_scalar(con, "SELECT count(*) FROM rejected"),
+        rulesets=_rulesets(con),
+        findings_total=_scalar(con, "SELECT count(*) FROM findings"),
+        games_with_findings=_scalar(con, "SELECT count(DISTINCT game_id) FROM findings"),
+        kinds=_kinds(con),
+        severities=tuple((s, int(n)) for s, n in con.execute(
+            "SELECT severity, count(*) FROM findings GROUP BY severity ORDER BY severity").fetchall()),
+        codes=tuple(CodeCount(*r) for r in con.execute(
+            "SELECT kind, code, severity, count(*) AS n, count(DISTINCT game_id) FROM findings "
+            "GROUP BY kind, code, severity ORDER BY n DESC, kind, code").fetchall()),
+        payouts=_payouts(con, bins),
+        items=_items(con),
+        win_types=tuple(WinTypeCount(*r) for r in con.execute(
+            "SELECT ruleset, win_type, count(*) FROM hands WHERE result = 'win' AND win_type IS NOT NULL "
+            "GROUP BY ruleset, win_type ORDER BY ruleset, win_type").fetchall()),
+        last_tile_wins=tuple((r, int(n)) for r, n in con.execute(
+            "SELECT ruleset, count(*) FILTER (WHERE last_tile) FROM hands WHERE result = 'win' "
+            "GROUP BY ruleset ORDER BY ruleset").fetchall()),
+        players=_players(con),
+        findings=_findings(con, max_findings),
+    )
+
+
+def _runs(con: duckdb.DuckDBPyConnection) -> tuple[RunInfo, ...]:
+    rows = con.execute(
+        "SELECT run_id, started_at, finished_at, version, inputs, runner, games, hands, findings, rejected "
+        "FROM runs ORDER BY finished_at DESC, run_id DESC").fetchall()
+    return tuple(RunInfo(r[0], r[1], r[2], r[3], tuple(r[4] or ()), *r[5:]) for r in rows)
+
+
+def _rulesets(con: duckdb.DuckDBPyConnection) -> tuple[RulesetCount, ...]:
+    rows = con.execute("""
+        WITH g AS (SELECT ruleset, count(*) AS games FROM games GROUP BY ruleset),
+             h AS (SELECT ruleset, count(*) AS hands,
+                          count(*) FILTER (WHERE result = 'win') AS wins,
+                          count(*) FILTER (WHERE result = 'draw') AS draws
+                   FROM hands GROUP BY ruleset)
+        SELECT coalesce(g.ruleset, h.ruleset), coalesce(games, 0), coalesce(hands, 0),
+               coalesce(wins, 0), coalesce(draws, 0)
+        FROM g FULL OUTER JOIN h ON g.ruleset = h.ruleset ORDER BY 1
+    """).fetchall()
+    return tuple(RulesetCount(*r) for r in rows)
+
+
+def _kinds(con: duckdb.DuckDBPyConnection) -> tuple[KindCount, ...]:
+    rows = con.execute(
+        "SELECT kind, severity, count(*) FROM findings GROUP BY kind, severity").fetchall()
+    by_kind: dict[str, dict[str, int]] = {}
+    for kind, sev, n in rows:
+        by_kind.setdefault(kind, {})[sev] = int(n)
+    out = [KindCount(k, tuple(sorted(v.items()))) for k, v in by_kind.items()]
+    return tuple(sorted(out, key=lambda k: (-k.total, k.kind)))
+
+
+def _payouts(con: duckdb.DuckDBPyConnection, n_bins: int) -> Payouts:
+    compared, differing, stake, lo, hi = con.execute(
+        "SELECT count(*), count(*) FILTER (WHERE diff <> 0), coalesce(sum(abs(diff)), 0), "
+        "min(diff) FILTER (WHERE diff <> 0), max(diff) FILTER (WHERE diff <> 0) "
+        "FROM payouts WHERE diff IS NOT NULL").fetchone()
+    if not differing:
+        return Payouts(int(compared), 0, 0, ())
+    width = nice_width(int(lo), int(hi), n_bins)
+    start = math.floor(int(lo) / width) * width  # zero is a bin edge: losses and gains never share a bin
+    counts = dict(con.execute(
+        "SELECT CAST(floor((diff - ?) / ?) AS BIGINT) AS b, count(*) FROM payouts "
+        "WHERE diff IS NOT NULL AND diff <> 0 GROUP BY b", [start, width]).fetchall())
+    n = (int(hi) - start) // width + 1
+    bins = tuple(Bin(start + i * width, start + (i + 1) * width, int(counts.get(i, 0))) for i in range(n))
+    return Payouts(int(compared), int(differing), int(stake), bins)
+
+
+def nice_width(lo: int, hi: int, max_bins: int) -> int:
+    """The smallest bin width of the form 1, 2, 5 × 10^k giving at most ``max_bins`` bins
+    over ``lo..hi`` once the bins are aligned on zero."""
+    k = 0
+    while True:
+        for m in (1, 2, 5):
+            w = m * 10**k
+            if hi // w - math.floor(lo / w) + 1 <= max_bins:
+                return w
+        k += 1
+
+
+def _items(con: duckdb.DuckDBPyConnection) -> tuple[ItemCount, ...]:
+    rows = con.execute(f"SELECT ruleset, item, unit, hands, count, share FROM ({VIEWS['fan_stats']})").fetchall()
+    return tuple(ItemCount(r[0], r[1], r[2], int(r[3]), int(r[4]), float(r[5] or 0)) for r in rows)
+
+
+def _players(con: duckdb.DuckDBPyConnection) -> tuple[PlayerLine, ...]:
+    rows = con.execute(f"""
+        WITH ps AS ({VIEWS['player_stats']}),
+        seats AS (
+          SELECT game_id, unnest(players) AS player, unnest(range(len(players))) AS seat FROM games
+        ),
+        fw AS (
+          SELECT s.player, count(*) AS n
+          FROM hands h, unnest(h.false_wins) AS f(seat) JOIN seats s ON s.game_id = h.game_id AND s.seat = f.seat
+          GROUP BY s.player
+        ),
+        dh AS (
+          SELECT s.player, count(DISTINCT (f.game_id, f.hand_no, f.seat)) AS n
+          FROM findings f JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat
+          WHERE f.kind = 'dead_hand' GROUP BY s.player
+        )
+        SELECT ps.player, ps.games, ps.hands, ps.wins, ps.deal_ins, ps.net_score,
+               coalesce(fw.n, 0) AS false_wins, coalesce(dh.n, 0) AS dead_hands
+        FROM ps LEFT JOIN fw USING (player) LEFT JOIN dh USING (player)
+        ORDER BY false_wins + dead_hands DESC, false_wins DESC, net_score ASC, ps.player
+    """).fetchall()
+    return tuple(PlayerLine(r[0], *(int(x or 0) for x in r[1:])) for r in rows)
+
+
+def _findings(con: duckdb.DuckDBPyConnection, limit: int) -> tuple[FindingInfo, ...]:
+    rows = con.execute("""
+        SELECT f.game_id, f.hand_no, f.seq, f.seat,
+               CASE WHEN f.seat IS NOT NULL AND f.seat < len(g.players) THEN g.players[f.seat + 1] END,
+               f.kind, f.code, f.severity, f.expected, f.recorded, f.message, f.ruleset,
+               f.source_file, f.source_line
+        FROM findings f LEFT JOIN games g USING (game_id)
+        ORDER BY f.game_id NULLS LAST, f.hand_no NULLS FIRST, f.seq NULLS LAST, f.seat NULLS FIRST,
+                 f.kind, f.code, f.source_file, f.source_line
+        LIMIT ?
+    """, [limit]).fetchall()
+    return tuple(FindingInfo(*r) for r in rows)

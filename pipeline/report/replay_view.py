@@ -1,0 +1,155 @@
+"""Replays of the hands that have findings, for the report's drill-down.
+
+The database holds findings but not the events, so a replay needs the original logs
+(``mahjong-audit report --logs PATH...``). For each hand with findings this module
+replays the hand with ``engine.replay.HandReplay`` and keeps the deal, every event in
+order and each seat's tiles right after each finding's ``seq``. A snapshot after ``seq``
+is the state of a replay of the events up to and including ``seq`` (a truncated copy of
+the hand): the engine needs no hook for it, at the price of one replay per finding seq,
+which is cheap for the few hands a report shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from engine import tiles as T
+from engine.hand import Meld
+from engine.replay import HandReplay
+from engine.rulesets import RULESETS
+from schemas import log as L
+
+WINDS = "ESWN"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    flowers: tuple[int, ...]
+    discards: tuple[int, ...]
+    dead: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Every seat's tiles right after event ``seq`` (None: after the last event)."""
+
+    seq: int | None
+    seats: tuple[SeatView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EventLine:
+    seq: int
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    game_id: str
+    hand_no: int
+    ruleset: str
+    round_wind: str
+    dealer: int
+    players: tuple[str, ...]
+    deal: tuple[tuple[int, ...], ...]
+    wildcard_indicator: int | None
+    events: tuple[EventLine, ...]
+    snapshots: tuple[Snapshot, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedLogs:
+    games: Mapping[str, L.Game]
+    problems: tuple[str, ...]  # files that could not be read, records that did not parse
+
+
+def load_games(paths: Sequence[str], wanted: Iterable[str], importer: str | None = None) -> LoadedLogs:
+    """The games named in ``wanted`` found in ``paths`` (files, globs, directories).
+
+    The first game with a given id wins, as in the audit. Records that do not parse are
+    skipped: they are already in the database as ``invalid_log`` findings.
+    """
+    from pipeline import read
+
+    want = set(wanted)
+    found: dict[str, L.Game] = {}
+    problems: list[str] = []
+    try:
+        files = read.expand_inputs(paths)
+    except (OSError, ValueError) as e:
+        return LoadedLogs({}, (str(e),))
+    for path in files:
+        if want <= found.keys():
+            break
+        try:
+            for item in read.parse_file(path, importer):
+                if isinstance(item, read.ParsedGame):
+                    gid = item.game.game_id
+                    if gid in want and gid not in found:
+                        found[gid] = item.game
+        except (OSError, ValueError) as e:
+            problems.append(f"{path}: {e}")
+    return LoadedLogs(found, tuple(problems))
+
+
+def describe_event(ev: L.Event) -> str:
+    """One readable line for an event, tiles in compact notation."""
+    kind = ev.type
+    if isinstance(ev, L.Draw):
+        return f"draws {ev.tile}" + (" (replacement)" if ev.from_ == "back" else "")
+    if isinstance(ev, L.Flower):
+        return f"sets flower {ev.tile} aside"
+    if isinstance(ev, L.Discard | L.AddedKong):
+        verb = "discards" if isinstance(ev, L.Discard) else "adds to a kong:"
+        text = f"{verb} {ev.tile}"
+        if ev.claims:
+            text += " — claims: " + ", ".join(f"seat {c.seat} {c.call}" for c in ev.claims)
+        return text
+    if isinstance(ev, L.Chi):
+        return f"chi {ev.tile} from seat {ev.from_} with {T.fmt(T.tile(x) for x in ev.tiles)}"
+    if isinstance(ev, L.Pon | L.Kong):
+        return f"{kind} {ev.tile} from seat {ev.from_}"
+    if isinstance(ev, L.ConcealedKong):
+        return f"concealed kong of {ev.tile}"
+    if isinstance(ev, L.Win):
+        if ev.robbing_kong:
+            return f"wins on {ev.tile} robbing seat {ev.from_}'s kong"
+        return f"wins on {ev.tile} " + ("self-drawn" if ev.from_ == ev.seat else f"from seat {ev.from_}")
+    return kind
+
+
+def _seat_views(replay: HandReplay) -> tuple[SeatView, ...]:
+    return tuple(
+        SeatView(st.seat, st.concealed(), tuple(st.melds), tuple(st.flowers), tuple(st.discards), st.dead)
+        for st in replay.seats
+    )
+
+
+def snapshot(game: L.Game, hand: L.Hand, seq: int | None) -> Snapshot:
+    """Each seat's tiles right after event ``seq`` (``None``: after the whole hand)."""
+    ruleset = RULESETS[game.ruleset](game.options)
+    part = hand if seq is None else hand.model_copy(update={"events": [e for e in hand.events if e.seq <= seq]})
+    replay = HandReplay(ruleset, part, WINDS.index(hand.round_wind))
+    replay.run()
+    return Snapshot(seq, _seat_views(replay))
+
+
+def hand_view(game: L.Game, hand_no: int, seqs: Iterable[int | None]) -> HandView | None:
+    """The replay of one hand with a snapshot at each of ``seqs``; None if no such hand."""
+    hand = next((h for h in game.hands if h.hand_no == hand_no), None)
+    if hand is None:
+        return None
+    order = sorted(set(seqs), key=lambda s: (s is None, s or 0))
+    return HandView(
+        game_id=game.game_id, hand_no=hand.hand_no, ruleset=game.ruleset, round_wind=hand.round_wind,
+        dealer=hand.dealer, players=tuple(game.players or ("", "", "", "")),
+        deal=tuple(tuple(T.tile(x) for x in d) for d in hand.deal),
+        wildcard_indicator=T.tile(hand.wildcard_indicator) if hand.wildcard_indicator else None,
+        events=tuple(EventLine(ev.seq, ev.seat, describe_event(ev)) for ev in hand.events),
+        snapshots=tuple(snapshot(game, hand, s) for s in order),
+    )
