@@ -178,7 +178,8 @@ class HandSim:
             counts[t] += 1
         if counts[t] <= 0 or T.is_flower(t) and t not in st.wilds:
             return None
-        if not self.rs.is_complete(counts[:34], st.melds, st.wilds):
+        shape = counts if any(counts[T.FLOWER0:]) else counts[:34]  # flowers kept in hand are wilds
+        if not self.rs.is_complete(shape, st.melds, st.wilds):
             return None
         counts[t] -= 1
         concealed = tuple(x for x in range(T.N_TILES) for _ in range(counts[x]))
@@ -433,8 +434,11 @@ class HandSim:
                 if y != executor and self.seats[y].counts[t] >= 2 and t not in self.seats[y].wilds:
                     self.seats[y].passed_pon.add(t)
         if best is None:
-            if self.drawable_left() <= 0:
+            left = self.drawable_left()
+            if left <= 0:
                 return d, "draw"
+            if rs.seabed and left <= rs.seabed:
+                return d, self.seabed((d + 1) % 4, left)
             nxt = (d + 1) % 4
             self.draw(nxt, back=False)
             return nxt, self.act(nxt)
@@ -471,6 +475,20 @@ class HandSim:
             st.called = meld
             st.last_draw = None
         return y, self.act(y)
+
+    def seabed(self, first: int, left: int) -> str:
+        """海底: the last ``left`` drawable tiles go one to each seat from ``first`` on, with
+        no discards, flowers or kongs; a seat may win on the tile it receives."""
+        self.cov["seabed_hands"] += 1
+        for k in range(left):
+            s = (first + k) % 4
+            t = self.draw(s, back=False)
+            won = self.try_win(s, t, self_drawn=True, kong=False, last_tile=True, from_seat=None)
+            if won is not None:
+                self.emit("win", s, tile=T.name(t), **{"from": s})
+                self.wins.append(_Win(s, None, t, won[0], won[1], "seabed"))
+                return "win"
+        return "draw"
 
     def chi_choice(self, st: _Seat, t: int, plain: list[int], nm: int, nw: int) -> tuple[int, int] | None:
         options = []

@@ -88,10 +88,10 @@ def run(a: Any) -> int:
                 with ProcessPoolExecutor(a.workers) as pool:
                     results = pool.map(_chunk, _jobs(a))
                     for lines, labels, c in results:
-                        _write(out, labels_out, lines, labels, cov, c)
+                        _write(out, labels_out, lines, labels, c, cov)
             else:
                 for job in _jobs(a):
-                    _write(out, labels_out, *_chunk(job), cov, Counter())
+                    _write(out, labels_out, *_chunk(job), cov)
     finally:
         if labels_out is not None:
             labels_out.close()
@@ -101,8 +101,8 @@ def run(a: Any) -> int:
     return 0
 
 
-def _write(out: TextIO, labels_out: TextIO | None, lines: list[str], labels: list[str], cov: Counter,
-           c: Counter) -> None:
+def _write(out: TextIO, labels_out: TextIO | None, lines: list[str], labels: list[str], c: Counter,
+           cov: Counter) -> None:
     for line in lines:
         out.write(line + "\n")
     if labels_out is not None:
