@@ -154,17 +154,27 @@ class HandReplay:
         """Tiles left to draw, where the log lets us know it."""
         if self.h.wall is not None:
             return len(self.h.wall) - self.live_drawn - self.back_drawn - self.rs.dead_wall
-        if self.h.seat_walls is not None:
+        if self.h.seat_walls is not None or self.rs.seat_wall_size:
             return None
         dealt = sum(len(d) for d in self.h.deal)
         extra = 1 if self.indicator is not None else 0
         return sum(self.copies) - dealt - extra - self.live_drawn - self.back_drawn - self.rs.dead_wall
 
-    def wall_exhausted(self) -> bool:
+    def own_wall_left(self, s: int) -> int | None:
+        """Tiles left in seat ``s``'s own wall when every seat draws from its own wall
+        (Botzone: logged ``seat_walls``, or the ruleset's ``seat_wall_size``); None with one shared wall."""
         if self.h.seat_walls is not None:
-            nxt = (self.turn + 1) % 4
-            return self.seat_wall_pos[nxt] >= len(self.h.seat_walls[nxt])
-        left = self.drawable_left()
+            return len(self.h.seat_walls[s]) - self.seat_wall_pos[s]
+        if self.rs.seat_wall_size:
+            return self.rs.seat_wall_size - self.seat_wall_pos[s]
+        return None
+
+    def wall_exhausted(self) -> bool:
+        """No live draw can follow the current turn: the shared wall is used up, or (per-seat
+        walls) the seat after ``self.turn`` has nothing left in its own wall."""
+        left = self.own_wall_left((self.turn + 1) % 4)
+        if left is None:
+            left = self.drawable_left()
         return left is not None and left <= 0
 
     # ------------------------------------------------------------------ the deal
@@ -269,7 +279,7 @@ class HandReplay:
                 self.saved = None
             elif not (self.phase == "draw" and s == self.turn):
                 self.wrong_turn(ev, f"seat {self.turn} to {'draw' if self.phase == 'draw' else self.phase}")
-            if self.wall_exhausted() and self.h.seat_walls is None:
+            if self.own_wall_left(s) is None and self.wall_exhausted():
                 self.find("tile_conservation/wall_exhausted", f"seat {s} drew {ev.tile} after the wall ran out",
                           seat=s, recorded=ev.tile)
             self.live_drawn += 1
@@ -301,13 +311,13 @@ class HandReplay:
             else:
                 self.find("tile_conservation/wall_exhausted", f"seat {s} drew beyond the end of the wall",
                           seat=s, recorded=T.name(t))
-        elif self.h.seat_walls is not None:
-            wall = self.h.seat_walls[s]
+        elif self.own_wall_left(s) is not None:
+            wall = self.h.seat_walls[s] if self.h.seat_walls is not None else None
             pos = self.seat_wall_pos[s]
-            if pos >= len(wall):
+            if self.own_wall_left(s) <= 0:
                 self.find("tile_conservation/wall_exhausted", f"seat {s} drew beyond the end of its wall",
                           seat=s, recorded=T.name(t))
-            elif T.tile(wall[pos]) != t:
+            elif wall is not None and T.tile(wall[pos]) != t:
                 self.find("tile_conservation/wall_mismatch",
                           f"seat {s} drew {T.name(t)}, its wall gives {wall[pos]} at position {pos}",
                           seat=s, expected=wall[pos], recorded=T.name(t))
@@ -410,9 +420,10 @@ class HandReplay:
             if self.rs.passed_pon_rule and st.hand[t] >= 2 and t not in st.wilds:
                 st.passed_pon.add(t)
         if executed is None:
+            exhausted = self.wall_exhausted()  # asked while the discarder's turn is current
             self.turn = (discarder + 1) % 4
             self.phase = "draw"
-            if self.wall_exhausted():
+            if exhausted:
                 self.exhausted = True
                 self.ended = True
                 self.phase = "ended"
@@ -699,11 +710,9 @@ class HandReplay:
             w.situation = sit
 
     def wall_exhausted_for_self_draw(self) -> bool:
-        if self.h.seat_walls is not None:
-            nxt = (self.turn + 1) % 4
-            return self.seat_wall_pos[nxt] >= len(self.h.seat_walls[nxt])
-        left = self.drawable_left()
-        return left is not None and left <= 0
+        """妙手回春: the drawer's tile was the hand's last (checked on Botzone's judge: the seat
+        after the drawer has an empty wall, the same test as after a discard)."""
+        return self.wall_exhausted()
 
     def evaluate(self, s: int, t: int, *, self_drawn: bool, in_hand: bool, kong: bool, last_tile: bool,
                  from_seat: int | None) -> tuple[WinSituation | None, Score | None, tuple[str, str] | None]:

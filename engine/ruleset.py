@@ -184,6 +184,11 @@ class Ruleset:
         return bool(getattr(self.options, "multiple_winners", False))
 
     @property
+    def seat_wall_size(self) -> int:
+        """Tiles in each seat's own wall after the deal (Botzone draws per seat); 0 = one shared wall."""
+        return int(getattr(self.options, "seat_wall_size", 0) or 0)
+
+    @property
     def winner_order(self) -> str:
         """``nearest`` (turn order from the discarder) or ``seat_index``."""
         return str(getattr(self.options, "winner_order", "nearest"))

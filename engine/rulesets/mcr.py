@@ -34,6 +34,9 @@ class MCROptions:
     multiple_winners: bool = field(default=False, metadata={"help": "allow several winners on one discard"})
     winner_order: Literal["nearest", "seat_index"] = field(
         default="nearest", metadata={"help": "which of several declared wins takes the discard"})
+    seat_wall_size: int = field(default=0, metadata={
+        "help": "Botzone: each seat draws from its own wall of this many tiles after the deal (21); "
+                "0 = one shared wall"})
     variant: Literal["official", "seed002"] = field(default="official", metadata={
         "help": "fan values: the official table, or seed 002's (门清自摸/不求人 6, 箭刻 4)"})
     fan_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), metadata={
@@ -45,8 +48,8 @@ class MCROptions:
         from engine.rulesets import mcr_fans
         from engine.rulesets.mcr_scoring import resolve_values
 
-        if self.min_fan < 0 or self.base < 0 or self.false_win_penalty < 0:
-            raise OptionError("min_fan, base and false_win_penalty must be ≥ 0")
+        if self.min_fan < 0 or self.base < 0 or self.false_win_penalty < 0 or self.seat_wall_size < 0:
+            raise OptionError("min_fan, base, false_win_penalty and seat_wall_size must be ≥ 0")
         try:
             resolve_values(self.values())
         except (ValueError, KeyError) as e:
