@@ -129,7 +129,12 @@ class OutcomeCheck:
                 self.find("score_mismatch/total", f"seat {rec.seat}: recorded total {rec.score.total}, "
                           f"recomputed {w.score.total}", seat=rec.seat, expected=w.score.total,
                           recorded=rec.score.total)
-        if outcome.deltas is not None:
+        if outcome.deltas is not None and len(legal) > 1 and not self.rs.multiple_win_payout_known:
+            self.find("platform_quirk/multiple_win_payout",
+                      f"{len(legal)} winners on one discard and the platform does not document how such a hand "
+                      f"is paid: recorded deltas {outcome.deltas} are reported, not compared",
+                      severity=Severity.WARNING, expected=deltas, recorded=outcome.deltas)
+        elif outcome.deltas is not None:
             if sum(outcome.deltas) != 0:
                 self.find("payout_mismatch/not_zero_sum", f"recorded deltas {outcome.deltas} sum to {sum(outcome.deltas)}",
                           recorded=outcome.deltas, expected=0)

@@ -189,6 +189,12 @@ class Ruleset:
         return int(getattr(self.options, "seat_wall_size", 0) or 0)
 
     @property
+    def multiple_win_payout_known(self) -> bool:
+        """False when the platform's payout for several winners is undocumented: the auditor
+        then reports ``platform_quirk/multiple_win_payout`` instead of comparing deltas."""
+        return getattr(self.options, "multiple_win_payout", "each") != "unknown"
+
+    @property
     def winner_order(self) -> str:
         """``nearest`` (turn order from the discarder) or ``seat_index``."""
         return str(getattr(self.options, "winner_order", "nearest"))

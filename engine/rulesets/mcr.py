@@ -34,6 +34,9 @@ class MCROptions:
     multiple_winners: bool = field(default=False, metadata={"help": "allow several winners on one discard"})
     winner_order: Literal["nearest", "seat_index"] = field(
         default="nearest", metadata={"help": "which of several declared wins takes the discard"})
+    multiple_win_payout: Literal["each", "unknown"] = field(default="each", metadata={
+        "help": "several winners: each is paid as if alone, or 'unknown' (undocumented by the platform: "
+                "reported as platform_quirk/multiple_win_payout, deltas not compared)"})
     seat_wall_size: int = field(default=0, metadata={
         "help": "Botzone: each seat draws from its own wall of this many tiles after the deal (21); "
                 "0 = one shared wall"})
