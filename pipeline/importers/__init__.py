@@ -1,10 +1,16 @@
-"""Platform importers. ``IMPORTERS`` maps a ``--from`` name to an importer instance."""
+"""Platform importers. ``IMPORTERS`` maps a ``--from`` name to an importer instance.
+
+See docs/importers.md for the formats and their mapping onto mahjong-log/1.
+"""
 
 from __future__ import annotations
 
 from pipeline.importers.base import Importer, ImportFailure, Record
+from pipeline.importers.botzone_json import BotzoneJson
+from pipeline.importers.botzone_txt import BotzoneTxt
+from pipeline.importers.pmn import Pmn
 
-IMPORTERS: dict[str, Importer] = {}
+IMPORTERS: dict[str, Importer] = {imp.name: imp for imp in (BotzoneTxt(), BotzoneJson(), Pmn())}
 
 
 def detect(source: str, head: str) -> str | None:

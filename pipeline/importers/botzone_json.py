@@ -1,0 +1,260 @@
+"""Importer ``botzone-json``: a raw Botzone match record of the game Chinese-Standard-Mahjong.
+
+A file ``<match id>_lite.json`` holds one match (one hand); it is one record. A sibling
+``<match id>_metadata.json`` (a collector's file) is read for extra metadata when it
+exists, and yields no record of its own. Mapping (see docs/importers.md):
+
+* ``initdata.walltiles`` (136 tiles) is four per-seat walls of 34; each seat's deal is
+  the last 13 of its wall and it draws from the end, so ``seat_walls[i]`` is
+  ``walltiles[34i:34i+21]`` reversed. The deal is checked against the DEAL display.
+* Judge displays become events (DRAW → draw, replacement draws after a kong are
+  ``from: back``; PLAY → discard; CHI/PENG → the call and the discard that follows it;
+  GANG after a discard → kong, after the seat's own draw → concealed_kong; BUGANG →
+  added_kong; HU → win; HUANG → exhaustive draw).
+* Every non-PASS player response to a discard or added kong is a declared claim
+  (``claims``, including the call carried out).
+* HU's ``fan``/``fanCnt``/``score`` become the outcome; ``canHu`` of each display is kept
+  in the hand's ``meta.can_hu`` as ``[seq, [c0, c1, c2, c3]]`` (the event it refers to).
+* Options ``{"flowers": false, "seat_wall_size": 21}``; ``quan`` is the round wind E,S,W,N.
+* Penalty verdicts (WA, WH, TLE, …) end a match outside the rules of mahjong: rejected.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from pipeline.importers.base import Importer, ImportFailure, Record
+from pipeline.importers.common import CALLS, Events, add_claims, botzone_tile, chi_tiles, seat_list
+
+WINDS = "ESWN"
+OPTIONS = {"flowers": False, "seat_wall_size": 21}
+WALL = 34
+DEALT = 13
+METADATA_SUFFIX = "_metadata.json"
+
+
+class BotzoneJson(Importer):
+    name = "botzone-json"
+    suffixes = (".json",)
+
+    def sniff(self, source: str, head: str) -> bool:
+        h = head.lstrip()
+        if not h.startswith("{"):
+            return False
+        if '"matchId"' in h and '"walltiles"' in h:  # the collector's metadata file
+            return True
+        return '"logs"' in h and '"initdata"' in h and ('"canHu"' in h or '"walltiles' in h)
+
+    def records(self, source: str, lines: Iterable[str]) -> Iterator[Record]:
+        if source.endswith(METADATA_SUFFIX):
+            return  # supplementary: read next to its match record
+        start: int | None = None
+        parts: list[str] = []
+        for no, line in enumerate(lines, 1):
+            if start is None:
+                if not line.strip():
+                    continue
+                start = no
+            parts.append(line)
+        if start is not None:
+            yield Record(source, start, "\n".join(parts))
+
+    def convert(self, record: Record) -> list[dict[str, Any]]:
+        try:
+            data = json.loads(record.text)
+        except json.JSONDecodeError as e:
+            raise ImportFailure(f"not valid JSON: {e.msg} (line {e.lineno})") from None
+        if not isinstance(data, dict) or not isinstance(data.get("logs"), list):
+            raise ImportFailure("not a Botzone match record (no 'logs' list)")
+        return [_Match(data, record.source).build()]
+
+
+def _match_id(source: str, metadata: dict[str, Any] | None) -> str:
+    if metadata and isinstance(metadata.get("matchId"), str):
+        return metadata["matchId"]
+    base = os.path.basename(source)
+    for sfx in ("_lite.json", ".json"):
+        if base.endswith(sfx):
+            return base[: -len(sfx)]
+    return base
+
+
+def _metadata(source: str) -> dict[str, Any] | None:
+    if "://" in source or not source.endswith("_lite.json"):
+        return None
+    path = source[: -len("_lite.json")] + METADATA_SUFFIX
+    try:
+        with open(path, encoding="utf-8") as f:
+            meta = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+class _Match:
+    def __init__(self, data: dict[str, Any], source: str):
+        self.data = data
+        self.metadata = _metadata(source)
+        self.match_id = _match_id(source, self.metadata)
+        self.ev = Events()
+        self.can_hu: list[list[Any]] = []
+        self.prev: tuple[str, int, str | None] | None = None  # (action, player, tile)
+        self.owes_back: set[int] = set()
+        self.last_discard: dict[str, Any] | None = None
+        self.last_added_kong: dict[str, Any] | None = None
+        self.outcome: dict[str, Any] | None = None
+
+    def build(self) -> dict[str, Any]:
+        init = self.data.get("initdata")
+        if isinstance(init, str):
+            try:
+                init = json.loads(init)
+            except json.JSONDecodeError:
+                raise ImportFailure("initdata is not valid JSON") from None
+        if not isinstance(init, dict) or init.get("quan") not in (0, 1, 2, 3):
+            raise ImportFailure("initdata has no quan 0..3")
+        wall = str(init.get("walltiles", "")).split()
+        if len(wall) != 4 * WALL:
+            raise ImportFailure(f"walltiles holds {len(wall)} tiles, expected {4 * WALL}")
+        wall = [botzone_tile(x) for x in wall]
+        seat_walls = [wall[WALL * i: WALL * i + WALL - DEALT][::-1] for i in range(4)]
+        deal = [wall[WALL * i + WALL - DEALT: WALL * (i + 1)][::-1] for i in range(4)]
+        logs = self.data["logs"]
+        judge = [(k, e["output"]) for k, e in enumerate(logs) if isinstance(e, dict) and "output" in e]
+        for k, out in judge:
+            disp = out.get("display") if isinstance(out, dict) else None
+            if not isinstance(disp, dict):
+                raise ImportFailure(f"logs[{k}]: judge output without a display")
+            nxt = logs[k + 1] if k + 1 < len(logs) and "output" not in logs[k + 1] else {}
+            self.display(k, disp, nxt, deal)
+        if self.outcome is None:
+            raise ImportFailure("the match has no result (HU or HUANG)")
+        hand: dict[str, Any] = {
+            "hand_no": 0, "round_wind": WINDS[init["quan"]], "dealer": 0, "seat_walls": seat_walls,
+            "deal": deal, "events": self.ev.items, "outcome": self.outcome,
+            "meta": {"can_hu": self.can_hu, "srand": init.get("srand")},
+        }
+        players = self.data.get("players")
+        names = [p.get("name", "") if isinstance(p, dict) else str(p) for p in players] \
+            if isinstance(players, list) and len(players) == 4 else None
+        meta: dict[str, Any] = {"match_id": self.match_id, "source": "botzone-json",
+                                "status": self.data.get("status"), "viewurl": self.data.get("viewurl")}
+        if isinstance(players, list):
+            meta["avatars"] = [p.get("imgid") for p in players if isinstance(p, dict)]
+        if self.metadata:
+            for key in ("botId", "botName", "collectedAt", "logRecords"):
+                if key in self.metadata:
+                    meta[key] = self.metadata[key]
+        game: dict[str, Any] = {
+            "format": "mahjong-log/1", "game_id": f"botzone-{self.match_id}", "platform": "botzone",
+            "ruleset": "mcr", "options": dict(OPTIONS), "hands": [hand], "meta": meta,
+        }
+        if names:
+            game["players"] = names
+        return game
+
+    # ------------------------------------------------------------------ displays
+    def display(self, k: int, d: dict[str, Any], responses: dict[str, Any], deal: list[list[str]]) -> None:
+        action = d.get("action")
+        p = d.get("player")
+        tile = botzone_tile(d["tile"]) if isinstance(d.get("tile"), str) else None
+        if action == "INIT":
+            return
+        if action == "DEAL":
+            shown = [[botzone_tile(x) for x in h] for h in d.get("hand", [])]
+            if shown != deal:
+                raise ImportFailure(f"logs[{k}]: the DEAL display differs from the deal in walltiles")
+            return
+        if self.outcome is not None:
+            raise ImportFailure(f"logs[{k}]: {action} after the result")
+        if action == "DRAW":
+            back = p in self.owes_back
+            self.owes_back.discard(p)
+            ev = self.ev.add("draw", p, tile=tile, from_="back" if back else None)
+        elif action == "PLAY":
+            ev = self.discard(p, tile, responses)
+        elif action in ("CHI", "PENG"):
+            ev = self.call(k, action, d, p, tile, responses)
+        elif action == "GANG":
+            ev = self.gang(k, p, tile)
+        elif action == "BUGANG":
+            ev = self.ev.add("added_kong", p, tile=tile)
+            add_claims(ev, self.claims(responses, p), p)
+            self.last_added_kong = ev
+            self.owes_back.add(p)
+        elif action == "HU":
+            ev = self.hu(k, d, p)
+        elif action == "HUANG":
+            self.outcome = {"result": "draw", "wins": [], "deltas": [0, 0, 0, 0]}
+            ev = None
+        else:
+            raise ImportFailure(f"logs[{k}]: judge verdict {action!r} (player {p}) ended the match "
+                                "outside the rules of play")
+        can = d.get("canHu")
+        if ev is not None and isinstance(can, list) and any(c != -4 for c in can):
+            self.can_hu.append([ev["seq"], list(can)])
+        self.prev = (action, p, tile)
+
+    def claims(self, responses: dict[str, Any], actor: int) -> list[tuple[int, str]]:
+        out = []
+        for key, r in responses.items():
+            if not isinstance(r, dict) or key not in ("0", "1", "2", "3") or int(key) == actor:
+                continue
+            word = str(r.get("response", "")).split(" ", 1)[0].lower()
+            if word in CALLS:
+                out.append((int(key), CALLS[word]))
+        return out
+
+    def discard(self, p: int, tile: str | None, responses: dict[str, Any]) -> dict[str, Any]:
+        ev = self.ev.add("discard", p, tile=tile)
+        add_claims(ev, self.claims(responses, p), p)
+        self.last_discard = ev
+        return ev
+
+    def call(self, k: int, action: str, d: dict[str, Any], p: int, after: str | None,
+             responses: dict[str, Any]) -> dict[str, Any]:
+        ld = self.last_discard
+        if ld is None or self.prev is None or self.prev[0] not in ("PLAY", "CHI", "PENG"):
+            raise ImportFailure(f"logs[{k}]: {action} without a discard before it")
+        if action == "CHI":
+            own = chi_tiles(botzone_tile(d["tileCHI"]), ld["tile"])
+            self.ev.add("chi", p, tile=ld["tile"], tiles=own, from_=ld["seat"])
+        else:
+            self.ev.add("pon", p, tile=ld["tile"], from_=ld["seat"])
+        return self.discard(p, after, responses)
+
+    def gang(self, k: int, p: int, tile: str | None) -> dict[str, Any]:
+        prev = self.prev
+        self.owes_back.add(p)
+        if prev is not None and prev[0] == "DRAW" and prev[1] == p:
+            return self.ev.add("concealed_kong", p, tile=tile)
+        ld = self.last_discard
+        if ld is None or prev is None or prev[0] not in ("PLAY", "CHI", "PENG"):
+            raise ImportFailure(f"logs[{k}]: GANG neither after a draw nor after a discard")
+        return self.ev.add("kong", p, tile=ld["tile"], from_=ld["seat"])
+
+    def hu(self, k: int, d: dict[str, Any], p: int) -> dict[str, Any]:
+        prev = self.prev
+        if prev is None:
+            raise ImportFailure(f"logs[{k}]: HU before any play")
+        if prev[0] == "DRAW" and prev[1] == p:
+            tile, frm = prev[2], p
+            ev = self.ev.add("win", p, tile=tile, from_=p)
+        elif prev[0] == "BUGANG" and self.last_added_kong is not None:
+            tile, frm = prev[2], prev[1]
+            ev = self.ev.add("win", p, tile=tile, from_=frm, robbing_kong=True)
+        elif prev[0] in ("PLAY", "CHI", "PENG") and self.last_discard is not None:
+            tile, frm = self.last_discard["tile"], self.last_discard["seat"]
+            ev = self.ev.add("win", p, tile=tile, from_=frm)
+        else:
+            raise ImportFailure(f"logs[{k}]: HU after {prev[0]}: no tile to win on")
+        fans = [[f["name"], int(f["value"]), int(f["cnt"])] for f in d.get("fan", [])]
+        score: dict[str, Any] = {"fans": fans}
+        if isinstance(d.get("fanCnt"), int):
+            score["total"] = d["fanCnt"]
+        self.outcome = {"result": "win", "wins": [{"seat": p, "from": frm, "tile": tile, "score": score}],
+                        "deltas": seat_list(d.get("score", []), "HU score")}
+        return ev
