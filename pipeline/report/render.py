@@ -74,6 +74,10 @@ tr.snap td { padding: 4px 6px 10px 24px; }
 table.seats td { border-bottom: 1px solid #eceff2; }
 table.seats tr.actor td { background: #fdeaea; }
 .msg { color: var(--err); }
+#findings td:first-child { max-width: 170px; overflow-wrap: anywhere; }
+#findings td:nth-child(10) { min-width: 300px; }
+#findings td:nth-child(8), #findings td:nth-child(9) { max-width: 200px; overflow-wrap: anywhere; }
+table.seats td:first-child { width: 230px; }
 """
 
 SCRIPT = """
@@ -340,6 +344,11 @@ def _findings(data: ReportData, anchors: Mapping[HandKey, str], replay_note: str
     return "".join(out)
 
 
+def _expected_recorded(f: FindingInfo) -> str:
+    parts = [f"{label} {_e(v)}" for label, v in (("expected", f.expected), ("recorded", f.recorded)) if v is not None]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def _seats_html(view: HandView, snap: Snapshot, actors: set[int]) -> str:
     rows = []
     for sv in snap.seats:
@@ -378,9 +387,7 @@ def _hand_html(anchor: str, view: HandView, findings: Sequence[FindingInfo]) -> 
 
     def finding_block(seq: int | None, fs: list[FindingInfo]) -> str:
         snap = snaps.get(seq)
-        msgs = "".join(f'<div class="msg">{_e(f.code)}: {_e(f.message)}'
-                       + (f" (expected {_e(f.expected)}, recorded {_e(f.recorded)})"
-                          if f.expected is not None or f.recorded is not None else "") + "</div>" for f in fs)
+        msgs = "".join(f'<div class="msg">{_e(f.code)}: {_e(f.message)}{_expected_recorded(f)}</div>' for f in fs)
         where = f"after seq {seq}" if seq is not None else "at the end of the hand"
         body = _seats_html(view, snap, {f.seat for f in fs if f.seat is not None}) if snap else ""
         sid = f"{anchor}-s{seq}" if seq is not None else f"{anchor}-end"
