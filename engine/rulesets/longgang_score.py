@@ -417,7 +417,8 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
         else:
             bonus = SELF_DRAWN_HU[wait]
         if bonus:
-            hu.append(({"closed": "自摸卡档", "single": "自摸单吊"}.get(wait, "自摸"), bonus, "hu"))
+            label = "自摸" if kong_draw else {"closed": "自摸卡档", "single": "自摸单吊"}.get(wait, "自摸")
+            hu.append((label, bonus, "hu"))
     else:
         bonus = DISCARD_HU[wait]
         if not bonus and rules.edge_single_discard_bonus and wait in ("edge", "single"):
@@ -537,8 +538,8 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     best: Score | None = None
     for chosen in _subsets(cands, wild_n):
         used = sum(cost for _, cost in chosen)
-        used_zuo = min(zuo, used)
-        used_real = used - used_zuo
+        used_real = min(real, used)  # 正财 fill first; the 坐花 only where they run out (seed f)
+        used_zuo = used - used_real
         upgraded = {t for t, _ in chosen}
         hu = list(fixed)
         tai = list(fixed_tai)
