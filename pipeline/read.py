@@ -27,7 +27,7 @@ from pipeline.importers import IMPORTERS, ImportFailure, Record, detect
 from schemas.log import Game, describe_errors
 
 NATIVE_SUFFIXES = (".json", ".jsonl", ".ndjson")
-HEAD_CHARS = 4096
+HEAD_CHARS = 256 * 1024  # importers sniff this much; a Botzone match names its initdata near the end
 _GLOB_CHARS = frozenset("*?[")
 
 
