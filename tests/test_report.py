@@ -19,7 +19,7 @@ from pipeline.cli import main
 from pipeline.report import build, queries
 from pipeline.report.replay_view import describe_event, hand_view, load_games, snapshot
 from schemas import log as L
-from tests import report_fixtures as F
+from tests import test_report_fixtures as F
 
 
 @pytest.fixture(scope="module")
