@@ -44,8 +44,8 @@ class BotzoneJson(Importer):
         h = head.lstrip()
         if not h.startswith("{"):
             return False
-        if '"matchId"' in h and '"walltiles"' in h:  # the collector's metadata file
-            return True
+        if '"matchId"' in h and ('"walltiles"' in h or source.endswith(METADATA_SUFFIX)):
+            return True  # the collector's metadata file (read with its match record)
         return '"logs"' in h and '"initdata"' in h and ('"canHu"' in h or '"walltiles' in h)
 
     def records(self, source: str, lines: Iterable[str]) -> Iterator[Record]:
@@ -69,7 +69,11 @@ class BotzoneJson(Importer):
             raise ImportFailure(f"not valid JSON: {e.msg} (line {e.lineno})") from None
         if not isinstance(data, dict) or not isinstance(data.get("logs"), list):
             raise ImportFailure("not a Botzone match record (no 'logs' list)")
-        return [_Match(data, record.source).build()]
+        match = _Match(data, record.source)
+        try:
+            return [match.build()]
+        except ImportFailure as e:
+            raise ImportFailure(f"match {match.match_id}: {e}") from None
 
 
 def _match_id(source: str, metadata: dict[str, Any] | None) -> str:
@@ -148,6 +152,8 @@ class _Match:
             for key in ("botId", "botName", "collectedAt", "logRecords"):
                 if key in self.metadata:
                     meta[key] = self.metadata[key]
+            if isinstance(self.metadata.get("source"), str):
+                meta["url"] = self.metadata["source"]
         game: dict[str, Any] = {
             "format": "mahjong-log/1", "game_id": f"botzone-{self.match_id}", "platform": "botzone",
             "ruleset": "mcr", "options": dict(OPTIONS), "hands": [hand], "meta": meta,

@@ -64,7 +64,13 @@ class BotzoneTxt(Importer):
             yield Record(source, start or 1, "\n".join(block))
 
     def convert(self, record: Record) -> list[dict[str, Any]]:
-        return [_Game(record).build()]
+        first = record.text.split("\n", 1)[0].split()
+        try:
+            return [_Game(record).build()]
+        except ImportFailure as e:
+            if len(first) == 2 and first[0] == "Match":
+                raise ImportFailure(f"match {first[1]}: {e}") from None
+            raise
 
 
 class _Game:
