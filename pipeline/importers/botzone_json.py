@@ -46,7 +46,8 @@ class BotzoneJson(Importer):
             return False
         if '"matchId"' in h and ('"walltiles"' in h or source.endswith(METADATA_SUFFIX)):
             return True  # the collector's metadata file (read with its match record)
-        return '"logs"' in h and '"initdata"' in h and ('"canHu"' in h or '"walltiles' in h)
+        # a match record: the judge's displays (canHu/tileCnt are the mahjong judge's own keys)
+        return '"logs"' in h and '"display"' in h and ('"canHu"' in h or '"tileCnt"' in h)
 
     def records(self, source: str, lines: Iterable[str]) -> Iterator[Record]:
         if source.endswith(METADATA_SUFFIX):
