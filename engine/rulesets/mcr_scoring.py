@@ -8,12 +8,12 @@ the highest total (就高不就低).
 
 Principles, where they live:
 
-* 不重复 — ``_apply_exclusions``: the only place that drops implied fans, driven by
+* 不重复 — ``_exclude``: the only place that drops implied fans, driven by
   ``EXCLUSIONS``.  Rows are applied in catalogue order; a fan that is itself excluded
   does not exclude anything (so 四暗刻 hides 不求人 and 自摸 is still counted).
 * 不拆移 — a reading is one fixed partition of the tiles into sets; fans are computed
   from that partition only.
-* 不得相同 / 套算一次 — ``_chow_fans`` / ``_pung_fans``: among four chows a four-chow
+* 不得相同 / 套算一次 — ``_chow_combo`` / ``_pung_combo``: among four chows a four-chow
   fan is taken alone; otherwise a three-chow fan plus at most one fan of the remaining
   chow with one of the three; otherwise pair fans, at most (3 - isolated chows) of them,
   trimming repeated kinds first (老少副, 连六, 喜相逢, 一般高 in that order).
@@ -32,13 +32,21 @@ copy of the winning tile is among the standing tiles and forced when three copie
 the melds; 杠上开花 needs a kong among the melds; 抢杠和 needs the robbed tile to appear
 nowhere else in the hand; a discarded winning tile that can only complete a pung makes
 that pung exposed (for 暗刻 counting); 边张/嵌张/单钓将 need a single waiting tile.
+
+Speed (pure Python): a raw fan is an int *code*, ``catalogue index << 5 | set mask``
+(mask bits 0-3 = the sets of the reading, bit 4 = the pair), so a reading's raw fans
+are a tuple of small ints.  Everything that depends on a small key is memoised on an
+immutable tuple key: per-suit decompositions, waits and tile traits, the chow and pung
+combination fans, the per-hand context fans, and the exclusion pass itself (keyed on
+the tuple of raw fan codes).  The caches hold derived facts only; the tables stay
+read-only data.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from itertools import permutations, product
+from itertools import combinations, permutations, product
 from types import MappingProxyType
 
 from engine import tiles as T
@@ -48,7 +56,6 @@ from engine.rulesets import mcr_fans as DATA
 __all__ = ["score_mcr", "resolve_values"]
 
 CHOW, PUNG, KONG, PAIR, KNIT = 0, 1, 2, 3, 4
-_KIND_MARK = {CHOW: "", PUNG: "", KONG: "", PAIR: ""}
 
 # --------------------------------------------------------------------------- tiles
 
@@ -66,6 +73,7 @@ _CKEY = tuple(
     [t for t in range(9)] + [t + 9 for t in range(9, 18)] + [t - 9 for t in range(18, 27)]
     + [27, 28, 29, 30, 33, 32, 31]
 )
+_CKEY_OF = _CKEY.__getitem__
 _TERM_HONOR = frozenset(T.TERMINALS_AND_HONOURS)
 _GREEN = frozenset(T.parse("23468s6z"))
 _REVERSIBLE = frozenset(T.parse("1234589p245689s5z"))
@@ -78,37 +86,84 @@ _PLAY_SET = frozenset(range(34))
 _INT_TYPE = frozenset((int,))
 _DRAGON_SET = frozenset(range(31, 34))
 
+# --------------------------------------------------------------------------- fan codes
+
+_FAN_NAME = tuple(f.zh for f in DATA.FANS)
+_IX = DATA.ORDER
+_ORDER = DATA.ORDER
+_PAIR_BIT = 1 << 4
+
+
+def _code(name: str, mask: int = 0) -> int:
+    """Raw fan occurrence: catalogue index << 5 | mask of the sets it is built from."""
+    return _IX[name] << 5 | mask
+
+
+def _mask(sets: Iterable[int]) -> int:
+    m = 0
+    for i in sets:
+        m |= 1 << i
+    return m
+
+
+C = MappingProxyType({name: i << 5 for i, name in enumerate(_FAN_NAME)})
+
 # --------------------------------------------------------------------------- exclusion data
 
-_ROWS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType({
-    name: tuple((r.excludes, r.scope) for r in DATA.EXCLUSIONS if r.fan == name)
-    for name in {r.fan for r in DATA.EXCLUSIONS}
-})
-_ORDER = DATA.ORDER
+
+def _exclusion_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    hand = [0] * len(_FAN_NAME)
+    sets: list[tuple[int, ...]] = [()] * len(_FAN_NAME)
+    for r in DATA.EXCLUSIONS:
+        i, j = _IX[r.fan], _IX[r.excludes]
+        if r.scope == "hand":
+            hand[i] |= 1 << j
+        else:
+            sets[i] += (j,)
+    return tuple(hand), tuple(sets)
+
+
+# per fan index: bitmask of the fans it hides whole ("hand" rows) and the fans it
+# hides only on its own sets ("sets" rows) — both derived from DATA.EXCLUSIONS.
+_HAND_X, _SETS_X = _exclusion_tables()
+
+
+@lru_cache(maxsize=1 << 16)
+def _exclude(occ: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
+    """不重复: drop fans implied by other counted fans.
+
+    ``occ``: raw fan codes.  Returns ``((name, count), ...)`` in catalogue order.
+    """
+    groups: dict[int, list[int]] = {}
+    for c in occ:
+        i = c >> 5
+        g = groups.get(i)
+        if g is None:
+            groups[i] = [c & 31]
+        else:
+            g.append(c & 31)
+    for i in sorted(groups):
+        mine = groups.get(i)
+        if mine is None:
+            continue
+        x = _HAND_X[i]
+        if x:
+            for j in [j for j in groups if x >> j & 1]:
+                del groups[j]
+        for j in _SETS_X[i]:
+            theirs = groups.get(j)
+            if theirs:
+                keep = [s for s in theirs if not any(s & m == s for m in mine)]
+                if keep:
+                    groups[j] = keep
+                else:
+                    del groups[j]
+    return tuple((_FAN_NAME[i], len(groups[i])) for i in sorted(groups))
 
 
 def _apply_exclusions(occ: Iterable[tuple[str, frozenset[int]]]) -> dict[str, int]:
-    """不重复: drop fans implied by other counted fans; returns name -> count."""
-    groups: dict[str, list[frozenset[int]]] = {}
-    for name, sets in occ:
-        groups.setdefault(name, []).append(sets)
-    for name in sorted(groups, key=_ORDER.__getitem__):
-        mine = groups.get(name)
-        rows = _ROWS.get(name)
-        if not mine or not rows:
-            continue
-        for target, scope in rows:
-            if target not in groups:
-                continue
-            if scope == "hand":
-                del groups[target]
-            else:
-                keep = [s for s in groups[target] if not any(s <= m for m in mine)]
-                if keep:
-                    groups[target] = keep
-                else:
-                    del groups[target]
-    return {k: len(v) for k, v in groups.items() if v}
+    """``_exclude`` on (name, sets) pairs; returns name -> count."""
+    return dict(_exclude(tuple(_code(n, _mask(s)) for n, s in occ)))
 
 
 # --------------------------------------------------------------------------- decomposition
@@ -192,6 +247,78 @@ def _regular_readings(counts: list[int]) -> list[tuple[tuple[tuple[int, int], ..
     return out
 
 
+_Part = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...], int]
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_parts(sub: tuple[int, ...], s: int) -> tuple[_Part, ...]:
+    """Readings of one suit with absolute tiles, in canonical order.
+
+    Each is ``(sets, chow tiles, pung tiles, pair tile or -1)`` with the sets sorted by
+    (reference tile order, pung before chow) and the readings sorted by their sets, so
+    that concatenating suits in the order 万 条 饼 字 gives the canonical hand order.
+    """
+    base = 9 * s
+    out = []
+    for rsets, p in _suit_readings(sub, s == 3):
+        sets = sorted(((k, base + i) for k, i in rsets), key=lambda x: (_CKEY[x[1]], 0 if x[0] == PUNG else 1))
+        key = tuple((_CKEY[t], 0 if k == PUNG else 1) for k, t in sets)
+        out.append((key, (
+            tuple(sets),
+            tuple(t for k, t in sets if k == CHOW),
+            tuple(t for k, t in sets if k != CHOW),
+            base + p if p >= 0 else -1,
+        )))
+    out.sort(key=lambda x: x[0])
+    return tuple(r for _, r in out)
+
+
+_EMPTY_PART: tuple[_Part, ...] = (((), (), (), -1),)
+_SUIT_SCAN = ((0, 0, 9), (2, 18, 27), (1, 9, 18), (3, 27, 34))  # canonical suit order
+
+
+def _canonical_readings(standing: list[int]) -> list[_Part]:
+    """4-sets+pair readings of the standing tiles, in canonical (tie-break) order."""
+    per_suit = []
+    pairs = 0
+    for s, lo, hi in _SUIT_SCAN:
+        sub = tuple(standing[lo:hi])
+        tot = sum(sub)
+        if not tot:
+            continue
+        if tot % 3 == 1:
+            return []
+        if tot % 3 == 2:
+            pairs += 1
+        r = _suit_parts(sub, s)
+        if not r:
+            return []
+        per_suit.append(r)
+    if pairs != 1:
+        return []
+    if all(len(r) == 1 for r in per_suit):
+        combos: Iterable[tuple[_Part, ...]] = (tuple(r[0] for r in per_suit),)
+    else:
+        combos = product(*per_suit)
+    out = []
+    for combo in combos:
+        if len(combo) == 1:
+            out.append(combo[0])
+            continue
+        sets: tuple[tuple[int, int], ...] = ()
+        ch: tuple[int, ...] = ()
+        pg: tuple[int, ...] = ()
+        pair = -1
+        for ss, cc, pp, p in combo:
+            sets += ss
+            ch += cc
+            pg += pp
+            if p >= 0:
+                pair = p
+        out.append((sets, ch, pg, pair))
+    return out
+
+
 @lru_cache(maxsize=1 << 16)
 def _suit_status(sub: tuple[int, ...], honours: bool) -> int:
     """-1: this suit cannot be split; 0: splits into sets; 1: sets + the pair."""
@@ -237,8 +364,6 @@ def _waits(counts: list[int], seven: bool) -> set[int]:
         if len(singles) == 1:
             out.add(singles[0])
     return out
-
-
 # --------------------------------------------------------------------------- set combinations
 
 
@@ -416,6 +541,105 @@ def _pung_fans(pg: list[tuple[int, int]]) -> list[tuple[str, frozenset[int]]]:
     return out
 
 
+
+
+def _codes(fans: Iterable[tuple[str, frozenset[int]]]) -> tuple[int, ...]:
+    return tuple(_code(n, _mask(s)) for n, s in fans)
+
+
+# pack traits (全带幺 / 全带五 / 全双刻): per set, a bit for each shape it fits
+_P_TERM, _P_FIVE, _P_EVEN = 1, 2, 4
+
+
+def _chow_pack(t: int) -> int:
+    r = _rank(t)
+    return _P_TERM if r in (1, 7) else _P_FIVE if r in (3, 4, 5) else 0
+
+
+def _pung_pack(t: int) -> int:  # pungs, kongs and the pair
+    if t >= 27:
+        return _P_TERM
+    r = _rank(t)
+    return _P_TERM if r in (1, 9) else _P_FIVE if r == 5 else _P_EVEN if r % 2 == 0 else 0
+
+
+_CHOW_PACK = tuple(_chow_pack(t) if t < 27 else 0 for t in range(34))
+_PUNG_PACK = tuple(_pung_pack(t) for t in range(34))
+_PACK_CODES = tuple(
+    (C["全带幺"],) if a & _P_TERM else (C["全带五"],) if a & _P_FIVE else (C["全双刻"],) if a & _P_EVEN else ()
+    for a in range(8)
+)
+
+
+@lru_cache(maxsize=1 << 14)
+def _chow_combo(chows: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """Chow combination fans of the chows (first tiles, reference order), set i = chow i.
+
+    Returns (fan codes, pack bits shared by all the chows).
+    """
+    pack = 7
+    for t in chows:
+        pack &= _CHOW_PACK[t]
+    return _codes(_chow_fans([(t, i) for i, t in enumerate(chows)])), pack
+
+
+@lru_cache(maxsize=1 << 14)
+def _pung_combo(nc: int, pungs: tuple[int, ...], pair: int, rw: int, sw: int) -> tuple[tuple[int, ...], int]:
+    """Fans of the pungs/kongs (reference order; set nc + i = pung i) and of pungs + pair.
+
+    ``pair`` is the pair tile when it is an honour, else -1; ``rw``/``sw`` the prevalent
+    and seat wind tiles (-1 when not among the pungs).  Returns (fan codes, pack bits).
+    """
+    out = []
+    pack = 7
+    pg = [(t, nc + i) for i, t in enumerate(pungs)]
+    if len(pg) == 4:
+        out.append(C["碰碰和"])
+    for t, i in pg:
+        pack &= _PUNG_PACK[t]
+        one = 1 << i
+        if t in _DRAGON_SET:
+            out.append(C["箭刻"] | one)
+        if t in _TERM_HONOR:
+            out.append(C["幺九刻"] | one)
+        if t == rw:
+            out.append(C["圈风刻"] | one)
+        if t == sw:
+            out.append(C["门风刻"] | one)
+    out += _codes(_pung_fans(pg))
+    dragons = [i for t, i in pg if t in _DRAGON_SET]
+    winds = [i for t, i in pg if t in _WIND_SET]
+    if len(dragons) == 2 and pair in _DRAGON_SET:
+        out.append(C["小三元"] | _mask(dragons) | _PAIR_BIT)
+    if len(winds) == 3 and pair in _WIND_SET:
+        out.append(C["小四喜"] | _mask(winds) | _PAIR_BIT)
+    return tuple(out), pack
+
+
+def _kong_codes(mk: int, ck: int) -> tuple[int, ...]:
+    out = []
+    if mk:
+        out.append(C["明杠"])
+    if ck:
+        out.append(C["暗杠"])
+    if mk >= 2:
+        out.append(C["双明杠"])
+    if ck >= 2:
+        out.append(C["双暗杠"])
+    if mk and ck:
+        out.append(C["明暗杠"])
+    if mk + ck >= 3:
+        out.append(C["三杠"])
+    if mk + ck == 4:
+        out.append(C["四杠"])
+    return tuple(out)
+
+
+_HIDDEN_CODES = (
+    (), (), (C["双暗刻"],), (C["双暗刻"], C["三暗刻"]), (C["双暗刻"], C["三暗刻"], C["四暗刻"]),
+)
+_WAIT_CODES = MappingProxyType({w: C[w] for w in ("边张", "嵌张", "单钓将")})
+
 # --------------------------------------------------------------------------- hand context
 
 
@@ -423,9 +647,9 @@ class _Hand:
     """Per-hand facts shared by all readings (internal, not exported)."""
 
     __slots__ = (
-        "standing", "fixed", "win", "self_drawn", "seat", "round", "flags", "traits",
-        "melded_fixed", "kong_count", "unique_wait", "n_standing", "extra", "sit",
-        "all_counts",
+        "standing", "fixed", "win", "self_drawn", "seat", "round", "last_copy", "last_tile",
+        "kong", "traits", "base", "melded_fixed", "kong_count", "unique_wait", "n_standing",
+        "extra", "sit", "all_counts",
     )
 
     def compute_unique_wait(self) -> None:
@@ -461,227 +685,166 @@ _PROPS = tuple(_props(t) for t in range(34))
 _RANK_MASK = 0x3FF << 10  # ranks 1..9 at bits 10..18
 
 
-def _hand_traits(all_counts: list[int], kong_count: int) -> list[tuple[str, frozenset[int]]]:
-    """Fans that depend only on which tiles are in the hand (any reading)."""
+@lru_cache(maxsize=1 << 16)
+def _suit_props(sub: tuple[int, ...], lo: int) -> tuple[int, int, int]:
+    """(OR of tile traits, AND of tile traits, tiles held four times) of one suit's counts."""
     anyb = 0
     allb = -1
-    hog = -kong_count
-    for t in range(34):
-        n = all_counts[t]
+    fours = 0
+    for i, n in enumerate(sub):
         if n:
-            p = _PROPS[t]
+            p = _PROPS[lo + i]
             anyb |= p
             allb &= p
             if n == 4:
-                hog += 1
-    out: list[tuple[str, frozenset[int]]] = []
-    E = frozenset()
+                fours += 1
+    return anyb, allb, fours
+
+
+@lru_cache(maxsize=1 << 12)
+def _trait_codes(anyb: int, allb: int, hog: int) -> tuple[int, ...]:
+    """Fans that depend only on which tiles are in the hand (any reading)."""
+    out = []
     has_honour = anyb & _HON
     nsuits = (anyb & 64 != 0) + (anyb & 128 != 0) + (anyb & 256 != 0)
     if not has_honour:
-        out.append(("无字", E))
+        out.append(C["无字"])
     if nsuits < 3:
-        out.append(("缺一门", E))
+        out.append(C["缺一门"])
     if nsuits == 1:
-        out.append(("混一色" if has_honour else "清一色", E))
+        out.append(C["混一色" if has_honour else "清一色"])
     if nsuits == 3 and anyb & _WND and anyb & _DRG:
-        out.append(("五门齐", E))
+        out.append(C["五门齐"])
     if not anyb & _TH:
-        out.append(("断幺", E))
+        out.append(C["断幺"])
     if allb & _REV:
-        out.append(("推不倒", E))
+        out.append(C["推不倒"])
     if allb & _GRN:
-        out.append(("绿一色", E))
+        out.append(C["绿一色"])
     if allb & _HON:
-        out.append(("字一色", E))
+        out.append(C["字一色"])
     if allb & _TH:
-        out.append(("混幺九", E))
+        out.append(C["混幺九"])
         if not has_honour:
-            out.append(("清幺九", E))
+            out.append(C["清幺九"])
     if not has_honour:
         ranks = (anyb & _RANK_MASK) >> 10
         lo = (ranks & -ranks).bit_length()  # lowest rank present, 1..9
         hi = ranks.bit_length()  # highest rank present
         if hi <= 4:
-            out.append(("小于五", E))
+            out.append(C["小于五"])
             if hi <= 3:
-                out.append(("全小", E))
+                out.append(C["全小"])
         elif lo >= 6:
-            out.append(("大于五", E))
+            out.append(C["大于五"])
             if lo >= 7:
-                out.append(("全大", E))
+                out.append(C["全大"])
         elif lo >= 4 and hi <= 6:
-            out.append(("全中", E))
-    out.extend(("四归一", E) for _ in range(hog))
-    return out
+            out.append(C["全中"])
+    out.extend(C["四归一"] for _ in range(hog))
+    return tuple(out)
 
 
-def _flag_fans(h: _Hand) -> list[tuple[str, frozenset[int]]]:
-    E = frozenset()
-    f = h.flags
+def _hand_traits(all_counts: list[int], kong_count: int) -> tuple[int, ...]:
+    """Fan codes that depend only on which tiles are in the hand (any reading)."""
+    a0, b0, f0 = _suit_props(tuple(all_counts[0:9]), 0)
+    a1, b1, f1 = _suit_props(tuple(all_counts[9:18]), 9)
+    a2, b2, f2 = _suit_props(tuple(all_counts[18:27]), 18)
+    a3, b3, f3 = _suit_props(tuple(all_counts[27:34]), 27)
+    return _trait_codes(a0 | a1 | a2 | a3, b0 & b1 & b2 & b3, f0 + f1 + f2 + f3 - kong_count)
+
+
+@lru_cache(maxsize=64)
+def _situation_codes(self_drawn: bool, last_copy: bool, last_tile: bool, kong: bool, melded_fixed: int) -> tuple[int, ...]:
+    """Flag fans (和绝张, 自摸, 妙手回春, ...) and concealment fans (门前清, 不求人, 全求人)."""
     out = []
-    if f["last_copy"]:
-        out.append(("和绝张", E))
-    if h.self_drawn:
-        out.append(("自摸", E))
-        if f["last_tile"]:
-            out.append(("妙手回春", E))
-        if f["kong"]:
-            out.append(("杠上开花", E))
+    if last_copy:
+        out.append(C["和绝张"])
+    if self_drawn:
+        out.append(C["自摸"])
+        if last_tile:
+            out.append(C["妙手回春"])
+        if kong:
+            out.append(C["杠上开花"])
     else:
-        if f["last_tile"]:
-            out.append(("海底捞月", E))
-        if f["kong"]:
-            out.append(("抢杠和", E))
-    if h.extra:
-        sit = h.sit
-        for name, key in (("天和", "heavenly"), ("地和", "earthly"), ("人和", "human"), ("混杠", "wildcard_kong")):
-            if name in h.extra and sit.get(key):
-                out.append((name, E))
-    return out
+        if last_tile:
+            out.append(C["海底捞月"])
+        if kong:
+            out.append(C["抢杠和"])
+    if melded_fixed == 0:
+        out += [C["门前清"], C["不求人"]] if self_drawn else [C["门前清"]]
+    elif melded_fixed == 4 and not self_drawn:
+        out.append(C["全求人"])
+    return tuple(out)
 
 
-def _concealment_fans(h: _Hand) -> list[tuple[str, frozenset[int]]]:
-    E = frozenset()
-    if h.melded_fixed == 0:
-        return [("门前清", E), ("不求人", E)] if h.self_drawn else [("门前清", E)]
-    if h.melded_fixed == 4 and not h.self_drawn:
-        return [("全求人", E)]
-    return []
+def _optional_flag_codes(h: _Hand) -> tuple[int, ...]:
+    sit = h.sit
+    return tuple(
+        C[name]
+        for name, key in (("天和", "heavenly"), ("地和", "earthly"), ("人和", "human"), ("混杠", "wildcard_kong"))
+        if name in h.extra and sit.get(key)
+    )
 
 
 # --------------------------------------------------------------------------- readings
 
 
-def _reading_fans(h: _Hand, sets: list[tuple[int, int, bool]], pair: int) -> list[tuple[str, frozenset[int]]]:
-    """Raw fans of one 4-sets + pair reading.  sets: (kind, tile, melded); index 4 = pair."""
-    occ = list(h.traits)
-    occ += _flag_fans(h)
-    occ += _concealment_fans(h)
+def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[int, ...], ck: int,
+                   base: tuple[int, ...], part: _Part) -> tuple[int, ...]:
+    """Raw fan codes of one 4-sets + pair reading (``base``: the per-hand fans).
+
+    Set indices in the masks: the chows in reference order, then the pungs/kongs in
+    reference order; 4 = the pair.
+    """
+    _sets, cch, cpg, pair = part
+    chows = tuple(sorted(fixed_chows + cch, key=_CKEY_OF)) if fixed_chows else cch
+    pungs = tuple(sorted(fixed_pungs + cpg, key=_CKEY_OF)) if fixed_pungs else cpg
+    nc = len(chows)
+    ccodes, cpack = _chow_combo(chows)
+    rw = 27 + h.round
+    sw = 27 + h.seat
+    pcodes, ppack = _pung_combo(
+        nc, pungs, pair if pair >= 27 else -1, rw if rw in pungs else -1, sw if sw in pungs else -1,
+    )
     win = h.win
-    chows = []
-    pungs = []
-    cp = mk = ck = 0
-    for i, (k, t, m) in enumerate(sets):
-        if k == CHOW:
-            chows.append((t, i))
-        elif k == PUNG or k == KONG:
-            pungs.append((t, i))
-            if k == PUNG and not m:
-                cp += 1
-            elif k == KONG:
-                if m:
-                    mk += 1
-                else:
-                    ck += 1
-    if not h.self_drawn and cp:
-        if not any(k == CHOW and not m and t <= win <= t + 2 for k, t, m in sets):
-            if any(k == PUNG and not m and t == win for k, t, m in sets):
-                cp -= 1
-    E = frozenset()
-    # kongs and concealed pungs
-    if mk:
-        occ.append(("明杠", E))
-    if ck:
-        occ.append(("暗杠", E))
-    if mk >= 2:
-        occ.append(("双明杠", E))
-    if ck >= 2:
-        occ.append(("双暗杠", E))
-    if mk and ck:
-        occ.append(("明暗杠", E))
-    if mk + ck >= 3:
-        occ.append(("三杠", E))
-    if mk + ck == 4:
-        occ.append(("四杠", E))
-    hidden = cp + ck
-    if hidden >= 2:
-        occ.append(("双暗刻", E))
-    if hidden >= 3:
-        occ.append(("三暗刻", E))
-    if hidden == 4:
-        occ.append(("四暗刻", E))
-    if len(pungs) == 4:
-        occ.append(("碰碰和", E))
-    # single pungs
-    rw, sw = 27 + h.round, 27 + h.seat
-    for t, i in pungs:
-        one = frozenset((i,))
-        if t in _DRAGON_SET:
-            occ.append(("箭刻", one))
-        if t in _TERM_HONOR:
-            occ.append(("幺九刻", one))
-        if t == rw:
-            occ.append(("圈风刻", one))
-        if t == sw:
-            occ.append(("门风刻", one))
-    # combinations (套算一次)
-    chows.sort(key=lambda c: _CKEY[c[0]])
-    pungs.sort(key=lambda p: _CKEY[p[0]])
-    occ += _chow_fans(chows)
-    occ += _pung_fans(pungs)
-    # pair-dependent
-    pair_idx = frozenset((4,))
-    dragons = [i for t, i in pungs if t in _DRAGON_SET]
-    winds = [i for t, i in pungs if t in _WIND_SET]
-    if len(dragons) == 2 and pair in _DRAGON_SET:
-        occ.append(("小三元", frozenset(dragons) | pair_idx))
-    if len(winds) == 3 and pair in _WIND_SET:
-        occ.append(("小四喜", frozenset(winds) | pair_idx))
-    if len(chows) == 4 and pair < 27:
-        occ.append(("平和", E))
+    win_in_chow = False
+    for t in cch:
+        if t <= win <= t + 2:
+            win_in_chow = True
+            break
+    cp = len(cpg)
+    if cp and not h.self_drawn and not win_in_chow and win in cpg:
+        cp -= 1  # a discarded tile that can only complete a pung makes it exposed
+    occ = base + ccodes + pcodes + _HIDDEN_CODES[cp + ck] + _PACK_CODES[cpack & ppack & _PUNG_PACK[pair]]
+    if nc == 4 and pair < 27:
+        occ += (C["平和"],)
         if _rank(pair) == 5:
-            firsts = [t for t, _ in chows]
             ps = _suit(pair)
-            if all(_suit(t) == ps for t in firsts) and sorted(_rank(t) for t in firsts) == [1, 1, 7, 7]:
-                occ.append(("一色双龙会", E))
-            others = sorted((_suit(t), _rank(t)) for t in firsts)
+            if all(_suit(t) == ps for t in chows) and sorted(_rank(t) for t in chows) == [1, 1, 7, 7]:
+                occ += (C["一色双龙会"],)
+            others = sorted((_suit(t), _rank(t)) for t in chows)
             want = sorted((s, r) for s in range(3) if s != ps for r in (1, 7))
             if others == want:
-                occ.append(("三色双龙会", E))
-    # pack traits
-    term = five = even = 0
-    for k, t, _m in list(sets) + [(PAIR, pair, False)]:
-        if t >= 27:
-            term += 1
-            continue
-        r = _rank(t)
-        if k == CHOW:
-            if r in (1, 7):
-                term += 1
-            elif r in (3, 4, 5):
-                five += 1
-        else:
-            if r in (1, 9):
-                term += 1
-            elif r == 5:
-                five += 1
-            elif r % 2 == 0:
-                even += 1
-    if term == 5:
-        occ.append(("全带幺", E))
-    elif five == 5:
-        occ.append(("全带五", E))
-    elif even == 5:
-        occ.append(("全双刻", E))
+                occ += (C["三色双龙会"],)
     # waiting
-    if h.unique_wait is None and (
-        pair == win or any(k == CHOW and not m and t <= win <= t + 2 for k, t, m in sets)
-    ):
-        h.compute_unique_wait()
-    if h.unique_wait:
-        waits = set()
-        for k, t, m in sets:
-            if k == CHOW and not m:
+    if pair == win or win_in_chow:
+        if h.unique_wait is None:
+            h.compute_unique_wait()
+        if h.unique_wait:
+            waits = set()
+            for t in cch:
                 if win == t + 1:
                     waits.add("嵌张")
                 elif win == t or win == t + 2:
                     waits.add("边张")
-        if pair == win:
-            waits.add("单钓将")
-        occ += [(w, E) for w in waits]
+            if pair == win:
+                waits.add("单钓将")
+            occ += tuple(_WAIT_CODES[w] for w in waits)
     if h.extra:
-        occ += _optional_set_fans(h, sets, pair, chows, pungs)
+        occ += _optional_set_fans(
+            h, pair, [(t, i) for i, t in enumerate(chows)], [(t, nc + i) for i, t in enumerate(pungs)],
+        )
     return occ
 
 
@@ -689,17 +852,16 @@ def _consecutive(xs: list[int]) -> bool:
     return all(b == a + 1 for a, b in zip(xs, xs[1:], strict=False))
 
 
-def _optional_set_fans(h, sets, pair, chows, pungs) -> list[tuple[str, frozenset[int]]]:
-    E = frozenset()
+def _optional_set_fans(h, pair, chows, pungs) -> tuple[int, ...]:
     out = []
     ex = h.extra
     if "四方大发" in ex and {t for t, _ in pungs} == _WIND_SET and pair == T.GREEN:
-        out.append(("四方大发", E))
+        out.append(C["四方大发"])
     if pair < 27:
         if "258将" in ex and _rank(pair) in (2, 5, 8):
-            out.append(("258将", E))
+            out.append(C["258将"])
         if "幺九头" in ex and _rank(pair) in (1, 9):
-            out.append(("幺九头", E))
+            out.append(C["幺九头"])
 
     def mixed(group: list[tuple[int, int]], n: int, name: str, suits_ok) -> None:
         for combo in _subsets(group, n):
@@ -708,7 +870,7 @@ def _optional_set_fans(h, sets, pair, chows, pungs) -> list[tuple[str, frozenset
                 continue
             ranks = sorted(_rank(t) for t in ts)
             if len(set(ranks)) == n and _consecutive(ranks) and suits_ok(len({_suit(t) for t in ts})):
-                out.append((name, frozenset(i for _, i in combo)))
+                out.append(_code(name, _mask(i for _, i in combo)))
                 return
 
     if "混四节" in ex:
@@ -719,44 +881,41 @@ def _optional_set_fans(h, sets, pair, chows, pungs) -> list[tuple[str, frozenset
         mixed(pungs, 3, "混三节", lambda k: k == 2)
     if "混三步" in ex:
         mixed(chows, 3, "混三步", lambda k: k == 2)
-    return out
+    return tuple(out)
 
 
 def _subsets(xs, n):
-    from itertools import combinations
-
     return combinations(xs, n) if len(xs) >= n else ()
 
 
-def _special_reading(h: _Hand) -> tuple[str, list[tuple[str, frozenset[int]]], str] | None:
+def _special_reading(h: _Hand) -> tuple[str, tuple[int, ...], str] | None:
     """Special shapes with no melds: 七对/连七对, 全不靠/七星不靠, 十三幺, 九莲宝灯.
 
-    Returns (kind, raw fans, description) or None.
+    Returns (kind, raw fan codes, description) or None.
     """
     c = h.standing
     present = [t for t in range(34) if c[t]]
-    base = h.traits + _flag_fans(h) + _concealment_fans(h)
-    E = frozenset()
+    base = h.base
     if all(c[t] % 2 == 0 for t in present):
         if len(present) == 7 and all(c[t] == 2 for t in present) and present[0] < 27 \
                 and _suit(present[0]) == _suit(present[-1]) and present[-1] - present[0] == 6:
-            return "七对", base + [("连七对", E)], "连七对"
-        return "七对", base + [("七对", E)], "七对"
+            return "七对", base + (C["连七对"],), "连七对"
+        return "七对", base + (C["七对"],), "七对"
     if len(present) == 14:
         nums = [t for t in present if t < 27]
         if 7 <= len(nums) <= 9 and any(set(nums) <= k for k in _KNITTED):
             if len(nums) == 7:
-                return "全不靠", base + [("七星不靠", E)], "七星不靠"
-            fans = base + [("全不靠", E)]
+                return "全不靠", base + (C["七星不靠"],), "七星不靠"
+            fans = base + (C["全不靠"],)
             if len(nums) == 9:
-                fans.append(("组合龙", E))
+                fans += (C["组合龙"],)
             return "全不靠", fans, "全不靠"
     if len(present) == 13 and set(present) == _TERM_HONOR:
-        return "十三幺", base + [("十三幺", E)], "十三幺"
+        return "十三幺", base + (C["十三幺"],), "十三幺"
     return None
 
 
-def _nine_gates(h: _Hand) -> tuple[str, list[tuple[str, frozenset[int]]], str] | None:
+def _nine_gates(h: _Hand) -> tuple[str, tuple[int, ...], str] | None:
     c = h.standing
     w = h.win
     if w >= 27:
@@ -768,9 +927,7 @@ def _nine_gates(h: _Hand) -> tuple[str, list[tuple[str, frozenset[int]]], str] |
     c2[w - s0] -= 1
     if c2 != [3, 1, 1, 1, 1, 1, 1, 1, 3]:
         return None
-    E = frozenset()
-    fans = h.traits + _flag_fans(h) + _concealment_fans(h) + [("九莲宝灯", E)]
-    fans += [(n, E) for n in DATA.NINE_GATES_EXTRAS[_rank(w)]]
+    fans = h.base + (C["九莲宝灯"],) + tuple(C[n] for n in DATA.NINE_GATES_EXTRAS[_rank(w)])
     return "九莲宝灯", fans, "九莲宝灯"
 
 
@@ -791,22 +948,21 @@ def _knitted_reading(h: _Hand):
     if len(sets) != 1:
         return None
     k4, t4, m4 = sets[0]
-    E = frozenset()
-    occ = list(h.traits) + _flag_fans(h) + _concealment_fans(h) + [("组合龙", E)]
+    occ = list(h.base) + [C["组合龙"]]
     if k4 == CHOW and pair < 27:
-        occ.append(("平和", E))
+        occ.append(C["平和"])
     if k4 in (PUNG, KONG):
-        one = frozenset((0,))
+        one = 1
         if t4 in _DRAGON_SET:
-            occ.append(("箭刻", one))
+            occ.append(C["箭刻"] | one)
         if t4 in _TERM_HONOR:
-            occ.append(("幺九刻", one))
+            occ.append(C["幺九刻"] | one)
         if t4 == 27 + h.round:
-            occ.append(("圈风刻", one))
+            occ.append(C["圈风刻"] | one)
         if t4 == 27 + h.seat:
-            occ.append(("门风刻", one))
+            occ.append(C["门风刻"] | one)
         if k4 == KONG:
-            occ.append(("明杠", E) if m4 else ("暗杠", E))
+            occ.append(C["明杠"] if m4 else C["暗杠"])
     win = h.win
     if not h.fixed:
         # waits of the set + pair part alone (the winning tile may also fit the dragon)
@@ -815,16 +971,16 @@ def _knitted_reading(h: _Hand):
         rest[win] += 1
         if len(waits) == 1:
             if k4 == CHOW and t4 + 1 == win:
-                occ.append(("嵌张", E))
+                occ.append(C["嵌张"])
             elif k4 == CHOW and win in (t4, t4 + 2):
-                occ.append(("边张", E))
+                occ.append(C["边张"])
             if pair == win:
-                occ.append(("单钓将", E))
+                occ.append(C["单钓将"])
     elif win not in seq or c[win] == 3:
         # with the set exposed, the winning tile can only have completed the pair
-        occ.append(("单钓将", E))
+        occ.append(C["单钓将"])
     desc = "组合龙 " + _fmt_sets(sets, pair)
-    return "组合龙", occ, desc
+    return "组合龙", tuple(occ), desc
 
 
 def _meld_set(m: Meld) -> tuple[int, int, bool]:
@@ -856,18 +1012,23 @@ def _fmt_sets(sets, pair) -> str:
 # --------------------------------------------------------------------------- validation
 
 
-def _validate(sit: WinSituation) -> None:
-    def ok_tiles(ts: tuple) -> bool:
-        return set(map(type, ts)) <= _INT_TYPE and set(ts) <= _PLAY_SET
-
-    if not isinstance(sit.concealed, tuple) or not isinstance(sit.melds, tuple):
+def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
+    """Reject bad input with NotAWin; returns (standing counts, all counts) per tile kind."""
+    concealed = sit.concealed
+    melds = sit.melds
+    if not isinstance(concealed, tuple) or not isinstance(melds, tuple):
         raise NotAWin("not_a_win", "concealed and melds must be tuples")
-    if not ok_tiles((sit.win_tile, *sit.concealed)):
+    win = sit.win_tile
+    if not (
+        type(win) is int and win in _PLAY_SET
+        and set(map(type, concealed)) <= _INT_TYPE and set(concealed) <= _PLAY_SET
+    ):
         raise NotAWin("not_a_win", "standing tiles must be playing tiles (no flowers)")
-    if len(sit.melds) > 4:
-        raise NotAWin("wrong_tile_count", f"{len(sit.melds)} melds")
-    for m in sit.melds:
-        if not isinstance(m, Meld) or not isinstance(m.tiles, tuple) or not ok_tiles(m.tiles):
+    if len(melds) > 4:
+        raise NotAWin("wrong_tile_count", f"{len(melds)} melds")
+    for m in melds:
+        if not isinstance(m, Meld) or not isinstance(m.tiles, tuple) \
+                or not (set(map(type, m.tiles)) <= _INT_TYPE and set(m.tiles) <= _PLAY_SET):
             raise NotAWin("not_a_win", f"bad meld {m!r}")
         ts = m.tiles
         if m.kind is MeldKind.CHI:
@@ -882,24 +1043,29 @@ def _validate(sit: WinSituation) -> None:
                 raise NotAWin("wrong_tile_count", f"{m} must have {want} tiles")
             if len(set(ts)) != 1:
                 raise NotAWin("not_a_win", f"{m} is not a set of equal tiles")
-    if len(sit.concealed) + 3 * len(sit.melds) + 1 != 14:
+    if len(concealed) + 3 * len(melds) + 1 != 14:
         raise NotAWin(
             "wrong_tile_count",
-            f"{len(sit.concealed)} standing + {len(sit.melds)} melds + winning tile is not 14",
+            f"{len(concealed)} standing + {len(melds)} melds + winning tile is not 14",
         )
-    cnt = [0] * 34
-    for t in sit.concealed:
-        cnt[t] += 1
-    cnt[sit.win_tile] += 1
-    for m in sit.melds:
-        for t in m.tiles:
-            cnt[t] += 1
-    bad = [t for t in range(34) if cnt[t] > 4]
-    if bad:
+    standing = [0] * 34
+    for t in concealed:
+        standing[t] += 1
+    standing[win] += 1
+    if melds:
+        cnt = standing[:]
+        for m in melds:
+            for t in m.tiles:
+                cnt[t] += 1
+    else:
+        cnt = standing
+    if max(cnt) > 4:
+        bad = [t for t in range(34) if cnt[t] > 4]
         raise NotAWin("too_many_copies", f"more than four copies of {T.name(bad[0])}")
     for w in (sit.seat_wind, sit.round_wind):
         if not isinstance(w, int) or not 0 <= w <= 3:
             raise NotAWin("not_a_win", f"wind {w!r} is not 0..3")
+    return standing, cnt
 
 
 # --------------------------------------------------------------------------- options
@@ -942,11 +1108,25 @@ def resolve_values(values: Mapping[str, int] | None = None) -> Mapping[str, int]
     return _values_cached(tuple(items))
 
 
+@lru_cache(maxsize=64)
+def _extra_fans(extra_fans: frozenset[str]) -> frozenset[str]:
+    return frozenset(_canon(x) for x in extra_fans) & DATA.OPTIONAL
+
+
 # --------------------------------------------------------------------------- entry point
 
 
-def _total(counts: Mapping[str, int], vals: Mapping[str, int]) -> int:
-    return sum(vals[k] * n for k, n in counts.items())
+def _total(counts: Iterable[tuple[str, int]], vals: Mapping[str, int]) -> int:
+    return sum(vals[k] * n for k, n in counts)
+
+
+@lru_cache(maxsize=1 << 12)
+def _item(name: str, value: int, count: int) -> ScoreItem:
+    return ScoreItem(name, value, count)
+
+
+_CHICKEN = (("无番和", 1),)
+_FLOWERS_LAST = _ORDER["花牌"] == len(_FAN_NAME) - 1
 
 
 def score_mcr(
@@ -957,102 +1137,105 @@ def score_mcr(
     min_fan: int = 8,
 ) -> Score:
     """Score an MCR win.  Raises NotAWin(code) for bad or incomplete hands."""
-    _validate(sit)
-    vals = resolve_values(values)
-    extra = frozenset(_canon(x) for x in extra_fans) & DATA.OPTIONAL
+    standing, all_counts = _validate(sit)
+    vals = resolve_values(values) if values else DATA.DEFAULT_VALUES
+    extra = _extra_fans(frozenset(extra_fans)) if extra_fans else frozenset()
 
-    standing = [0] * 34
-    for t in sit.concealed:
-        standing[t] += 1
-    standing[sit.win_tile] += 1
-    fixed_counts = [0] * 34
-    for m in sit.melds:
-        for t in m.tiles:
-            fixed_counts[t] += 1
-    all_counts = [a + b for a, b in zip(standing, fixed_counts, strict=True)]
+    melds = sit.melds
     win = sit.win_tile
+    self_drawn = bool(sit.self_drawn)
+    fixed_win = all_counts[win] - standing[win]
+    kong_count = 0
+    melded_fixed = 0
+    for m in melds:
+        k = m.kind
+        if k is not MeldKind.CHI and k is not MeldKind.PON:
+            kong_count += 1
+        if k is not MeldKind.CONCEALED_KONG:
+            melded_fixed += 1
 
     h = _Hand()
     h.sit = sit
     h.standing = standing
-    h.fixed = sit.melds
+    h.fixed = melds
     h.win = win
-    h.self_drawn = bool(sit.self_drawn)
+    h.self_drawn = self_drawn
     h.seat = sit.seat_wind
     h.round = sit.round_wind
     h.extra = extra
     h.all_counts = all_counts
-    h.melded_fixed = sum(1 for m in sit.melds if m.kind is not MeldKind.CONCEALED_KONG)
-    h.kong_count = sum(1 for m in sit.melds if m.is_kong)
-    last_copy = bool(sit.last_copy) and standing[win] == 1 or fixed_counts[win] == 3
+    h.melded_fixed = melded_fixed
+    h.kong_count = kong_count
+    h.unique_wait = None
+    last_copy = bool(sit.last_copy) and standing[win] == 1 or fixed_win == 3
     kong = bool(sit.kong)
     if kong:
-        if h.self_drawn:
-            kong = h.kong_count > 0
+        if self_drawn:
+            kong = kong_count > 0
         else:
-            kong = fixed_counts[win] == 0 and standing[win] == 1
-    h.flags = {"last_copy": last_copy, "last_tile": bool(sit.last_tile), "kong": kong}
-    h.traits = _hand_traits(all_counts, h.kong_count)
+            kong = fixed_win == 0 and standing[win] == 1
+    h.last_copy = last_copy
+    h.last_tile = bool(sit.last_tile)
+    h.kong = kong
+    h.traits = _hand_traits(all_counts, kong_count)
+    h.base = h.traits + _situation_codes(self_drawn, last_copy, h.last_tile, kong, melded_fixed)
+    if extra:
+        h.base += _optional_flag_codes(h)
     h.n_standing = len(sit.concealed)
 
-    best_counts: dict[str, int] | None = None
+    best_counts: tuple[tuple[str, int], ...] | None = None
     best_total = 0
-    best_desc = ""
+    best_desc: object = ""
     special_kind = None
     special = None
-    if not sit.melds:
+    if not melds:
         special = _special_reading(h)
         if special is None:
             special = _knitted_reading(h)
         if special is None:
             special = _nine_gates(h)
-    elif len(sit.melds) == 1:
+    elif len(melds) == 1:
         special = _knitted_reading(h)
     if special is not None:
         special_kind, occ, best_desc = special
-        best_counts = _apply_exclusions(occ)
+        best_counts = _exclude(occ)
         best_total = _total(best_counts, vals)
 
     if special is None or special_kind == "七对":
-        readings = _regular_readings(standing)
+        readings = _canonical_readings(standing)
         if readings:
-            h.unique_wait = None
-            fixed_sets = [_meld_set(m) for m in sit.melds]
-            keyed = []
-            for rsets, pair in readings:
-                key = tuple(sorted((_CKEY[t], 0 if k == PUNG else 1) for k, t in rsets))
-                keyed.append((key, rsets, pair))
-            keyed.sort(key=lambda x: x[0])
+            fixed_sets = [_meld_set(m) for m in melds]
+            fixed_chows = tuple(t for k, t, _ in fixed_sets if k == CHOW)
+            fixed_pungs = tuple(t for k, t, _ in fixed_sets if k != CHOW)
+            mk = sum(1 for k, _, m in fixed_sets if k == KONG and m)
+            ck = kong_count - mk
+            base = h.base + _kong_codes(mk, ck) if kong_count else h.base
             seven = special_kind == "七对"
-            for _key, rsets, pair in keyed:
-                conc = sorted(rsets, key=lambda s: (_CKEY[s[1]], 0 if s[0] == PUNG else 1))
-                sets = fixed_sets + [(k, t, False) for k, t in conc]
-                counts = _apply_exclusions(_reading_fans(h, sets, pair))
-                if not counts:
-                    counts = {"无番和": 1}
+            for part in readings:
+                counts = _exclude(_reading_codes(h, fixed_chows, fixed_pungs, ck, base, part)) or _CHICKEN
                 tot = _total(counts, vals)
-                if tot > best_total or (
-                    tot == best_total and ("一色三同顺" in counts or "三同刻" in counts or seven)
-                ):
+                if tot > best_total or (tot == best_total and (
+                    seven or any(k == "一色三同顺" or k == "三同刻" for k, _ in counts)
+                )):
                     best_total, best_counts = tot, counts
-                    best_desc = (sets, pair)
+                    best_desc = (fixed_sets + [(k, t, False) for k, t in part[0]], part[3])
     if best_counts is None:
-        raise NotAWin("not_a_win", f"{T.fmt(sit.full_concealed)} with {len(sit.melds)} melds is not a complete hand")
+        raise NotAWin("not_a_win", f"{T.fmt(sit.full_concealed)} with {len(melds)} melds is not a complete hand")
     if not best_counts:
-        best_counts = {"无番和": 1}
+        best_counts = _CHICKEN
 
     if isinstance(best_desc, tuple):
         best_desc = _fmt_sets(*best_desc)
-    items = [ScoreItem(k, vals[k], n) for k, n in best_counts.items()]
+    items = [_item(k, vals[k], n) for k, n in best_counts]
+    base_total = sum(i.value * i.count for i in items)
     nfl = len(sit.flowers)
     if nfl:
-        items.append(ScoreItem("花牌", vals["花牌"], nfl))
-    items.sort(key=lambda i: _ORDER[i.name])
-    base = sum(i.value * i.count for i in items if i.name != "花牌")
-    total = base + vals["花牌"] * nfl
+        items.append(_item("花牌", vals["花牌"], nfl))
+        if not _FLOWERS_LAST:
+            items.sort(key=lambda i: _ORDER[i.name])
     return Score(
         items=tuple(items),
-        total=total,
-        below_minimum=base < min_fan,
+        total=base_total + vals["花牌"] * nfl,
+        below_minimum=base_total < min_fan,
         details=(("decomposition", best_desc),),
     )
