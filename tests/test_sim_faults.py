@@ -95,3 +95,9 @@ def test_fault_choice_is_deterministic() -> None:
     a = [inject_maybe(g, 2, i, 1.0) for i, g in enumerate(games)]
     b = [inject_maybe(g, 2, i, 1.0) for i, g in enumerate(games)]
     assert a == b
+
+
+def test_thirteen_games_at_rate_one_get_every_kind() -> None:
+    games, _ = simulate("mcr", games=len(KINDS), seed=12, hands_per_game=2)
+    kinds = [inject_maybe(g, 12, i, 1.0)[1]["kind"] for i, g in enumerate(games)]
+    assert sorted(kinds) == sorted(KINDS)
