@@ -46,6 +46,7 @@ class SeatState:
     back_reasons: list[str] = field(default_factory=list)  # "kong" / "flower", in order owed
     last_back_reason: str | None = None
     feeders: list[int] = field(default_factory=list)  # seat that supplied each claimed set
+    seabed_draws: int = 0  # tiles received in the seabed phase (kept, never discarded)
 
     def count(self) -> int:
         return sum(self.hand) + 3 * len(self.melds)
@@ -100,6 +101,8 @@ class HandReplay:
         self.visible = [0] * T.N_TILES  # tiles shown on the table (discards, exposed melds)
         self.pending_end = False  # a legal win on a discard that others may still share
         self.exhausted = False
+        self.seabed_left = 0  # seabed tiles still to hand out
+        self.seabed_drawer: int | None = None  # the seat that received the last seabed tile
 
     # ------------------------------------------------------------------ helpers
     def find(self, code: str, message: str, *, seat: int | None = None, severity: Severity = Severity.ERROR,
@@ -129,7 +132,7 @@ class HandReplay:
 
     def expected_count(self, s: int) -> int:
         turn, phase = self.saved if self.phase == "replace" and self.saved else (self.turn, self.phase)
-        n = self.rs.hand_size + (1 if s == turn and phase in ("act", "rob") else 0)
+        n = self.rs.hand_size + (1 if s == turn and phase in ("act", "rob") else 0) + self.seats[s].seabed_draws
         return n - self.seats[s].pending_back
 
     def check_counts(self) -> None:
@@ -239,6 +242,8 @@ class HandReplay:
             return
         if self.phase == "claim" and ev.type not in ("chi", "pon", "kong", "win"):
             self.close_claim_window(None)
+        if self.phase == "seabed" and not self.seabed_allows(ev):
+            return
         if self.phase == "rob" and not (ev.type == "win" and ev.robbing_kong):
             self.close_rob_window(None)
         handler = getattr(self, "on_" + ev.type)
@@ -250,6 +255,8 @@ class HandReplay:
             self.finish_multiple_win()
         if self.phase == "claim" and not self.ended:
             self.close_claim_window(None)
+        if self.phase == "seabed" and not self.ended:
+            self.end_exhausted()
         self.seq = None
         return self.findings
 
@@ -258,7 +265,53 @@ class HandReplay:
         self.find(code, f"{ev.type} by seat {ev.seat}: {expected}", seat=ev.seat, expected=expected,
                   recorded=f"{ev.type} by seat {ev.seat}")
 
+    # seabed (海底) -------------------------------------------------------------
+    def start_seabed(self, first: int, left: int) -> None:
+        """The last ``left`` drawable tiles go one to each seat from ``first`` on."""
+        self.turn = first
+        self.phase = "seabed"
+        self.seabed_left = left
+        self.seabed_drawer = None
+
+    def seabed_allows(self, ev: L.Event) -> bool:
+        """In the seabed phase only live draws and self-drawn wins happen; after the last
+        seabed tile only a win by its receiver. Anything else is reported and skipped."""
+        if self.seabed_left <= 0 and not (ev.type == "win" and ev.seat == self.seabed_drawer):
+            self.end_exhausted()
+            self.after_end_reported = True
+            self.find("turn_order/after_end", f"{ev.type} by seat {ev.seat} after the seabed tiles ran out",
+                      seat=ev.seat)
+            return False
+        if (ev.type == "draw" and ev.from_ == "live") or ev.type == "win":
+            return True
+        self.find("turn_order/seabed", f"{ev.type} by seat {ev.seat} during the seabed phase", seat=ev.seat,
+                  recorded=ev.type)
+        return False
+
+    def end_exhausted(self) -> None:
+        self.exhausted = True
+        self.ended = True
+        self.phase = "ended"
+
+    def on_seabed_draw(self, ev: L.Draw) -> None:
+        s, t = ev.seat, T.tile(ev.tile)
+        st = self.seats[s]
+        if s != self.turn:
+            self.wrong_turn(ev, f"seat {self.turn} receives the next seabed tile")
+        self.live_drawn += 1
+        self.check_wall(s, t, False)
+        self.take_from_pool(t, f"seabed draw by seat {s}", s)
+        st.hand[t] += 1
+        st.seabed_draws += 1
+        st.last_draw, st.last_draw_back = t, False
+        self.seabed_drawer = s
+        self.seabed_left -= 1
+        self.turn = (s + 1) % 4
+
     def on_draw(self, ev: L.Draw) -> None:
+        if self.phase == "seabed":
+            self.on_seabed_draw(ev)
+            return
         s, t = ev.seat, T.tile(ev.tile)
         st = self.seats[s]
         back = ev.from_ == "back"
@@ -374,6 +427,13 @@ class HandReplay:
         elif T.is_flower(t) and not self.rs.flower_kept(s, self.dealer, t, self.indicator):
             self.find("illegal_discard/flower", f"seat {s} discarded flower {ev.tile} instead of setting it aside",
                       seat=s, recorded=ev.tile)
+        if self.rs.unkept_flower_is_dead and st.dead is None:
+            held = [f for f in range(T.FLOWER0, T.N_TILES)
+                    if st.hand[f] and f != t and not self.rs.flower_kept(s, self.dealer, f, self.indicator)]
+            if held:
+                self.mark_dead(s, "dead_hand/missed_flower",
+                               f"seat {s} discarded while still holding flower {T.name(held[0])} (相公)",
+                               recorded=T.name(held[0]))
         if st.called is not None and not self.rs.swap_calling_allowed and self.swap_call(st.called, t):
             self.find("illegal_discard/swap_call",
                       f"seat {s} discarded {ev.tile} straight after calling {st.called} (换张)", seat=s,
@@ -423,10 +483,13 @@ class HandReplay:
             exhausted = self.wall_exhausted()  # asked while the discarder's turn is current
             self.turn = (discarder + 1) % 4
             self.phase = "draw"
+            left = self.drawable_left() if self.own_wall_left(discarder) is None else None
             if exhausted:
                 self.exhausted = True
                 self.ended = True
                 self.phase = "ended"
+            elif self.rs.seabed and left is not None and left <= self.rs.seabed:
+                self.start_seabed((discarder + 1) % 4, left)
         self.claims = None
 
     def close_rob_window(self, executed: tuple[int, str] | None) -> None:
@@ -623,6 +686,15 @@ class HandReplay:
                               seat=s, expected=T.name(kt), recorded=ev.tile)
                 win_type, from_seat = "robbing_kong", konger
             kong_flag = True
+        elif self_drawn and self.phase == "seabed" and s == self.seabed_drawer:
+            if st.last_draw != t:
+                self.find("false_win/wrong_tile", f"seat {s} declared a seabed win on {ev.tile}, it received "
+                          f"{T.name(st.last_draw) if st.last_draw is not None else 'none'}", seat=s,
+                          recorded=ev.tile)
+            win_type, from_seat, last_tile = "self_drawn", None, True
+        elif self_drawn and not (self.phase == "act" and self.turn == s) and st.hand[t] > 0 and \
+                self.rs.instant_win(st.concealed(), s, self.dealer, self.indicator):
+            win_type, from_seat = "self_drawn", None  # e.g. 三财神: a win at any moment
         elif self_drawn:
             if not (self.phase == "act" and self.turn == s):
                 self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
@@ -781,7 +853,8 @@ class HandReplay:
         st = self.seats[y]
         if st.dead or st.barred or st.passed_win:
             return False
-        counts = st.hand[:34]
+        kept = any(st.hand[T.FLOWER0:])  # flowers kept in hand (as wilds) are passed along
+        counts = st.hand[:] if kept else st.hand[:34]
         counts[t] += 1
         if not self.rs.is_complete(counts, st.melds, st.wilds):
             return False

@@ -137,6 +137,8 @@ class Ruleset:
     passed_win_rule: ClassVar[bool] = False
     #: a seat that passed a pon may not pon that kind until its own next turn
     passed_pon_rule: ClassVar[bool] = False
+    #: a seat that discards while holding a flower it had to set aside is dead (相公)
+    unkept_flower_is_dead: ClassVar[bool] = False
 
     def __init__(self, options: Any = None):
         if options is None or isinstance(options, Mapping):
@@ -212,8 +214,14 @@ class Ruleset:
 
     # --- wins --------------------------------------------------------------------------
     def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:
-        """Fast shape test: do these standing tiles (incl. the winning tile) and melds win?"""
+        """Fast shape test: do these standing tiles (incl. the winning tile) and melds win?
+        The replay passes per-tile counts: 34 entries, or 42 when the seat keeps flowers in hand."""
         raise NotImplementedError
+
+    def instant_win(self, concealed: Sequence[int], seat: int, dealer: int, indicator: int | None) -> bool:
+        """True if these standing tiles win at any moment, outside the seat's turn too
+        (longgang's 三财神). A log shows it as a ``win`` with ``from`` = the seat, on a tile it holds."""
+        return False
 
     def score_win(self, sit: WinSituation) -> Score:
         """Score a win; raise NotAWin if it is not a legal shape. ``below_minimum`` marks a
