@@ -130,13 +130,15 @@ def expand_inputs(inputs: Iterable[str], suffixes: Sequence[str] | None = None) 
     found: set[str] = set()
     for raw in inputs:
         path = _normalise(raw)
-        is_dir = (os.path.isdir(path) if not _is_url(path) else path.endswith("/"))
+        is_dir = os.path.isdir(path) if not _is_url(path) else (path.endswith("/") or not fs.exists(path))
         if is_dir or any(c in _GLOB_CHARS for c in path):
             pattern = fs.join(path.rstrip("/"), "**") if is_dir else path
             metas = fs.match([pattern])[0].metadata_list
             files = [m.path for m in metas if _wanted(m.path, suffixes) and not os.path.isdir(m.path)]
             if not files:
-                raise InputError(f"{raw}: no {'/'.join(suffixes)} files found")
+                what = "no such file or folder" if _is_url(path) and not metas else \
+                    f"no {'/'.join(suffixes)} files found"
+                raise InputError(f"{raw}: {what}")
             found.update(_normalise(f) for f in files)
         elif fs.exists(path):
             found.add(path)
