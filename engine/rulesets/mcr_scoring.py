@@ -169,50 +169,59 @@ def _apply_exclusions(occ: Iterable[tuple[str, frozenset[int]]]) -> dict[str, in
 # --------------------------------------------------------------------------- decomposition
 
 
-@lru_cache(maxsize=1 << 16)
+def _build_suit_table(n: int, chows: bool) -> Mapping[tuple[int, ...], tuple[tuple[tuple[tuple[int, int], ...], int], ...]]:
+    """Every way to fill one suit with at most four sets and at most one pair.
+
+    Maps the suit's counts to its readings ``(sets, pair_rank)``: sets sorted
+    ``(kind, rank_index)`` tuples, pair_rank -1 when no pair.  Counts go up to 5: the
+    wait analysis adds a tile to a suit and (like the reference calculator) counts a
+    fifth copy as a wait.  Built once at import (tens of milliseconds).
+    """
+    kinds = sorted([(PUNG, i) for i in range(n)] + ([(CHOW, i) for i in range(n - 2)] if chows else []))
+    table: dict[tuple[int, ...], list[tuple[tuple[tuple[int, int], ...], int]]] = {}
+    cnt = [0] * n
+
+    def add(acc: list[tuple[int, int]], start: int) -> None:
+        sets = tuple(acc)
+        table.setdefault(tuple(cnt), []).append((sets, -1))
+        for p in range(n):
+            if cnt[p] <= 3:
+                cnt[p] += 2
+                table.setdefault(tuple(cnt), []).append((sets, p))
+                cnt[p] -= 2
+        if len(acc) == 4:
+            return
+        for j in range(start, len(kinds)):
+            k, i = kinds[j]
+            span = range(i, i + 1) if k == PUNG else range(i, i + 3)
+            step = 3 if k == PUNG else 1
+            if any(cnt[x] + step > 5 for x in span):
+                continue
+            for x in span:
+                cnt[x] += step
+            acc.append((k, i))
+            add(acc, j)
+            acc.pop()
+            for x in span:
+                cnt[x] -= step
+
+    add([], 0)
+    return MappingProxyType({k: tuple(v) for k, v in table.items()})
+
+
+_SUIT_TABLE = (_build_suit_table(9, True), _build_suit_table(7, False))  # [honours]
+_SUIT_STATUS = tuple(
+    MappingProxyType({k: (1 if v[0][1] >= 0 else 0) for k, v in tb.items()}) for tb in _SUIT_TABLE
+)
+
+
 def _suit_readings(counts: tuple[int, ...], honours: bool) -> tuple[tuple[tuple[tuple[int, int], ...], int], ...]:
     """All ways to split one suit's counts into sets (+ at most one pair).
 
     Returns tuples ``(sets, pair_rank)`` with sets ``(kind, rank_index)`` and pair_rank
     -1 when no pair.  ``honours`` forbids chows.
     """
-    out: dict[tuple[tuple[tuple[int, int], ...], int], None] = {}  # ordered, no duplicates
-    c = list(counts)
-    need_pair = sum(c) % 3 == 2
-    n = len(c)
-
-    def rec(start: int, acc: list[tuple[int, int]], pair: int) -> None:
-        i = start
-        while i < n and c[i] == 0:
-            i += 1
-        if i == n:
-            if (pair >= 0) == need_pair:
-                out[(tuple(sorted(acc)), pair)] = None
-            return
-        if c[i] >= 3:
-            c[i] -= 3
-            acc.append((PUNG, i))
-            rec(i, acc, pair)
-            acc.pop()
-            c[i] += 3
-        if pair < 0 and need_pair and c[i] >= 2:
-            c[i] -= 2
-            rec(i, acc, i)
-            c[i] += 2
-        if not honours and i + 2 < n and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            acc.append((CHOW, i))
-            rec(i, acc, pair)
-            acc.pop()
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-
-    if sum(c) % 3 != 1:
-        rec(0, [], -1)
-    return tuple(out)
+    return _SUIT_TABLE[honours].get(counts, ())
 
 
 def _regular_readings(counts: list[int]) -> list[tuple[tuple[tuple[int, int], ...], int]]:
@@ -319,15 +328,9 @@ def _canonical_readings(standing: list[int]) -> list[_Part]:
     return out
 
 
-@lru_cache(maxsize=1 << 16)
 def _suit_status(sub: tuple[int, ...], honours: bool) -> int:
     """-1: this suit cannot be split; 0: splits into sets; 1: sets + the pair."""
-    tot = sum(sub)
-    if tot % 3 == 1:
-        return -1
-    if tot and not _suit_readings(sub, honours):
-        return -1
-    return 1 if tot % 3 == 2 else 0
+    return _SUIT_STATUS[honours].get(sub, -1)
 
 
 @lru_cache(maxsize=1 << 16)
