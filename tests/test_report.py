@@ -164,6 +164,14 @@ def test_max_findings_caps_the_list_and_says_so(sample):
     assert built.data.findings_total == 13  # the counts still cover everything
 
 
+def test_max_players_keeps_the_worst_offenders_and_says_so(sample):
+    db, _ = sample
+    built = build(str(db), max_players=1)
+    assert [p.player for p in built.data.players] == [F.HOSTILE]
+    assert built.data.players_total == 12
+    assert "Showing the first 1 of 12 players" in built.html
+
+
 # --------------------------------------------------------------------------- replays
 
 
@@ -227,6 +235,12 @@ def test_command_can_write_to_stdout(sample, capsys):
     db, _ = sample
     assert main(["report", "--db", str(db), "-o", "-"]) == 0
     assert capsys.readouterr().out.rstrip().endswith("</html>")
+
+
+def test_command_rejects_negative_limits(sample, capsys):
+    db, _ = sample
+    assert main(["report", "--db", str(db), "--max-players", "-1"]) == 1
+    assert "must be ≥ 0" in capsys.readouterr().err
 
 
 def test_command_missing_database_exits_1(tmp_path, capsys):

@@ -30,6 +30,8 @@ def register(subparsers) -> None:
                    help="list at most N findings in the drill-down (default 5000; the counts cover all)")
     p.add_argument("--max-replays", type=int, default=200, metavar="N",
                    help="replay at most N hands with findings (default 200)")
+    p.add_argument("--max-players", type=int, default=500, metavar="N",
+                   help="list at most N players, worst offenders first (default 500)")
     p.set_defaults(func=run)
 
 
@@ -41,12 +43,12 @@ def run(args: argparse.Namespace) -> int:
     from pipeline.report import build
     from pipeline.report.queries import ReportError
 
-    if args.max_findings < 0 or args.max_replays < 0:
-        _err("--max-findings and --max-replays must be ≥ 0")
+    if min(args.max_findings, args.max_replays, args.max_players) < 0:
+        _err("--max-findings, --max-replays and --max-players must be ≥ 0")
         return 1
     try:
         built = build(args.db, logs=args.logs, importer=args.importer, max_findings=args.max_findings,
-                      max_replays=args.max_replays)
+                      max_replays=args.max_replays, max_players=args.max_players)
     except ReportError as e:
         _err(str(e))
         return 2 if "lock" in str(e).lower() else 1

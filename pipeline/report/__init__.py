@@ -35,11 +35,11 @@ def _hands_with_findings(data: queries.ReportData, limit: int) -> list[HandKey]:
 
 
 def build(db: str, *, logs: Sequence[str] = (), importer: str | None = None, max_findings: int = 5000,
-          max_replays: int = 200, generated: datetime | None = None) -> Built:
+          max_replays: int = 200, max_players: int = 500, generated: datetime | None = None) -> Built:
     """Read ``db`` and return the page. Raises :class:`queries.ReportError` if it cannot be read."""
     con = queries.connect_read_only(db)
     try:
-        data = queries.load(con, db, max_findings=max_findings)
+        data = queries.load(con, db, max_findings=max_findings, max_players=max_players)
     finally:
         con.close()
     views: dict[HandKey, HandView | str] = {}

@@ -156,7 +156,8 @@ class ReportData:
     items: tuple[ItemCount, ...]
     win_types: tuple[WinTypeCount, ...]
     last_tile_wins: tuple[tuple[str, int], ...]  # (ruleset, wins on the last tile)
-    players: tuple[PlayerLine, ...]
+    players: tuple[PlayerLine, ...]  # worst offenders first, at most ``max_players``
+    players_total: int
     findings: tuple[FindingInfo, ...]  # the first ``max_findings`` in drill-down order
 
     @property
@@ -193,7 +194,8 @@ def _scalar(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None
     return int(v or 0)
 
 
-def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 5000, bins: int = 20) -> ReportData:
+def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 5000, max_players: int = 500,
+         bins: int = 20) -> ReportData:
     """Everything the report shows. Tables that are missing count as empty."""
     have = _existing_tables(con)
     missing = tuple(t for t in TABLES if t not in have)
@@ -228,7 +230,8 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
         last_tile_wins=tuple((r, int(n)) for r, n in con.execute(
             "SELECT ruleset, count(*) FILTER (WHERE last_tile) FROM hands WHERE result = 'win' "
             "GROUP BY ruleset ORDER BY ruleset").fetchall()),
-        players=_players(con),
+        players=_players(con, max_players),
+        players_total=_scalar(con, "SELECT count(DISTINCT p) FROM (SELECT unnest(players) AS p FROM games)"),
         findings=_findings(con, max_findings),
     )
 
@@ -298,7 +301,7 @@ def _items(con: duckdb.DuckDBPyConnection) -> tuple[ItemCount, ...]:
     return tuple(ItemCount(r[0], r[1], r[2], int(r[3]), int(r[4]), float(r[5] or 0)) for r in rows)
 
 
-def _players(con: duckdb.DuckDBPyConnection) -> tuple[PlayerLine, ...]:
+def _players(con: duckdb.DuckDBPyConnection, limit: int) -> tuple[PlayerLine, ...]:
     rows = con.execute(f"""
         WITH ps AS ({VIEWS['player_stats']}),
         seats AS (
@@ -318,7 +321,8 @@ def _players(con: duckdb.DuckDBPyConnection) -> tuple[PlayerLine, ...]:
                coalesce(fw.n, 0) AS false_wins, coalesce(dh.n, 0) AS dead_hands
         FROM ps LEFT JOIN fw USING (player) LEFT JOIN dh USING (player)
         ORDER BY false_wins + dead_hands DESC, false_wins DESC, net_score ASC, ps.player
-    """).fetchall()
+        LIMIT ?
+    """, [limit]).fetchall()
     return tuple(PlayerLine(r[0], *(int(x or 0) for x in r[1:])) for r in rows)
 
 

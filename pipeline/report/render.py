@@ -74,9 +74,8 @@ tr.snap td { padding: 4px 6px 10px 24px; }
 table.seats td { border-bottom: 1px solid #eceff2; }
 table.seats tr.actor td { background: #fdeaea; }
 .msg { color: var(--err); }
-#findings td:first-child { max-width: 170px; overflow-wrap: anywhere; }
-#findings td:nth-child(10) { min-width: 300px; }
-#findings td:nth-child(8), #findings td:nth-child(9) { max-width: 200px; overflow-wrap: anywhere; }
+#findings { table-layout: fixed; }
+#findings td { overflow-wrap: anywhere; }
 table.seats td:first-child { width: 230px; }
 """
 
@@ -291,6 +290,9 @@ def _players(data: ReportData) -> str:
         return "".join(out)
     out.append('<p class="muted">Worst offenders first: most false wins (诈胡) and dead hands (相公), '
                "then lowest net score. Rates are per hand played.</p>")
+    if len(data.players) < data.players_total:
+        out.append(f'<p class="muted">Showing the first {_int(len(data.players))} of {_int(data.players_total)} '
+                   "players; the <code>player_stats</code> view has them all.</p>")
     rows = [[_e(p.player) or '<span class="muted">(unnamed)</span>', _int(p.games), _int(p.hands),
              _pct(p.win_rate), _pct(p.deal_in_rate), f"{p.net_score:+,}", _int(p.false_wins), _int(p.dead_hands)]
             for p in data.players]
@@ -323,8 +325,11 @@ def _findings(data: ReportData, anchors: Mapping[HandKey, str], replay_note: str
                + "".join(f'<option value="{_e(s)}">{_e(s)}</option>' for s in sevs)
                + '</select></label><label>text <input id="text-filter" type="search" placeholder="game, player, '
                'message…"></label><span id="shown-count" class="muted"></span></div>')
-    out.append('<div class="scroll"><table id="findings"><thead><tr><th>game</th><th class=num>hand</th>'
-               "<th class=num>seq</th><th>seat</th><th>kind</th><th>code</th><th>severity</th><th>expected</th>"
+    widths = (15, 4, 4, 9, 17, 6, 9, 9, 21, 6)  # per cent; the kind is the code's prefix
+    out.append('<div class="scroll"><table id="findings"><colgroup>'
+               + "".join(f'<col style="width:{w}%">' for w in widths)
+               + '</colgroup><thead><tr><th>game</th><th class=num>hand</th>'
+               "<th class=num>seq</th><th>seat</th><th>code</th><th>severity</th><th>expected</th>"
                "<th>recorded</th><th>message</th><th>replay</th></tr></thead><tbody>")
     for f in data.findings:
         key = (f.game_id, f.hand_no) if f.game_id is not None and f.hand_no is not None else None
@@ -337,7 +342,7 @@ def _findings(data: ReportData, anchors: Mapping[HandKey, str], replay_note: str
         out.append(
             f'<tr class="sev-{_e(f.severity)}" data-kind="{_e(f.kind)}" data-severity="{_e(f.severity)}">'
             f"<td>{_where(f)}</td><td class=num>{_e(f.hand_no)}</td><td class=num>{_e(f.seq)}</td>"
-            f"<td>{seat}</td><td>{_e(f.kind)}</td><td><code>{_e(f.code)}</code></td>"
+            f"<td>{seat}</td><td><code>{_e(f.code)}</code></td>"
             f'<td class="sev">{_e(f.severity)}</td><td>{_e(f.expected)}</td><td>{_e(f.recorded)}</td>'
             f"<td>{_e(f.message)}</td><td>{link}</td></tr>")
     out.append("</tbody></table></div></section>")

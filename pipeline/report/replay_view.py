@@ -11,6 +11,7 @@ which is cheap for the few hands a report shows.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -87,14 +88,26 @@ def load_games(paths: Sequence[str], wanted: Iterable[str], importer: str | None
         if want <= found.keys():
             break
         try:
-            for item in read.parse_file(path, importer):
-                if isinstance(item, read.ParsedGame):
-                    gid = item.game.game_id
-                    if gid in want and gid not in found:
-                        found[gid] = item.game
+            for rec in read.read_file(path, importer):
+                if isinstance(rec, read.Rejection):
+                    if rec.line is None:  # the file itself (a bad record is in the database already)
+                        problems.append(str(rec))
+                    continue
+                if rec.importer is None and not _may_hold(rec.text, want - found.keys()):
+                    continue  # a native record naming none of the wanted games: not worth validating
+                for item in read.parse_record(rec):
+                    if isinstance(item, read.ParsedGame):
+                        gid = item.game.game_id
+                        if gid in want and gid not in found:
+                            found[gid] = item.game
         except (OSError, ValueError) as e:
             problems.append(f"{path}: {e}")
     return LoadedLogs(found, tuple(problems))
+
+
+def _may_hold(text: str, ids: Iterable[str]) -> bool:
+    """Whether a JSON text can contain one of ``ids`` as a string (plain or \\u-escaped)."""
+    return any(gid in text or json.dumps(gid)[1:-1] in text for gid in ids)
 
 
 def describe_event(ev: L.Event) -> str:
