@@ -867,3 +867,22 @@ class HandReplay:
             return not self.rs.score_win(sit).below_minimum
         except NotAWin:
             return False
+
+    def win_value(self, s: int, t: int, *, self_drawn: bool) -> int | None:
+        """What-if for oracles: the ruleset's total if seat ``s`` won on ``t`` right now — its own
+        last draw (``self_drawn``), the open discard, or the open added kong (robbing) — or None if
+        the tiles do not win. Dead/barred seats, 过水 and the minimum are not applied here."""
+        st = self.seats[s]
+        robbing = not self_drawn and self.phase == "rob"
+        kong = robbing or (self_drawn and st.last_draw_back and st.last_back_reason == "kong")
+        sit, score, _ = self.evaluate(s, t, self_drawn=self_drawn, in_hand=self_drawn, kong=kong,
+                                      last_tile=False if robbing else self.wall_exhausted(),
+                                      from_seat=None if self_drawn else self.turn)
+        if sit is None:
+            return None
+        if score is None:
+            try:
+                score = self.rs.score_win(sit)
+            except NotAWin:
+                return None
+        return score.total
