@@ -266,3 +266,29 @@ def test_payout_and_score_findings_carry_text_so_finding_rows_accept_them():
     findings = audit_game(_game()).findings
     payout = [f for f in findings if f.code in ("payout_mismatch/delta", "score_mismatch/total")]
     assert payout and all(isinstance(f.expected, str) and isinstance(f.recorded, str) for f in payout)
+
+
+# --------------------------------------------------------------------------- on a real audit
+
+
+def test_report_of_an_audit_of_sample_logs_replays_every_hand_with_findings(tmp_path, capsys):
+    root = Path(__file__).resolve().parent.parent
+    logs = root / "sample_logs"
+    if not any(logs.glob("*.json*")):
+        pytest.skip("no sample_logs")
+    db = tmp_path / "audit.duckdb"
+    assert main(["audit", str(logs), "--db", str(db), "--workers", "1", "--no-progress"]) == 0
+    out = tmp_path / "report.html"
+    assert main(["report", "--db", str(db), "-o", str(out), "--logs", str(logs)]) == 0
+    html = out.read_text(encoding="utf-8")
+    con = duckdb.connect(str(db), read_only=True)
+    games, findings, hands = con.execute(
+        "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM findings), "
+        "(SELECT count(DISTINCT (game_id, hand_no)) FROM findings "
+        " WHERE game_id IS NOT NULL AND hand_no IS NOT NULL AND kind NOT IN ('invalid_log', 'duplicate_game'))"
+    ).fetchone()
+    con.close()
+    assert f"<b>{games:,}</b><span>games" in html
+    assert len(_finding_rows(html)) == min(findings, 5000) if findings else "No findings:" in html
+    assert f"{games} games, {findings} findings, {min(hands, 200)} hands replayed" in capsys.readouterr().out
+    assert "the replay failed" not in html and "not in the logs" not in html
