@@ -45,7 +45,7 @@ read-only data.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import combinations, permutations, product
 from types import MappingProxyType
 
@@ -259,7 +259,6 @@ def _regular_readings(counts: list[int]) -> list[tuple[tuple[tuple[int, int], ..
 _Part = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...], int]
 
 
-@lru_cache(maxsize=1 << 16)
 def _suit_parts(sub: tuple[int, ...], s: int) -> tuple[_Part, ...]:
     """Readings of one suit with absolute tiles, in canonical order.
 
@@ -282,38 +281,39 @@ def _suit_parts(sub: tuple[int, ...], s: int) -> tuple[_Part, ...]:
     return tuple(r for _, r in out)
 
 
-_EMPTY_PART: tuple[_Part, ...] = (((), (), (), -1),)
-_SUIT_SCAN = ((0, 0, 9), (2, 18, 27), (1, 9, 18), (3, 27, 34))  # canonical suit order
+def _memo_per_suit(fn, maxsize: int = 1 << 15):
+    """One single-argument memoised ``fn(sub, s)`` per suit (cheapest cache look-up)."""
+    return tuple(lru_cache(maxsize=maxsize)(partial(fn, s=s)) for s in range(4))
 
 
-def _canonical_readings(standing: list[int]) -> list[_Part]:
-    """4-sets+pair readings of the standing tiles, in canonical (tie-break) order."""
+_SUIT_PARTS = _memo_per_suit(_suit_parts)
+_CANON_SUITS = (0, 2, 1, 3)  # 万 条 饼 字: the reference tile order
+
+
+def _canonical_readings(subs: tuple[tuple[int, ...], ...]) -> list[_Part]:
+    """4-sets+pair readings of the standing tiles (per-suit counts), in canonical order."""
     per_suit = []
     pairs = 0
-    for s, lo, hi in _SUIT_SCAN:
-        sub = tuple(standing[lo:hi])
-        tot = sum(sub)
-        if not tot:
-            continue
-        if tot % 3 == 1:
-            return []
-        if tot % 3 == 2:
-            pairs += 1
-        r = _suit_parts(sub, s)
+    for s in _CANON_SUITS:
+        r = _SUIT_PARTS[s](subs[s])
         if not r:
             return []
+        first = r[0]
+        if first[3] >= 0:
+            pairs += 1
+        elif not first[0]:
+            continue  # empty suit
         per_suit.append(r)
     if pairs != 1:
         return []
+    if len(per_suit) == 1:
+        return list(per_suit[0])
     if all(len(r) == 1 for r in per_suit):
         combos: Iterable[tuple[_Part, ...]] = (tuple(r[0] for r in per_suit),)
     else:
         combos = product(*per_suit)
     out = []
     for combo in combos:
-        if len(combo) == 1:
-            out.append(combo[0])
-            continue
         sets: tuple[tuple[int, int], ...] = ()
         ch: tuple[int, ...] = ()
         pg: tuple[int, ...] = ()
@@ -333,25 +333,31 @@ def _suit_status(sub: tuple[int, ...], honours: bool) -> int:
     return _SUIT_STATUS[honours].get(sub, -1)
 
 
-@lru_cache(maxsize=1 << 16)
-def _suit_waits(sub: tuple[int, ...], honours: bool) -> tuple[tuple[int, int], ...]:
-    """(index, status) for every tile index whose addition leaves this suit splittable."""
-    out = []
+def _suit_wait_info(sub: tuple[int, ...], s: int) -> tuple[int, tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """(status, ((tile, status with it), ...) for each tile whose addition leaves this
+    suit splittable, tiles held an odd number of times)."""
+    honours = s == 3
+    base = 9 * s
+    waits = []
     lst = list(sub)
     for i in range(len(sub)):
         lst[i] += 1
         st = _suit_status(tuple(lst), honours)
         lst[i] -= 1
         if st >= 0:
-            out.append((i, st))
-    return tuple(out)
+            waits.append((base + i, st))
+    odd = tuple(base + i for i, n in enumerate(sub) if n % 2)
+    return _suit_status(sub, honours), tuple(waits), odd
 
 
-def _waits(counts: list[int], seven: bool) -> set[int]:
-    """Tiles that would complete ``counts`` (standing tiles without the winning tile)."""
+_SUIT_WAIT_INFO = _memo_per_suit(_suit_wait_info)
+
+
+def _wait_tiles(subs: tuple[tuple[int, ...], ...] | list[tuple[int, ...]], seven: bool) -> set[int]:
+    """Tiles that would complete the standing tiles without the winning tile (per suit)."""
+    infos = [_SUIT_WAIT_INFO[s](subs[s]) for s in range(4)]
+    status = [i[0] for i in infos]
     out = set()
-    subs = [tuple(counts[9 * s:9 * s + (9 if s < 3 else 7)]) for s in range(4)]
-    status = [_suit_status(subs[s], s == 3) for s in range(4)]
     for s in range(4):
         others = [status[o] for o in range(4) if o != s]
         if -1 in others:
@@ -359,14 +365,25 @@ def _waits(counts: list[int], seven: bool) -> set[int]:
         need = 1 - sum(others)
         if need < 0:
             continue
-        for i, st in _suit_waits(subs[s], s == 3):
+        for t, st in infos[s][1]:
             if st == need:
-                out.add(9 * s + i)
+                out.add(t)
     if seven:
-        singles = [t for t in range(34) if counts[t] % 2]
+        singles = infos[0][2] + infos[1][2] + infos[2][2] + infos[3][2]
         if len(singles) == 1:
             out.add(singles[0])
     return out
+
+
+def _subs(counts: list[int]) -> tuple[tuple[int, ...], ...]:
+    return tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34])
+
+
+def _waits(counts: list[int], seven: bool) -> set[int]:
+    """Tiles that would complete ``counts`` (standing tiles without the winning tile)."""
+    return _wait_tiles(_subs(counts), seven)
+
+
 # --------------------------------------------------------------------------- set combinations
 
 
@@ -652,7 +669,7 @@ class _Hand:
     __slots__ = (
         "standing", "fixed", "win", "self_drawn", "seat", "round", "last_copy", "last_tile",
         "kong", "traits", "base", "melded_fixed", "kong_count", "unique_wait", "n_standing",
-        "extra", "sit", "all_counts",
+        "extra", "sit", "all_counts", "subs",
     )
 
     def compute_unique_wait(self) -> None:
@@ -660,9 +677,13 @@ class _Hand:
         if "天和" in self.extra and self.sit.get("heavenly"):
             self.unique_wait = False
             return
-        self.standing[self.win] -= 1
-        self.unique_wait = len(_waits(self.standing, self.n_standing == 13)) == 1
-        self.standing[self.win] += 1
+        win = self.win
+        s = win // 9 if win < 27 else 3
+        subs = list(self.subs)
+        sub = list(subs[s])
+        sub[win - 9 * s] -= 1
+        subs[s] = tuple(sub)
+        self.unique_wait = len(_wait_tiles(subs, self.n_standing == 13)) == 1
 
 
 _HON, _WND, _DRG, _TH, _GRN, _REV = 1, 2, 4, 8, 16, 32
@@ -688,9 +709,9 @@ _PROPS = tuple(_props(t) for t in range(34))
 _RANK_MASK = 0x3FF << 10  # ranks 1..9 at bits 10..18
 
 
-@lru_cache(maxsize=1 << 16)
-def _suit_props(sub: tuple[int, ...], lo: int) -> tuple[int, int, int]:
+def _suit_props(sub: tuple[int, ...], s: int) -> tuple[int, int, int]:
     """(OR of tile traits, AND of tile traits, tiles held four times) of one suit's counts."""
+    lo = 9 * s
     anyb = 0
     allb = -1
     fours = 0
@@ -748,12 +769,16 @@ def _trait_codes(anyb: int, allb: int, hog: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _hand_traits(all_counts: list[int], kong_count: int) -> tuple[int, ...]:
-    """Fan codes that depend only on which tiles are in the hand (any reading)."""
-    a0, b0, f0 = _suit_props(tuple(all_counts[0:9]), 0)
-    a1, b1, f1 = _suit_props(tuple(all_counts[9:18]), 9)
-    a2, b2, f2 = _suit_props(tuple(all_counts[18:27]), 18)
-    a3, b3, f3 = _suit_props(tuple(all_counts[27:34]), 27)
+_SUIT_PROPS = _memo_per_suit(_suit_props)
+
+
+def _hand_traits(subs: tuple[tuple[int, ...], ...], kong_count: int) -> tuple[int, ...]:
+    """Fan codes that depend only on which tiles are in the hand (per-suit counts of all
+    its tiles, melds included)."""
+    a0, b0, f0 = _SUIT_PROPS[0](subs[0])
+    a1, b1, f1 = _SUIT_PROPS[1](subs[1])
+    a2, b2, f2 = _SUIT_PROPS[2](subs[2])
+    a3, b3, f3 = _SUIT_PROPS[3](subs[3])
     return _trait_codes(a0 | a1 | a2 | a3, b0 & b1 & b2 & b3, f0 + f1 + f2 + f3 - kong_count)
 
 
@@ -936,6 +961,8 @@ def _nine_gates(h: _Hand) -> tuple[str, tuple[int, ...], str] | None:
 
 def _knitted_reading(h: _Hand):
     c = h.standing
+    if not (c[0] and c[3] and c[6] or c[1] and c[4] and c[7] or c[2] and c[5] and c[8]):
+        return None  # every knitted straight has 147m, 258m or 369m
     seq = next((k for k in _KNITTED if all(c[t] for t in k)), None)
     if seq is None:
         return None
@@ -1065,9 +1092,12 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
     if max(cnt) > 4:
         bad = [t for t in range(34) if cnt[t] > 4]
         raise NotAWin("too_many_copies", f"more than four copies of {T.name(bad[0])}")
-    for w in (sit.seat_wind, sit.round_wind):
-        if not isinstance(w, int) or not 0 <= w <= 3:
-            raise NotAWin("not_a_win", f"wind {w!r} is not 0..3")
+    w = sit.seat_wind
+    if not isinstance(w, int) or not 0 <= w <= 3:
+        raise NotAWin("not_a_win", f"wind {w!r} is not 0..3")
+    w = sit.round_wind
+    if not isinstance(w, int) or not 0 <= w <= 3:
+        raise NotAWin("not_a_win", f"wind {w!r} is not 0..3")
     return standing, cnt
 
 
@@ -1120,6 +1150,14 @@ def _extra_fans(extra_fans: frozenset[str]) -> frozenset[str]:
 
 
 def _total(counts: Iterable[tuple[str, int]], vals: Mapping[str, int]) -> int:
+    if vals is DATA.DEFAULT_VALUES:
+        return _default_total(counts)
+    return sum(vals[k] * n for k, n in counts)
+
+
+@lru_cache(maxsize=1 << 14)
+def _default_total(counts: tuple[tuple[str, int], ...]) -> int:
+    vals = DATA.DEFAULT_VALUES
     return sum(vals[k] * n for k, n in counts)
 
 
@@ -1180,7 +1218,8 @@ def score_mcr(
     h.last_copy = last_copy
     h.last_tile = bool(sit.last_tile)
     h.kong = kong
-    h.traits = _hand_traits(all_counts, kong_count)
+    h.subs = subs = _subs(standing)
+    h.traits = _hand_traits(_subs(all_counts) if melds else subs, kong_count)
     h.base = h.traits + _situation_codes(self_drawn, last_copy, h.last_tile, kong, melded_fixed)
     if extra:
         h.base += _optional_flag_codes(h)
@@ -1205,7 +1244,7 @@ def score_mcr(
         best_total = _total(best_counts, vals)
 
     if special is None or special_kind == "七对":
-        readings = _canonical_readings(standing)
+        readings = _canonical_readings(subs)
         if readings:
             fixed_sets = [_meld_set(m) for m in melds]
             fixed_chows = tuple(t for k, t, _ in fixed_sets if k == CHOW)
@@ -1226,11 +1265,12 @@ def score_mcr(
         raise NotAWin("not_a_win", f"{T.fmt(sit.full_concealed)} with {len(melds)} melds is not a complete hand")
     if not best_counts:
         best_counts = _CHICKEN
+        best_total = _total(best_counts, vals)
 
     if isinstance(best_desc, tuple):
         best_desc = _fmt_sets(*best_desc)
     items = [_item(k, vals[k], n) for k, n in best_counts]
-    base_total = sum(i.value * i.count for i in items)
+    base_total = best_total
     nfl = len(sit.flowers)
     if nfl:
         items.append(_item("花牌", vals["花牌"], nfl))
