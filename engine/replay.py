@@ -853,7 +853,7 @@ class HandReplay:
         st = self.seats[y]
         if st.dead or st.barred or st.passed_win:
             return False
-        kept = any(st.hand[T.FLOWER0:])  # flowers kept in hand (as wilds) are passed along
+        kept = any(st.hand[T.FLOWER0:]) or T.is_flower(t)  # flowers in hand or discarded: all 42 counts
         counts = st.hand[:] if kept else st.hand[:34]
         counts[t] += 1
         if not self.rs.is_complete(counts, st.melds, st.wilds):
