@@ -95,8 +95,12 @@ _PAIR_BIT = 1 << 4
 
 
 def _code(name: str, mask: int = 0) -> int:
-    """Raw fan occurrence: catalogue index << 5 | mask of the sets it is built from."""
-    return _IX[name] << 5 | mask
+    """Raw fan occurrence: catalogue index << 5 | mask of the sets it is built from.
+
+    The mask is kept only for fans named in a "sets" exclusion row (the only rows that
+    look at sets); for the others it is 0, so equal fan lists give equal cache keys.
+    """
+    return _IX[name] << 5 | (mask if name in _SCOPED else 0)
 
 
 def _mask(sets: Iterable[int]) -> int:
@@ -106,6 +110,7 @@ def _mask(sets: Iterable[int]) -> int:
     return m
 
 
+_SCOPED = frozenset(n for r in DATA.EXCLUSIONS if r.scope != "hand" for n in (r.fan, r.excludes))
 C = MappingProxyType({name: i << 5 for i, name in enumerate(_FAN_NAME)})
 
 # --------------------------------------------------------------------------- exclusion data
@@ -126,6 +131,7 @@ def _exclusion_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
 # per fan index: bitmask of the fans it hides whole ("hand" rows) and the fans it
 # hides only on its own sets ("sets" rows) — both derived from DATA.EXCLUSIONS.
 _HAND_X, _SETS_X = _exclusion_tables()
+_SETS_X_BITS = tuple(_mask(js) for js in _SETS_X)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -134,6 +140,27 @@ def _exclude(occ: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
 
     ``occ``: raw fan codes.  Returns ``((name, count), ...)`` in catalogue order.
     """
+    present = 0
+    for c in occ:
+        present |= 1 << (c >> 5)
+    # "hand" rows on the bitmask of fans, in catalogue order; fall back to the
+    # per-occurrence pass below only if a "sets" row meets a counted target
+    alive = rest = present
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if alive & low:
+            i = low.bit_length() - 1
+            alive &= ~_HAND_X[i]
+            if _SETS_X_BITS[i] & alive:
+                break
+    else:
+        n: dict[int, int] = {}
+        for c in occ:
+            i = c >> 5
+            if alive >> i & 1:
+                n[i] = n.get(i, 0) + 1
+        return tuple((_FAN_NAME[i], n[i]) for i in sorted(n))
     groups: dict[int, list[int]] = {}
     for c in occ:
         i = c >> 5
@@ -355,19 +382,25 @@ _SUIT_WAIT_INFO = _memo_per_suit(_suit_wait_info)
 
 def _wait_tiles(subs: tuple[tuple[int, ...], ...] | list[tuple[int, ...]], seven: bool) -> set[int]:
     """Tiles that would complete the standing tiles without the winning tile (per suit)."""
-    infos = [_SUIT_WAIT_INFO[s](subs[s]) for s in range(4)]
-    status = [i[0] for i in infos]
+    infos = (
+        _SUIT_WAIT_INFO[0](subs[0]), _SUIT_WAIT_INFO[1](subs[1]),
+        _SUIT_WAIT_INFO[2](subs[2]), _SUIT_WAIT_INFO[3](subs[3]),
+    )
     out = set()
-    for s in range(4):
-        others = [status[o] for o in range(4) if o != s]
-        if -1 in others:
-            continue
-        need = 1 - sum(others)
-        if need < 0:
-            continue
-        for t, st in infos[s][1]:
-            if st == need:
-                out.add(t)
+    status = [i[0] for i in infos]
+    bad = status.count(-1)
+    if bad <= 1:
+        pairs = status.count(1)
+        for info in infos:
+            st = info[0]
+            if bad - (st < 0):
+                continue  # another suit cannot be split
+            need = 1 - pairs + (st == 1)
+            if need < 0:
+                continue
+            for t, x in info[1]:
+                if x == need:
+                    out.add(t)
     if seven:
         singles = infos[0][2] + infos[1][2] + infos[2][2] + infos[3][2]
         if len(singles) == 1:
@@ -619,20 +652,20 @@ def _pung_combo(nc: int, pungs: tuple[int, ...], pair: int, rw: int, sw: int) ->
         pack &= _PUNG_PACK[t]
         one = 1 << i
         if t in _DRAGON_SET:
-            out.append(C["箭刻"] | one)
+            out.append(_code("箭刻", one))
         if t in _TERM_HONOR:
-            out.append(C["幺九刻"] | one)
+            out.append(_code("幺九刻", one))
         if t == rw:
-            out.append(C["圈风刻"] | one)
+            out.append(_code("圈风刻", one))
         if t == sw:
-            out.append(C["门风刻"] | one)
+            out.append(_code("门风刻", one))
     out += _codes(_pung_fans(pg))
     dragons = [i for t, i in pg if t in _DRAGON_SET]
     winds = [i for t, i in pg if t in _WIND_SET]
     if len(dragons) == 2 and pair in _DRAGON_SET:
-        out.append(C["小三元"] | _mask(dragons) | _PAIR_BIT)
+        out.append(_code("小三元", _mask(dragons) | _PAIR_BIT))
     if len(winds) == 3 and pair in _WIND_SET:
-        out.append(C["小四喜"] | _mask(winds) | _PAIR_BIT)
+        out.append(_code("小四喜", _mask(winds) | _PAIR_BIT))
     return tuple(out), pack
 
 
@@ -984,13 +1017,13 @@ def _knitted_reading(h: _Hand):
     if k4 in (PUNG, KONG):
         one = 1
         if t4 in _DRAGON_SET:
-            occ.append(C["箭刻"] | one)
+            occ.append(_code("箭刻", one))
         if t4 in _TERM_HONOR:
-            occ.append(C["幺九刻"] | one)
+            occ.append(_code("幺九刻", one))
         if t4 == 27 + h.round:
-            occ.append(C["圈风刻"] | one)
+            occ.append(_code("圈风刻", one))
         if t4 == 27 + h.seat:
-            occ.append(C["门风刻"] | one)
+            occ.append(_code("门风刻", one))
         if k4 == KONG:
             occ.append(C["明杠"] if m4 else C["暗杠"])
     win = h.win
