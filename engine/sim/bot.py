@@ -78,7 +78,8 @@ def suit_blocks(c: tuple[int, ...], honour: bool) -> tuple[Block, ...]:
 _SUIT_SLICES = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
 
-def _combine(states: Sequence[Block], blocks: Sequence[Block], cap: int) -> tuple[Block, ...]:
+@lru_cache(maxsize=200_000)
+def _combine(states: tuple[Block, ...], blocks: tuple[Block, ...], cap: int) -> tuple[Block, ...]:
     """Add one suit's blocks to partial states, keeping for each (sets, pair) the most
     partial sets (both capped at ``cap``, beyond which they cannot count)."""
     best: dict[tuple[int, int], int] = {}
@@ -95,7 +96,8 @@ def _combine(states: Sequence[Block], blocks: Sequence[Block], cap: int) -> tupl
     return tuple((m, t, p) for (m, p), t in best.items())
 
 
-def _value(states: Sequence[Block], need: int) -> int:
+@lru_cache(maxsize=50_000)
+def _value(states: tuple[Block, ...], need: int) -> int:
     best = 0
     for m, t, p in states:
         m = min(m, need)

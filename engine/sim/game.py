@@ -51,6 +51,8 @@ class _Seat:
 
     def plain(self) -> list[int]:
         """34 counts without wild tiles (what the bot plans with)."""
+        if not self.wilds:
+            return self.counts[:34]
         return [0 if t in self.wilds else self.counts[t] for t in range(34)]
 
     def n_wilds(self) -> int:
@@ -289,7 +291,7 @@ class HandSim:
             return None
 
     def kong_choice(self, st: _Seat) -> tuple[str, int] | None:
-        for t in range(34):
+        for t in range(34) if 4 in st.counts else ():
             if st.counts[t] == 4 and t not in st.wilds and st.bot.wants_kong(t):
                 return "concealed", t
         for m in st.melds:
