@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from html import escape
 from pathlib import Path
 
@@ -247,6 +249,20 @@ def test_command_missing_database_exits_1(tmp_path, capsys):
     assert main(["report", "--db", str(tmp_path / "none.duckdb"), "-o", str(tmp_path / "r.html")]) == 1
     assert "does not exist" in capsys.readouterr().err
     assert not (tmp_path / "r.html").exists()
+
+
+def test_command_on_a_database_another_process_writes_exits_2(sample, tmp_path, capsys):
+    db = tmp_path / "busy.duckdb"
+    F.create_empty(db)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import duckdb, sys; c = duckdb.connect(sys.argv[1]); print('ok', flush=True); "
+         "sys.stdin.read()", str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ok"
+        assert main(["report", "--db", str(db), "-o", str(tmp_path / "r.html")]) == 2
+    finally:
+        holder.communicate("", timeout=30)
+    assert "locked by another process" in capsys.readouterr().err
 
 
 def test_report_reads_a_database_an_audit_holds_open_for_reading(sample):

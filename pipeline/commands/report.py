@@ -41,7 +41,7 @@ def _err(msg: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from pipeline.report import build
-    from pipeline.report.queries import ReportError
+    from pipeline.report.queries import DatabaseLocked, ReportError
 
     if min(args.max_findings, args.max_replays, args.max_players) < 0:
         _err("--max-findings, --max-replays and --max-players must be ≥ 0")
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
                       max_replays=args.max_replays, max_players=args.max_players)
     except ReportError as e:
         _err(str(e))
-        return 2 if "lock" in str(e).lower() else 1
+        return 2 if isinstance(e, DatabaseLocked) else 1
     for problem in built.replay_problems:
         _err(f"warning: {problem}")
     if args.output == "-":

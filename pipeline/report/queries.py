@@ -173,6 +173,10 @@ class ReportError(RuntimeError):
     """The database cannot be read (missing file, not a DuckDB file, locked)."""
 
 
+class DatabaseLocked(ReportError):
+    """Another process holds the database's write lock."""
+
+
 def connect_read_only(path: str) -> duckdb.DuckDBPyConnection:
     import os
 
@@ -181,6 +185,9 @@ def connect_read_only(path: str) -> duckdb.DuckDBPyConnection:
     try:
         return duckdb.connect(path, read_only=True)
     except duckdb.Error as e:
+        if "lock" in str(e).lower():
+            raise DatabaseLocked(f"database {path} is locked by another process (an audit still writing it?); "
+                                 "run the report when it has finished") from None
         raise ReportError(f"cannot open database {path} read-only: {e}") from None
 
 
