@@ -36,3 +36,19 @@ def test_bad_arguments(tmp_path, capsys) -> None:
     assert main(["simulate", "--ruleset", "nope", "--games", "1", "-o", out]) == 1
     assert main(["simulate", "--ruleset", "mcr", "--games", "1", "-o", out, "--faults", "0.2"]) == 1
     assert "needs --labels" in capsys.readouterr().err
+
+
+def test_output_does_not_depend_on_hash_seed(tmp_path) -> None:
+    """No set-iteration-order dependence: two interpreters with different hash seeds agree."""
+    import os
+    import subprocess
+    import sys
+
+    outs = []
+    for h in ("1", "2"):
+        out = tmp_path / f"h{h}.jsonl"
+        subprocess.run([sys.executable, "-m", "pipeline.cli", "simulate", "--ruleset", "mcr", "--games", "3",
+                        "--seed", "4", "--hands-per-game", "1", "-o", str(out), "--quiet"],
+                       check=True, env={**os.environ, "PYTHONHASHSEED": h})
+        outs.append(out.read_text())
+    assert outs[0] == outs[1]
