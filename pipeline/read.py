@@ -27,6 +27,9 @@ from pipeline.importers import IMPORTERS, ImportFailure, Record, detect
 from schemas.log import Game, describe_errors
 
 NATIVE_SUFFIXES = (".json", ".jsonl", ".ndjson")
+# Not logs, though they end like one: fault labels written by `simulate --labels`.
+# Skipped in directories and globs; a file named explicitly is still read.
+SKIPPED_SUFFIXES = (".labels.jsonl",)
 HEAD_CHARS = 256 * 1024  # importers sniff this much; a Botzone match names its initdata near the end
 _GLOB_CHARS = frozenset("*?[")
 
@@ -115,7 +118,7 @@ def readable_suffixes() -> tuple[str, ...]:
 
 def _wanted(path: str, suffixes: Sequence[str]) -> bool:
     name = path.lower().removesuffix(".gz")
-    return name.endswith(tuple(suffixes))
+    return name.endswith(tuple(suffixes)) and not name.endswith(SKIPPED_SUFFIXES)
 
 
 def expand_inputs(inputs: Iterable[str], suffixes: Sequence[str] | None = None) -> tuple[str, ...]:

@@ -47,6 +47,10 @@ def test_expand_inputs_directories_globs_and_files(tmp_path):
     assert read.expand_inputs([str(corpus / "*.json*"), str(corpus / "a.jsonl")]) == (
         str(corpus / "a.jsonl"), str(corpus / "b.json"))
     assert read.expand_inputs([str(corpus / "README.txt")]) == (str(corpus / "README.txt"),)
+    labels = corpus / "sub" / "c.labels.jsonl"
+    labels.write_text('{"game_id": "g4", "kind": "turn_order"}\n')  # simulate's fault labels
+    assert len(read.expand_inputs([str(corpus)])) == 3
+    assert read.expand_inputs([str(labels)]) == (str(labels),)
     with pytest.raises(read.InputError):
         read.expand_inputs([str(corpus / "nothing-*.jsonl")])
 
