@@ -18,7 +18,7 @@ import pytest
 from engine import tiles as T
 from engine.audit import audit_game
 from pipeline.cli import main
-from pipeline.report import build, queries
+from pipeline.report import build, charts, queries
 from pipeline.report.replay_view import describe_event, hand_view, load_games, snapshot
 from schemas import log as L
 from tests import test_report_fixtures as F
@@ -51,6 +51,7 @@ def test_report_of_the_sample_database_has_summary_charts_players_and_findings(s
     assert html.count("<svg") == 6
     assert "longgang: scoring items (tai)" in html and "mcr: scoring items (fan)" in html
     assert "robbing a kong" in html and "on the last tile" in html
+    assert '<a href="#kind=false_win">' in html  # a bar of the kinds chart lists its findings
     kinds = _finding_rows(html)
     assert len(kinds) == 13
     assert sorted(set(kinds)) == ["continuity", "false_win", "invalid_log", "outcome_mismatch",
@@ -172,6 +173,19 @@ def test_max_players_keeps_the_worst_offenders_and_says_so(sample):
     assert [p.player for p in built.data.players] == [F.HOSTILE]
     assert built.data.players_total == 12
     assert "Showing the first 1 of 12 players" in built.html
+
+
+def test_charts_escape_labels_link_bars_and_say_when_empty():
+    svg = charts.hbar("t<", [("a<b>", [2, 1]), ("c", [1, 0])], series=[charts.Series("x&", "#000"),
+                                                                   charts.Series("y", "#111")],
+                      links={"a<b>": "#kind=a<b>"})
+    assert "a<b>" not in svg and "a&lt;b&gt;" in svg and "x&amp;" in svg
+    assert svg.count('class="bar"') == 3 and '<a href="#kind=a&lt;b&gt;">' in svg
+    assert "<svg" not in charts.hbar("t", [], empty="no findings")
+    assert "no findings" in charts.hbar("t", [("a", [0])], empty="no findings")
+    hist = charts.histogram("h", [(-10, 0, 2), (0, 10, 0), (10, 20, 3)], x_label="points")
+    assert hist.count('class="bar"') == 2  # empty bins draw nothing
+    assert charts.PALETTE[1] in hist and charts.PALETTE[0] in hist  # losses and gains coloured apart
 
 
 # --------------------------------------------------------------------------- replays

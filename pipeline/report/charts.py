@@ -7,7 +7,7 @@ data is escaped here; callers pass plain text.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -46,8 +46,9 @@ def _empty(title: str, message: str) -> str:
 
 def hbar(title: str, rows: Sequence[tuple[str, Sequence[float]]], *,
          series: Sequence[Series] = (Series("", PALETTE[0]),), width: int = 520,
-         note: str = "", empty: str = "nothing to show") -> str:
-    """Horizontal bars, one row per (label, values); values are stacked in series order."""
+         links: Mapping[str, str] | None = None, note: str = "", empty: str = "nothing to show") -> str:
+    """Horizontal bars, one row per (label, values); values are stacked in series order.
+    ``links`` maps a label to the address its row links to."""
     if not rows or all(sum(v) == 0 for _, v in rows):
         return _empty(title, empty)
     bar_h, gap, pad = 18, 6, 8
@@ -68,6 +69,9 @@ def hbar(title: str, rows: Sequence[tuple[str, Sequence[float]]], *,
             x += 28 + _text_width(s.name)
     for i, (label, values) in enumerate(rows):
         y = top + i * (bar_h + gap)
+        href = (links or {}).get(label)
+        if href:
+            parts.append(f'<a href="{escape(href)}">')
         parts.append(f'<text x="{label_w - 6:.0f}" y="{y + 13}" text-anchor="end">{escape(label)}</text>')
         x = label_w
         for s, v in zip(series, values, strict=False):
@@ -79,6 +83,8 @@ def hbar(title: str, rows: Sequence[tuple[str, Sequence[float]]], *,
                          f'fill="{s.colour}"><title>{escape(tip)}</title></rect>')
             x += w
         parts.append(f'<text x="{x + 4:.1f}" y="{y + 13}" fill="#333">{escape(_num(sum(values)))}</text>')
+        if href:
+            parts.append("</a>")
     parts.append("</svg>")
     return _figure("".join(parts), title, note)
 

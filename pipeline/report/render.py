@@ -109,9 +109,14 @@ SCRIPT = """
   }
   function fromHash() {
     var h = decodeURIComponent(location.hash.slice(1));
-    if (h.indexOf('kind=') === 0 && kindSel) { kindSel.value = h.slice(5); apply(); return; }
-    var el = h && document.getElementById(h);
+    if (h.indexOf('kind=') === 0 && kindSel) {
+      kindSel.value = h.slice(5); apply();
+      document.getElementById('drilldown').scrollIntoView();
+      return;
+    }
+    var target = h && document.getElementById(h), el = target;
     while (el) { if (el.tagName === 'DETAILS') el.open = true; el = el.parentElement; }
+    if (target) target.scrollIntoView();
   }
   [kindSel, sevSel].forEach(function (el) { if (el) el.addEventListener('change', apply); });
   if (text) text.addEventListener('input', apply);
@@ -240,7 +245,8 @@ def _finding_charts(data: ReportData) -> str:
     series = [charts.Series(s, charts.SEVERITY_COLOURS.get(s, charts.PALETTE[5])) for s in severities]
     rows = [(k.kind, [dict(k.by_severity).get(s, 0) for s in severities]) for k in data.kinds]
     kinds_chart = charts.hbar("Findings by kind", rows, series=series or [charts.Series("", charts.PALETTE[0])],
-                              empty="no findings")
+                              links={k.kind: f"#kind={k.kind}" for k in data.kinds},
+                              note="click a bar to list its findings", empty="no findings")
     bins = [(b.lo, b.hi, b.count) for b in data.payouts.bins]
     hist = charts.histogram(
         "Payout differences (recorded − recomputed, per seat and hand)", bins, x_label="points",
