@@ -147,3 +147,28 @@ def test_drawing_past_the_own_wall_is_found():
     small = Game.model_validate(dict(g.model_dump(by_alias=True, exclude_none=True),
                                      options={"flowers": False, "seat_wall_size": 20}))
     assert "tile_conservation/wall_exhausted" in [f.code for f in audit_game(small).findings]
+
+
+def _last_tile_fans(size: int, self_drawn: bool) -> set[str]:
+    """Per-seat walls of ``size`` tiles; one go-round, then seat 3's draw / discard is the last."""
+    from tests.logbuild import audit, game, hand
+
+    winner = "123456789m123p5p"
+    other = "2468m2468p3579s7z"
+    deal = ["19m19p19s1234567z", other if self_drawn else winner, "2233445566778s",
+            winner if self_drawn else other]
+    end = ("3 draw 5p", "3 win 5p from 3") if self_drawn else ("3 draw 5p", "3 discard 5p", "1 win 5p from 3")
+    h = hand(deal, "0 draw 2s", "0 discard 2s", "1 draw 8s", "1 discard 8s", "2 draw 9s", "2 discard 9s", *end)
+    (w,) = audit(game(h, options={"flowers": False, "seat_wall_size": size})).hands[0].wins
+    assert w.legal
+    return {i.name for i in w.score.items}
+
+
+def test_botzone_last_discard_before_the_next_seats_empty_wall_is_haidi():
+    assert "海底捞月" in _last_tile_fans(1, self_drawn=False)
+    assert "海底捞月" not in _last_tile_fans(2, self_drawn=False)
+
+
+def test_botzone_last_draw_before_the_next_seats_empty_wall_is_miaoshou():
+    assert "妙手回春" in _last_tile_fans(1, self_drawn=True)
+    assert "妙手回春" not in _last_tile_fans(2, self_drawn=True)
