@@ -94,7 +94,7 @@ def histogram(title: str, bins: Sequence[tuple[int, int, int]], *, x_label: str,
     """Vertical bars over integer bins ``(lo, hi_exclusive, count)``."""
     if not bins or all(c == 0 for _, _, c in bins):
         return _empty(title, empty)
-    left, right, top, bottom = 44, 12, 12, 44
+    left, right, top, bottom = 44, 24, 12, 44
     height = 240
     plot_w, plot_h = width - left - right, height - top - bottom
     cmax = max(c for _, _, c in bins)
@@ -114,9 +114,12 @@ def histogram(title: str, bins: Sequence[tuple[int, int, int]], *, x_label: str,
         if c:
             parts.append(f'<rect class="bar" x="{x + 1:.1f}" y="{top + plot_h - h:.1f}" width="{max(1.0, bw - 2):.1f}" '
                          f'height="{h:.1f}" fill="{colour}"><title>{escape(label)}: {c}</title></rect>')
-        if i % every == 0:
-            parts.append(f'<text x="{x + bw / 2:.1f}" y="{top + plot_h + 14}" text-anchor="middle">'
-                         f"{escape(str(lo))}</text>")
+        if i % every == 0:  # bin edges, not centres: the value a bar starts at
+            parts.append(f'<line x1="{x:.1f}" y1="{top + plot_h}" x2="{x:.1f}" y2="{top + plot_h + 4}" stroke="#888"/>'
+                         f'<text x="{x:.1f}" y="{top + plot_h + 16}" text-anchor="middle">{escape(str(lo))}</text>')
+    if len(bins) % every == 0:
+        parts.append(f'<text x="{left + plot_w:.1f}" y="{top + plot_h + 16}" text-anchor="middle">'
+                     f"{escape(str(bins[-1][1]))}</text>")
     parts.append(f'<text x="{left + plot_w / 2:.0f}" y="{height - 8}" text-anchor="middle" fill="#555">'
                  f"{escape(x_label)}</text></svg>")
     return _figure("".join(parts), title, note)
