@@ -133,6 +133,20 @@ def test_all_clean_database_says_so_plainly(tmp_path):
     assert "no payouts compared" in built.html
 
 
+def test_many_runs_show_the_latest_first(tmp_path):
+    db = tmp_path / "runs.duckdb"
+    F.create_empty(db)
+    con = duckdb.connect(str(db))
+    con.execute("INSERT INTO runs SELECT 'run-' || lpad(i::VARCHAR, 2, '0'), TIMESTAMP '2026-11-01' + i * INTERVAL 1 HOUR, "
+                "TIMESTAMP '2026-11-01' + i * INTERVAL 1 HOUR, '0.' || i, ['in'], 'DirectRunner', 0, 0, 0, 0 "
+                "FROM range(25) t(i)")
+    con.close()
+    html = build(str(db)).html
+    assert "last audit run run-24" in html and "with mahjong-audit 0.24" in html
+    assert "25 runs wrote to this database (the latest 20 above)" in html
+    assert "run-04" not in html and "run-05" in html
+
+
 def test_a_duckdb_file_without_audit_tables_is_reported_not_a_crash(tmp_path):
     db = tmp_path / "other.duckdb"
     duckdb.connect(str(db)).close()

@@ -26,6 +26,7 @@ WIN_TYPE_LABELS = {
     "kong_replacement": "kong replacement (杠上开花)",
 }
 MAX_FAN_BARS = 25
+MAX_RUNS = 20
 
 CSS = """
 :root { --err:#c23b3b; --warn:#d9a02b; --info:#6a8fbf; --ink:#1d232b; --muted:#5f6b78; --line:#d9dee4; }
@@ -229,10 +230,11 @@ def _summary(data: ReportData) -> str:
             ["run", "finished (UTC)", "version", "runner", "inputs", "games", "hands", "findings", "rejected"],
             [[_e(r.run_id), f"{r.finished_at:%Y-%m-%d %H:%M:%S}", _e(r.version), _e(r.runner),
               "<br>".join(f"<code>{_e(i)}</code>" for i in r.inputs), _int(r.games), _int(r.hands),
-              _int(r.findings), _int(r.rejected)] for r in data.runs],
+              _int(r.findings), _int(r.rejected)] for r in data.runs[:MAX_RUNS]],
             num=(5, 6, 7, 8)))
         if len(data.runs) > 1:
-            out.append(f'<p class="muted">{len(data.runs)} runs wrote to this database; the figures above are the '
+            shown = f" (the latest {MAX_RUNS} above)" if len(data.runs) > MAX_RUNS else ""
+            out.append(f'<p class="muted">{len(data.runs)} runs wrote to this database{shown}; the figures above are the '
                        f"database's current contents (a re-run replaces the games it audits again). Latest: "
                        f"{_e(run.run_id)}.</p>")
     out.append("</section>")
