@@ -178,9 +178,11 @@ def false_win(game: dict[str, Any], rs: Ruleset, rng: random.Random) -> Fault | 
         for i in spots:
             s = evs[i]["seat"]
             counts = list(tr.before[i + 1][0][s])
-            if any(counts[34:]):
-                continue
-            if rs.is_complete(counts[:34], tr.before[i + 1][1][s], frozenset()):
+            ind = hand.get("wildcard_indicator")
+            wilds = rs.wild_tiles(s, hand["dealer"], T.tile(ind) if ind else None)
+            if rs.is_complete(counts if any(counts[34:]) else counts[:34], tr.before[i + 1][1][s], wilds) or \
+                    rs.instant_win(tuple(x for x in range(T.N_TILES) for _ in range(counts[x])), s, hand["dealer"],
+                                   T.tile(ind) if ind else None):
                 continue
             evs.insert(i + 1, {"seq": 0, "type": "win", "seat": s, "tile": evs[i]["tile"], "from": s})
             _renumber(hand)
