@@ -292,3 +292,34 @@ def test_follow_hu_tables():
 def test_false_win_chips():
     assert S.false_win_chips(0, 0) == (-60, 20, 20, 20)
     assert S.false_win_chips(2, 0) == (20, 10, -40, 10)
+
+
+# ---------------------------------------------------------------- ruleset data and options
+
+def test_tile_set_and_wilds():
+    from engine.rulesets.longgang import COPIES
+
+    assert sum(COPIES) == 136 and COPIES[T.WHITE] == 0 and COPIES[T.tile("5f")] == 0
+    assert RS.wild_tiles(2, 0, T.tile("5p")) == frozenset({T.tile("5p"), T.tile("3f")})
+    assert RS.wild_tiles(1, 1, T.tile("2f")) == frozenset(T.parse("1f3f4f"))  # 花财神, dealer's 春 is 坐花
+    assert RS.flower_kept(0, 0, T.tile("1f"), T.tile("5p")) and not RS.flower_kept(0, 0, T.tile("2f"), T.tile("5p"))
+    assert RS.hand_size == 16 and RS.dead_wall == 20 and Longgang({"dead_wall": 21}).dead_wall == 21
+
+
+def test_options_are_validated_and_documented():
+    from engine.ruleset import OptionError
+
+    with pytest.raises(OptionError):
+        Longgang.parse_options({"dead_wall": 22})
+    with pytest.raises(OptionError):
+        Longgang.parse_options({"no_such_option": True})
+    with pytest.raises(OptionError):
+        Longgang.parse_options({"eight_pairs": False, "eight_pairs_limit": True})
+    assert all(help_ for _, _, help_ in Longgang.option_docs())
+
+
+def test_rebought_follow_and_settle():
+    rs = Longgang({"rebought": True})
+    assert S.follow_hu(3, rs.options.rebought) == 200  # 腊子 after 断筹: 80 / 50 chips
+    hu = S.settle_hu(winner=1, dealer=0, totals=[0, 300, 0, 0], follow=200)
+    assert [d // 10 for d in hu] == [-80, 180, -50, -50]
