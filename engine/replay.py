@@ -100,6 +100,7 @@ class HandReplay:
         self.seat_wall_pos = [0, 0, 0, 0]
         self.visible = [0] * T.N_TILES  # tiles shown on the table (discards, exposed melds)
         self.pending_end = False  # a legal win on a discard that others may still share
+        self.window_wins: set[int] = set()  # seats that declared a win in the open claim window
         self.exhausted = False
         self.seabed_left = 0  # seabed tiles still to hand out
         self.seabed_drawer: int | None = None  # the seat that received the last seabed tile
@@ -445,6 +446,7 @@ class HandReplay:
         st.passed_win = False  # 过水 lasts until the seat's own discard
         self.discards_made += 1
         self.last_discard = (s, t, ev.seq)
+        self.window_wins = set()
         self.claims = ev.claims
         self.claim_seq = ev.seq
         self.turn = s
@@ -532,8 +534,14 @@ class HandReplay:
             code = "claim_priority/ignored_win" if best.call == "win" else "claim_priority/lower_call"
             self.find(code, f"{executed[1]} by seat {executed[0]} carried out over {best.call} by seat {best.seat}",
                       seat=executed[0], expected=f"{best.call} by {best.seat}", recorded=f"{executed[1]} by {executed[0]}")
-        elif ex_rank == CALL_RANK[best.call] and executed[0] != best.seat and not (
-                best.call == "win" and self.rs.multiple_winners):
+        elif best.call == "win" and self.rs.multiple_winners:
+            for c in valid:
+                if c.call == "win" and c.seat not in self.window_wins and not self.seats[c.seat].barred:
+                    self.find("claim_priority/ignored_win",
+                              f"seat {c.seat} declared a win on the discard at seq {dseq}, which allows several "
+                              f"winners, and its win was not carried out", seat=c.seat,
+                              expected=f"win by {c.seat}", recorded="no call")
+        elif ex_rank == CALL_RANK[best.call] and executed[0] != best.seat:
             self.find("claim_priority/seat_order",
                       f"{executed[1]} by seat {executed[0]} carried out; the order gives seat {best.seat}",
                       seat=executed[0], expected=f"{best.call} by {best.seat}", recorded=f"{executed[1]} by {executed[0]}")
@@ -659,6 +667,7 @@ class HandReplay:
         self.visible[t] += 1
         st.passed_win = False
         self.last_added_kong = (s, t)
+        self.window_wins = set()
         self.claims = ev.claims
         self.claim_seq = ev.seq
         st.pending_back += 1
@@ -671,6 +680,7 @@ class HandReplay:
     # wins --------------------------------------------------------------------
     def on_win(self, ev: L.Win) -> None:
         s, t = ev.seat, T.tile(ev.tile)
+        self.window_wins.add(s)
         st = self.seats[s]
         self_drawn = ev.from_ == s and not ev.robbing_kong
         last_tile = False

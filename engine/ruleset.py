@@ -9,6 +9,7 @@ rule that differs between rulesets is a method or attribute here.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -112,6 +113,11 @@ def _coerce(name: str, value: Any, hint: Any) -> Any:
     return value
 
 
+@functools.cache
+def _option_hints(options_cls: type) -> dict[str, Any]:
+    return get_type_hints(options_cls)
+
+
 class Ruleset:
     """Base class. Subclasses set the class attributes and implement the scoring hooks."""
 
@@ -150,7 +156,7 @@ class Ruleset:
     def parse_options(cls, raw: Mapping[str, Any]) -> Any:
         """Validate a game's ``options`` object: unknown keys and wrong types are errors."""
         fields = {f.name: f for f in dataclasses.fields(cls.Options)}
-        hints = get_type_hints(cls.Options)
+        hints = _option_hints(cls.Options)
         unknown = sorted(set(raw) - set(fields))
         if unknown:
             raise OptionError(

@@ -310,3 +310,14 @@ def test_unknown_or_bad_option_is_a_schema_error(opt):
     from schemas.log import Game
     with pytest.raises(ValidationError):
         Game.model_validate(game(hand(D, "0 discard 5p"), options=opt))
+
+
+def test_ignored_win_where_several_winners_are_allowed():
+    # guangdong allows several winners: a declared win that is not carried out is reported
+    deal = ["58p123m789m567p59s1z", "123m456m789s1134p", "123456789s3477p", "123m456m789s11z46p"]
+    both = game(hand(deal, "0 discard 5p claims 1:win,2:win", "1 win 5p from 0", "2 win 5p from 0"),
+                ruleset="guangdong")
+    assert codes(with_outcomes(both)) == []
+    one = game(hand(deal, "0 discard 5p claims 1:win,2:win", "1 win 5p from 0"), ruleset="guangdong")
+    found = [f for f in audit(with_outcomes(one)).findings]
+    assert [(f.code, f.seat) for f in found] == [("claim_priority/ignored_win", 2)]
