@@ -55,3 +55,17 @@ def test_faulty_sample_gives_each_label(ruleset: str) -> None:
             assert any(c == code and (lab["hand_no"] is None or h == lab["hand_no"]) for c, h in findings[gid]), lab
     unlabelled = set(findings) - {lab["game_id"] for lab in labels}
     assert all(not findings[g] for g in unlabelled)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_pipeline_reader_rejects_the_broken_record(ruleset: str) -> None:
+    from pipeline.read import Rejection, parse_file
+
+    labels = [json.loads(x) for x in (SAMPLES / f"{ruleset}-faulty.labels.jsonl").read_text().splitlines()]
+    broken = next(lab for lab in labels if lab["kind"] == "invalid_log")
+    out = list(parse_file(str(SAMPLES / f"{ruleset}-faulty.jsonl")))
+    rejected = [r for r in out if isinstance(r, Rejection)]
+    assert [(r.code, r.game_id) for r in rejected] == [(broken["code"], broken["game_id"])]
+    ids = Counter(p.game.game_id for p in out if not isinstance(p, Rejection))
+    dup = next(lab for lab in labels if lab["kind"] == "duplicate_game")
+    assert [g for g, n in ids.items() if n > 1] == [dup["game_id"]]
