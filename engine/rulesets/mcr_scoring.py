@@ -56,6 +56,9 @@ from engine.rulesets import mcr_fans as DATA
 __all__ = ["score_mcr", "resolve_values"]
 
 CHOW, PUNG, KONG, PAIR, KNIT = 0, 1, 2, 3, 4
+# meld kinds bound once (attribute access on an enum class is slow in Python 3.11)
+_CHI, _PON, _KONG, _AKONG = MeldKind.CHI, MeldKind.PON, MeldKind.KONG, MeldKind.CONCEALED_KONG
+_NO_EXTRA: frozenset[str] = frozenset()
 
 # --------------------------------------------------------------------------- tiles
 
@@ -314,15 +317,26 @@ def _memo_per_suit(fn, maxsize: int = 1 << 15):
 
 
 _SUIT_PARTS = _memo_per_suit(_suit_parts)
+
+
+def _suit_info(sub: tuple[int, ...], s: int) -> tuple:
+    """Everything the scorer needs from one suit of the standing tiles, in one look-up:
+    (readings as in ``_suit_parts``, OR / AND of tile traits, tiles held four times,
+    all counts even, distinct tiles)."""
+    anyb, allb, fours = _suit_props(sub, s)
+    return (_suit_parts(sub, s), anyb, allb, fours, all(n % 2 == 0 for n in sub), sum(1 for n in sub if n))
+
+
+_SUIT_INFO = _memo_per_suit(_suit_info)
 _CANON_SUITS = (0, 2, 1, 3)  # 万 条 饼 字: the reference tile order
 
 
-def _canonical_readings(subs: tuple[tuple[int, ...], ...]) -> list[_Part]:
-    """4-sets+pair readings of the standing tiles (per-suit counts), in canonical order."""
+def _canonical_readings(infos: tuple[tuple, ...]) -> list[_Part]:
+    """4-sets+pair readings of the standing tiles (per-suit ``_suit_info``), in canonical order."""
     per_suit = []
     pairs = 0
     for s in _CANON_SUITS:
-        r = _SUIT_PARTS[s](subs[s])
+        r = infos[s][0]
         if not r:
             return []
         first = r[0]
@@ -1047,11 +1061,11 @@ def _knitted_reading(h: _Hand):
 
 
 def _meld_set(m: Meld) -> tuple[int, int, bool]:
-    if m.kind is MeldKind.CHI:
+    if m.kind is _CHI:
         return (CHOW, m.tiles[0], True)
-    if m.kind is MeldKind.PON:
+    if m.kind is _PON:
         return (PUNG, m.tiles[0], True)
-    return (KONG, m.tiles[0], m.kind is MeldKind.KONG)
+    return (KONG, m.tiles[0], m.kind is _KONG)
 
 
 def _set_text(k: int, t: int) -> str:
@@ -1084,24 +1098,24 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
     win = sit.win_tile
     if not (
         type(win) is int and win in _PLAY_SET
-        and set(map(type, concealed)) <= _INT_TYPE and set(concealed) <= _PLAY_SET
+        and set(map(type, concealed)) <= _INT_TYPE and _PLAY_SET.issuperset(concealed)
     ):
         raise NotAWin("not_a_win", "standing tiles must be playing tiles (no flowers)")
     if len(melds) > 4:
         raise NotAWin("wrong_tile_count", f"{len(melds)} melds")
     for m in melds:
         if not isinstance(m, Meld) or not isinstance(m.tiles, tuple) \
-                or not (set(map(type, m.tiles)) <= _INT_TYPE and set(m.tiles) <= _PLAY_SET):
+                or not (set(map(type, m.tiles)) <= _INT_TYPE and _PLAY_SET.issuperset(m.tiles)):
             raise NotAWin("not_a_win", f"bad meld {m!r}")
         ts = m.tiles
-        if m.kind is MeldKind.CHI:
+        if m.kind is _CHI:
             if len(ts) != 3:
                 raise NotAWin("wrong_tile_count", f"chi {m} must have 3 tiles")
             a, b, c = sorted(ts)
             if a >= 27 or not (b == a + 1 and c == a + 2 and _suit(a) == _suit(c)):
                 raise NotAWin("not_a_win", f"chi {m} is not a run")
         else:
-            want = 3 if m.kind is MeldKind.PON else 4
+            want = 3 if m.kind is _PON else 4
             if len(ts) != want:
                 raise NotAWin("wrong_tile_count", f"{m} must have {want} tiles")
             if len(set(ts)) != 1:
@@ -1199,6 +1213,20 @@ def _item(name: str, value: int, count: int) -> ScoreItem:
     return ScoreItem(name, value, count)
 
 
+def _items(counts: tuple[tuple[str, int], ...], vals: Mapping[str, int], nfl: int) -> tuple[ScoreItem, ...]:
+    items = [_item(k, vals[k], n) for k, n in counts]
+    if nfl:
+        items.append(_item("花牌", vals["花牌"], nfl))
+        if not _FLOWERS_LAST:
+            items.sort(key=lambda i: _ORDER[i.name])
+    return tuple(items)
+
+
+@lru_cache(maxsize=1 << 14)
+def _default_items(counts: tuple[tuple[str, int], ...], nfl: int) -> tuple[ScoreItem, ...]:
+    return _items(counts, DATA.DEFAULT_VALUES, nfl)
+
+
 _CHICKEN = (("无番和", 1),)
 _FLOWERS_LAST = _ORDER["花牌"] == len(_FAN_NAME) - 1
 
@@ -1213,7 +1241,7 @@ def score_mcr(
     """Score an MCR win.  Raises NotAWin(code) for bad or incomplete hands."""
     standing, all_counts = _validate(sit)
     vals = resolve_values(values) if values else DATA.DEFAULT_VALUES
-    extra = _extra_fans(frozenset(extra_fans)) if extra_fans else frozenset()
+    extra = _extra_fans(frozenset(extra_fans)) if extra_fans else _NO_EXTRA
 
     melds = sit.melds
     win = sit.win_tile
@@ -1223,9 +1251,9 @@ def score_mcr(
     melded_fixed = 0
     for m in melds:
         k = m.kind
-        if k is not MeldKind.CHI and k is not MeldKind.PON:
+        if k is not _CHI and k is not _PON:
             kong_count += 1
-        if k is not MeldKind.CONCEALED_KONG:
+        if k is not _AKONG:
             melded_fixed += 1
 
     h = _Hand()
@@ -1252,7 +1280,13 @@ def score_mcr(
     h.last_tile = bool(sit.last_tile)
     h.kong = kong
     h.subs = subs = _subs(standing)
-    h.traits = _hand_traits(_subs(all_counts) if melds else subs, kong_count)
+    i0, i1, i2, i3 = infos = (
+        _SUIT_INFO[0](subs[0]), _SUIT_INFO[1](subs[1]), _SUIT_INFO[2](subs[2]), _SUIT_INFO[3](subs[3]),
+    )
+    if melds:
+        h.traits = _hand_traits(_subs(all_counts), kong_count)
+    else:
+        h.traits = _trait_codes(i0[1] | i1[1] | i2[1] | i3[1], i0[2] & i1[2] & i2[2] & i3[2], i0[3] + i1[3] + i2[3] + i3[3])
     h.base = h.traits + _situation_codes(self_drawn, last_copy, h.last_tile, kong, melded_fixed)
     if extra:
         h.base += _optional_flag_codes(h)
@@ -1264,7 +1298,8 @@ def score_mcr(
     special_kind = None
     special = None
     if not melds:
-        special = _special_reading(h)
+        if i0[4] and i1[4] and i2[4] and i3[4] or i0[5] + i1[5] + i2[5] + i3[5] >= 13:
+            special = _special_reading(h)  # 七对 needs even counts, 全不靠/十三幺 13+ kinds
         if special is None:
             special = _knitted_reading(h)
         if special is None:
@@ -1277,14 +1312,21 @@ def score_mcr(
         best_total = _total(best_counts, vals)
 
     if special is None or special_kind == "七对":
-        readings = _canonical_readings(subs)
+        readings = _canonical_readings(infos)
         if readings:
-            fixed_sets = [_meld_set(m) for m in melds]
-            fixed_chows = tuple(t for k, t, _ in fixed_sets if k == CHOW)
-            fixed_pungs = tuple(t for k, t, _ in fixed_sets if k != CHOW)
-            mk = sum(1 for k, _, m in fixed_sets if k == KONG and m)
-            ck = kong_count - mk
-            base = h.base + _kong_codes(mk, ck) if kong_count else h.base
+            base = h.base
+            ck = 0
+            if melds:
+                fixed_sets = [_meld_set(m) for m in melds]
+                fixed_chows = tuple(t for k, t, _ in fixed_sets if k == CHOW)
+                fixed_pungs = tuple(t for k, t, _ in fixed_sets if k != CHOW)
+                if kong_count:
+                    mk = sum(1 for k, _, m in fixed_sets if k == KONG and m)
+                    ck = kong_count - mk
+                    base += _kong_codes(mk, ck)
+            else:
+                fixed_sets = []
+                fixed_chows = fixed_pungs = ()
             seven = special_kind == "七对"
             for part in readings:
                 counts = _exclude(_reading_codes(h, fixed_chows, fixed_pungs, ck, base, part)) or _CHICKEN
@@ -1302,15 +1344,14 @@ def score_mcr(
 
     if isinstance(best_desc, tuple):
         best_desc = _fmt_sets(*best_desc)
-    items = [_item(k, vals[k], n) for k, n in best_counts]
-    base_total = best_total
     nfl = len(sit.flowers)
-    if nfl:
-        items.append(_item("花牌", vals["花牌"], nfl))
-        if not _FLOWERS_LAST:
-            items.sort(key=lambda i: _ORDER[i.name])
+    if vals is DATA.DEFAULT_VALUES:
+        items = _default_items(best_counts, nfl)
+    else:
+        items = _items(best_counts, vals, nfl)
+    base_total = best_total
     return Score(
-        items=tuple(items),
+        items=items,
         total=base_total + vals["花牌"] * nfl,
         below_minimum=base_total < min_fan,
         details=(("decomposition", best_desc),),
