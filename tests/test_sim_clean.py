@@ -65,3 +65,11 @@ def test_coverage_over_a_corpus() -> None:
     for key in ("win_discard", "win_self_drawn", "exhaustive_draws", "flowers", "multi_claims",
                 "call_chi", "call_pon", "call_kong", "call_concealed_kong", "call_added_kong"):
         assert cov[key] > 0, key
+
+
+def test_iter_games_equals_simulate() -> None:
+    from engine.sim import iter_games
+
+    listed, _ = simulate("guangdong" if "guangdong" in RULESETS else "mcr", games=3, seed=6, hands_per_game=1)
+    streamed = list(iter_games(listed[0]["ruleset"], games=3, seed=6, hands_per_game=1))
+    assert streamed == listed

@@ -10,6 +10,7 @@ in ``mahjong-log/1``; :mod:`engine.sim.faults` mutates games into labelled bad o
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from engine.rulesets import RULESETS
@@ -31,4 +32,12 @@ def simulate(ruleset: str, *, games: int, seed: int, hands_per_game: int = 4,
     return out, cov
 
 
-__all__ = ["simulate", "simulate_one"]
+def iter_games(ruleset: str, *, games: int, seed: int, hands_per_game: int = 4,
+               cov: Counter | None = None) -> Iterator[dict[str, Any]]:
+    """The same games as :func:`simulate`, one at a time (for corpora too big to hold)."""
+    rs = RULESETS[ruleset]({})
+    for i in range(games):
+        yield simulate_game(rs, game_rng(seed, i), game_id(ruleset, seed, i), hands_per_game, cov)
+
+
+__all__ = ["iter_games", "simulate", "simulate_one"]
