@@ -137,7 +137,6 @@ _HAND_X, _SETS_X = _exclusion_tables()
 _SETS_X_BITS = tuple(_mask(js) for js in _SETS_X)
 
 
-@lru_cache(maxsize=1 << 16)
 def _exclude(occ: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
     """不重复: drop fans implied by other counted fans.
 
@@ -1197,14 +1196,6 @@ def _extra_fans(extra_fans: frozenset[str]) -> frozenset[str]:
 
 
 def _total(counts: Iterable[tuple[str, int]], vals: Mapping[str, int]) -> int:
-    if vals is DATA.DEFAULT_VALUES:
-        return _default_total(counts)
-    return sum(vals[k] * n for k, n in counts)
-
-
-@lru_cache(maxsize=1 << 14)
-def _default_total(counts: tuple[tuple[str, int], ...]) -> int:
-    vals = DATA.DEFAULT_VALUES
     return sum(vals[k] * n for k, n in counts)
 
 
@@ -1222,12 +1213,20 @@ def _items(counts: tuple[tuple[str, int], ...], vals: Mapping[str, int], nfl: in
     return tuple(items)
 
 
-@lru_cache(maxsize=1 << 14)
-def _default_items(counts: tuple[tuple[str, int], ...], nfl: int) -> tuple[ScoreItem, ...]:
-    return _items(counts, DATA.DEFAULT_VALUES, nfl)
-
-
 _CHICKEN = (("无番和", 1),)
+_TIE_FANS = frozenset(("一色三同顺", "三同刻"))  # an equal total with these replaces the best
+
+
+@lru_cache(maxsize=1 << 16)
+def _evaluate(occ: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...], int, bool, tuple[ScoreItem, ...]]:
+    """``_exclude`` plus what the scorer derives from it, memoised on the raw fan codes:
+    (counts, 无番和 when empty; total with default values; has a tie-break fan;
+    score items with default values and no flowers)."""
+    counts = _exclude(occ) or _CHICKEN
+    vals = DATA.DEFAULT_VALUES
+    return (
+        counts, _total(counts, vals), any(k in _TIE_FANS for k, _ in counts), _items(counts, vals, 0),
+    )
 _FLOWERS_LAST = _ORDER["花牌"] == len(_FAN_NAME) - 1
 
 
@@ -1292,7 +1291,9 @@ def score_mcr(
         h.base += _optional_flag_codes(h)
     h.n_standing = len(sit.concealed)
 
-    best_counts: tuple[tuple[str, int], ...] | None = None
+    default = vals is DATA.DEFAULT_VALUES
+    best = None
+    best_part = None
     best_total = 0
     best_desc: object = ""
     special_kind = None
@@ -1308,8 +1309,8 @@ def score_mcr(
         special = _knitted_reading(h)
     if special is not None:
         special_kind, occ, best_desc = special
-        best_counts = _exclude(occ)
-        best_total = _total(best_counts, vals)
+        best = _evaluate(occ)
+        best_total = best[1] if default else _total(best[0], vals)
 
     if special is None or special_kind == "七对":
         readings = _canonical_readings(infos)
@@ -1329,26 +1330,24 @@ def score_mcr(
                 fixed_chows = fixed_pungs = ()
             seven = special_kind == "七对"
             for part in readings:
-                counts = _exclude(_reading_codes(h, fixed_chows, fixed_pungs, ck, base, part)) or _CHICKEN
-                tot = _total(counts, vals)
-                if tot > best_total or (tot == best_total and (
-                    seven or any(k == "一色三同顺" or k == "三同刻" for k, _ in counts)
-                )):
-                    best_total, best_counts = tot, counts
-                    best_desc = (fixed_sets + [(k, t, False) for k, t in part[0]], part[3])
-    if best_counts is None:
+                ev = _evaluate(_reading_codes(h, fixed_chows, fixed_pungs, ck, base, part))
+                tot = ev[1] if default else _total(ev[0], vals)
+                if tot > best_total or (tot == best_total and (seven or ev[2])):
+                    best_total, best, best_part = tot, ev, part
+            if best_part is not None:
+                best_desc = _fmt_sets(fixed_sets + [(k, t, False) for k, t in best_part[0]], best_part[3])
+    if best is None:
         raise NotAWin("not_a_win", f"{T.fmt(sit.full_concealed)} with {len(melds)} melds is not a complete hand")
-    if not best_counts:
-        best_counts = _CHICKEN
-        best_total = _total(best_counts, vals)
 
-    if isinstance(best_desc, tuple):
-        best_desc = _fmt_sets(*best_desc)
     nfl = len(sit.flowers)
-    if vals is DATA.DEFAULT_VALUES:
-        items = _default_items(best_counts, nfl)
+    if not default:
+        items = _items(best[0], vals, nfl)
+    elif not nfl:
+        items = best[3]
+    elif _FLOWERS_LAST:
+        items = best[3] + (_item("花牌", vals["花牌"], nfl),)
     else:
-        items = _items(best_counts, vals, nfl)
+        items = _items(best[0], vals, nfl)
     base_total = best_total
     return Score(
         items=items,
