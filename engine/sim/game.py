@@ -345,7 +345,17 @@ class HandSim:
         return out
 
     def forbidden_discards(self, st: _Seat) -> frozenset[int]:
-        m = st.called
+        return self.forbidden_after(st.called)
+
+    def can_discard_after(self, plain: list[int], used: tuple[int, int], meld: Meld) -> bool:
+        """Would the seat still have a tile it may discard after this call (换张 rules)?"""
+        bad = self.forbidden_after(meld)
+        rest = list(plain)
+        for u in used:
+            rest[u] -= 1
+        return any(rest[x] for x in range(34) if x not in bad)
+
+    def forbidden_after(self, m: Meld | None) -> frozenset[int]:
         if m is None or self.rs.swap_calling_allowed:
             return frozenset()
         if m.kind is MeldKind.PON:
@@ -406,7 +416,8 @@ class HandSim:
                 decl.append((y, "kong", None))
                 continue
             if st.counts[t] >= 2 and not (rs.passed_pon_rule and t in st.passed_pon) and (
-                    st.bot.wants_call(plain, nm, nw, t, (t, t)) or self.rng.random() < 0.02):
+                    st.bot.wants_call(plain, nm, nw, t, (t, t)) or self.rng.random() < 0.02) and \
+                    self.can_discard_after(plain, (t, t), Meld.pon(t, (y - d) % 4)):
                 decl.append((y, "pon", None))
                 continue
             if k == 1 and rs.chi_allowed and t < 27:
@@ -497,7 +508,9 @@ class HandSim:
         for a, b in ((t - 2, t - 1), (t - 1, t + 1), (t + 1, t + 2)):
             if a < 0 or b >= 27 or a // 9 != t // 9 or b // 9 != t // 9:
                 continue
-            if plain[a] and plain[b] and st.bot.wants_call(plain, nm, nw, t, (a, b)):
+            meld = Meld(MeldKind.CHI, tuple(sorted((a, b, t))), t, 1)
+            if plain[a] and plain[b] and st.bot.wants_call(plain, nm, nw, t, (a, b)) and \
+                    self.can_discard_after(plain, (a, b), meld):
                 options.append((a, b))
         if not options:
             return None
