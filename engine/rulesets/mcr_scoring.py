@@ -682,6 +682,9 @@ def _pung_combo(nc: int, pungs: tuple[int, ...], pair: int, rw: int, sw: int) ->
     return tuple(out), pack
 
 
+_NO_COMBO: tuple[tuple[int, ...], int] = ((), 7)
+
+
 def _kong_codes(mk: int, ck: int) -> tuple[int, ...]:
     out = []
     if mk:
@@ -875,12 +878,15 @@ def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[in
     chows = tuple(sorted(fixed_chows + cch, key=_CKEY_OF)) if fixed_chows else cch
     pungs = tuple(sorted(fixed_pungs + cpg, key=_CKEY_OF)) if fixed_pungs else cpg
     nc = len(chows)
-    ccodes, cpack = _chow_combo(chows)
-    rw = 27 + h.round
-    sw = 27 + h.seat
-    pcodes, ppack = _pung_combo(
-        nc, pungs, pair if pair >= 27 else -1, rw if rw in pungs else -1, sw if sw in pungs else -1,
-    )
+    ccodes, cpack = _chow_combo(chows) if chows else _NO_COMBO
+    if pungs:
+        rw = 27 + h.round
+        sw = 27 + h.seat
+        pcodes, ppack = _pung_combo(
+            nc, pungs, pair if pair >= 27 else -1, rw if rw in pungs else -1, sw if sw in pungs else -1,
+        )
+    else:
+        pcodes, ppack = _NO_COMBO
     win = h.win
     win_in_chow = False
     for t in cch:
@@ -1097,21 +1103,21 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
     win = sit.win_tile
     if not (
         type(win) is int and win in _PLAY_SET
-        and set(map(type, concealed)) <= _INT_TYPE and _PLAY_SET.issuperset(concealed)
+        and _INT_TYPE.issuperset(map(type, concealed)) and _PLAY_SET.issuperset(concealed)
     ):
         raise NotAWin("not_a_win", "standing tiles must be playing tiles (no flowers)")
     if len(melds) > 4:
         raise NotAWin("wrong_tile_count", f"{len(melds)} melds")
     for m in melds:
         if not isinstance(m, Meld) or not isinstance(m.tiles, tuple) \
-                or not (set(map(type, m.tiles)) <= _INT_TYPE and _PLAY_SET.issuperset(m.tiles)):
+                or not (_INT_TYPE.issuperset(map(type, m.tiles)) and _PLAY_SET.issuperset(m.tiles)):
             raise NotAWin("not_a_win", f"bad meld {m!r}")
         ts = m.tiles
         if m.kind is _CHI:
             if len(ts) != 3:
                 raise NotAWin("wrong_tile_count", f"chi {m} must have 3 tiles")
             a, b, c = sorted(ts)
-            if a >= 27 or not (b == a + 1 and c == a + 2 and _suit(a) == _suit(c)):
+            if a >= 27 or not (b == a + 1 and c == a + 2 and a // 9 == c // 9):
                 raise NotAWin("not_a_win", f"chi {m} is not a run")
         else:
             want = 3 if m.kind is _PON else 4
