@@ -43,6 +43,7 @@ class SeatState:
     last_draw: int | None = None
     last_draw_back: bool = False
     pending_back: int = 0  # replacement draws owed
+    ready: bool = False  # declared a ready hand (报听)
     back_reasons: list[str] = field(default_factory=list)  # "kong" / "flower", in order owed
     last_back_reason: str | None = None
     feeders: list[int] = field(default_factory=list)  # seat that supplied each claimed set
@@ -675,7 +676,7 @@ class HandReplay:
         self.phase = "rob"
 
     def on_ready(self, ev: L.Ready) -> None:
-        return None
+        self.seats[ev.seat].ready = True
 
     # wins --------------------------------------------------------------------
     def on_win(self, ev: L.Win) -> None:
@@ -836,6 +837,8 @@ class HandReplay:
         earthly = s != self.dealer and self.discards_made <= 1 and self.first_go_round and not any(
             x.melds for x in self.seats)
         out: list[tuple[str, object]] = [("dealer", self.dealer), ("seat", s)]
+        if self.seats[s].ready:
+            out.append(("ready", True))
         if heavenly:
             out.append(("heavenly", True))
         elif earthly and from_seat is None:

@@ -43,7 +43,8 @@ def test_tables_hold_the_spec_values():
 def test_options_defaults_and_errors():
     o = Guangdong.parse_options({})
     assert (o.base, o.cap, o.multiple_winners, o.min_fan, o.false_win_fan, o.bao_sets) == (1, 5, True, 0, 5, 3)
-    assert o.cap_breakers == F.SPECIAL_NAMES and o.additions == F.ADDITION_NAMES
+    assert o.cap_breakers == F.SPECIAL_NAMES and o.additions == frozenset(F.DEFAULT_ADDITIONS)
+    assert F.ADDITION_NAMES - o.additions == {"报听"}
     with pytest.raises(OptionError):
         Guangdong.parse_options({"fan_values": {"不存在": 3}})
     with pytest.raises(OptionError):

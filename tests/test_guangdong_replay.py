@@ -194,3 +194,13 @@ def test_robbing_a_kong_the_kong_owner_pays():
     facts = audit(g).hands[0]
     assert facts.wins[0].win_type == "robbing_kong" and facts.wins[0].score.total == 2
     assert facts.computed_deltas == (0, 4, 0, -4)
+
+
+def test_ready_declaration_adds_one_fan_only_when_switched_on():
+    lines = ("1 ready", "0 discard 5p", "1 win 5p from 0")
+    plain = with_outcomes(gd(hand(TRIPLE, *lines)))
+    assert [(i.name, i.value) for i in audit(plain).hands[0].wins[0].score.items] == [("平胡", 2)]
+    on = with_outcomes(gd(hand(TRIPLE, *lines), additions=["自摸", "门风刻", "圈风刻", "箭刻", "报听"]))
+    items = [(i.name, i.value) for i in audit(on).hands[0].wins[0].score.items]
+    assert ("报听", 1) in items
+    assert codes(on) == []

@@ -51,8 +51,9 @@ class GuangdongOptions:
     base: int = field(default=1, metadata={"help": "points of a 0-fan hand: a win pays base × 2^fan"})
     cap: int | None = field(default=F.CAP, metadata={
         "help": "爆胡: the most a regular hand with its additions scores (null: no cap)"})
-    additions: frozenset[str] = field(default_factory=lambda: _names(F.ADDITIONS), metadata={
-        "help": "additions that count on a regular hand (自摸, 门风刻, 圈风刻, 箭刻)"})
+    additions: frozenset[str] = field(default_factory=lambda: frozenset(F.DEFAULT_ADDITIONS), metadata={
+        "help": "additions that count on a regular hand (default 自摸, 门风刻, 圈风刻, 箭刻; add 报听 for the "
+                "seed's +1 after a ready declaration)"})
     cap_breakers: frozenset[str] = field(default_factory=lambda: _names(F.SPECIAL), metadata={
         "help": "special hands scored beyond the cap; one left out scores as a regular hand (additions, cap)"})
     fan_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), metadata={
@@ -235,6 +236,7 @@ class Guangdong(Ruleset):
             (a["seat_wind"], int(T.wind_tile(sit.seat_wind) in trips)),
             (a["round_wind"], int(T.wind_tile(sit.round_wind) in trips)),
             (a["dragon_pung"], sum(1 for t in trips if T.is_dragon(t))),
+            (a["ready"], int(bool(sit.get("ready")))),
         ]
 
     @staticmethod

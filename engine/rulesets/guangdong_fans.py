@@ -42,7 +42,11 @@ ADDITIONS: tuple[FanRow, ...] = (
     R("seat_wind", "门风刻", 1),  # triplet / kong of the seat's own wind (风位)
     R("round_wind", "圈风刻", 1),  # triplet / kong of the round wind (风圈)
     R("dragon_pung", "箭刻", 1),  # per triplet / kong of 中发白 (三元牌)
+    R("ready", "报听", 1),  # 其他规则 §5: a win after declaring a ready hand; off by default
 )
+
+#: additions that count unless the ``additions`` option says otherwise (报听 is the seed's, not the spec's)
+DEFAULT_ADDITIONS = ("自摸", "门风刻", "圈风刻", "箭刻")
 
 #: 爆胡以外: the highest applicable row is the whole score.
 SPECIAL: tuple[FanRow, ...] = (
