@@ -15,6 +15,8 @@ $(STAMP): pyproject.toml
 audit: $(STAMP)
 	$(BIN)/mahjong-audit audit sample_logs --db audit.duckdb --workers 2
 	$(BIN)/mahjong-audit stats --db audit.duckdb
+	$(BIN)/mahjong-audit report --db audit.duckdb -o report.html --logs sample_logs
+	@echo "report: $(CURDIR)/report.html"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 tests
@@ -26,4 +28,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check engine schemas pipeline tests bench
 
 clean:
-	rm -rf $(VENV) audit.duckdb .pytest_cache build *.egg-info
+	rm -rf $(VENV) audit.duckdb audit.duckdb.log .audit.duckdb.staging report.html .pytest_cache build *.egg-info
