@@ -637,7 +637,7 @@ _PACK_CODES = tuple(
 )
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 15)
 def _chow_combo(chows: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     """Chow combination fans of the chows (first tiles, reference order), set i = chow i.
 
@@ -649,7 +649,7 @@ def _chow_combo(chows: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     return _codes(_chow_fans([(t, i) for i, t in enumerate(chows)])), pack
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 15)
 def _pung_combo(nc: int, pungs: tuple[int, ...], pair: int, rw: int, sw: int) -> tuple[tuple[int, ...], int]:
     """Fans of the pungs/kongs (reference order; set nc + i = pung i) and of pungs + pair.
 
@@ -774,7 +774,7 @@ def _suit_props(sub: tuple[int, ...], s: int) -> tuple[int, int, int]:
     return anyb, allb, fours
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=1 << 15)
 def _trait_codes(anyb: int, allb: int, hog: int) -> tuple[int, ...]:
     """Fans that depend only on which tiles are in the hand (any reading)."""
     out = []
@@ -1223,7 +1223,7 @@ _CHICKEN = (("无番和", 1),)
 _TIE_FANS = frozenset(("一色三同顺", "三同刻"))  # an equal total with these replaces the best
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 17)
 def _evaluate(occ: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...], int, bool, tuple[ScoreItem, ...]]:
     """``_exclude`` plus what the scorer derives from it, memoised on the raw fan codes:
     (counts, 无番和 when empty; total with default values; has a tie-break fan;
