@@ -73,9 +73,10 @@ def test_inject_leaves_its_input_alone() -> None:
     assert games == before
 
 
-def test_rate_labels_and_precision() -> None:
+@pytest.mark.parametrize("ruleset", RULESETS_HERE)
+def test_rate_labels_and_precision(ruleset: str) -> None:
     """A run with --faults: labelled games give their fault; unlabelled ones audit clean."""
-    games, _ = simulate("mcr", games=30, seed=8, hands_per_game=1)
+    games, _ = simulate(ruleset, games=26, seed=8, hands_per_game=1)
     labelled = clean = 0
     for i, g in enumerate(games):
         records, label = inject_maybe(g, 8, i, 0.5)

@@ -152,12 +152,21 @@ def choose_plan(counts: Sequence[int], *, pairs_ok: bool, prefer_high: bool, rol
     return Plan("flush", best) if flushy >= 10 and roll < 0.5 else Plan("free")
 
 
+#: per-seat noise levels a hand draws from: in rulesets without a minimum score, hands
+#: end too quickly with sharp bots (hardly any exhaustive draws), so some seats play
+#: loosely, and in a share of hands (``SLOW_TABLE``) every seat does
+NOISE_LEVELS = (0.0, 0.0, 0.2, 0.5)
+NOISE_LEVELS_MINIMUM = (0.0, 0.0, 0.0, 0.1)
+SLOW_TABLE = (0.15, 0.8)  # (share of hands, noise of every seat)
+
+
 class Bot:
     """Decisions for one seat. ``need`` is the number of sets a complete hand has (4 or 5)."""
 
-    def __init__(self, plan: Plan, need: int):
+    def __init__(self, plan: Plan, need: int, noise: float = 0.0):
         self.plan = plan
         self.need = need
+        self.noise = noise  # share of discards chosen at random (slower tables, more draws)
 
     # --- evaluation -----------------------------------------------------------------
     def kept(self, counts: Sequence[int]) -> list[int]:

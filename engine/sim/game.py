@@ -19,7 +19,15 @@ from typing import Any
 from engine import tiles as T
 from engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation
 from engine.ruleset import HandEnd, Ruleset, SeatEnd, WinEnd
-from engine.sim.bot import Bot, choose_plan, pairs_shanten, shanten
+from engine.sim.bot import (
+    NOISE_LEVELS,
+    NOISE_LEVELS_MINIMUM,
+    SLOW_TABLE,
+    Bot,
+    choose_plan,
+    pairs_shanten,
+    shanten,
+)
 
 WINDS = "ESWN"
 MAX_RETRIES = 50
@@ -221,11 +229,16 @@ class HandSim:
         self.deal = deal
         self.wall = pool[pos:]
         self.seats = []
+        has_minimum = bool(getattr(rs.options, "min_fan", 0))
+        slow = not has_minimum and rng.random() < SLOW_TABLE[0]
+        if slow:
+            self.cov["slow_tables"] += 1
         for s in range(4):
             c = T.counts(deal[s])
-            plan = choose_plan(c, pairs_ok=self.need == 4, prefer_high=bool(getattr(rs.options, "min_fan", 0)),
+            plan = choose_plan(c, pairs_ok=self.need == 4, prefer_high=has_minimum,
                                roll=rng.random())
-            st = _Seat(s, Bot(plan, self.need), c)
+            noise = SLOW_TABLE[1] if slow else rng.choice(NOISE_LEVELS_MINIMUM if has_minimum else NOISE_LEVELS)
+            st = _Seat(s, Bot(plan, self.need, noise), c)
             st.wilds = rs.wild_tiles(s, self.dealer, self.indicator)
             self.seats.append(st)
             self.cov[f"plan_{plan.kind}"] += 1
@@ -372,7 +385,12 @@ class HandSim:
         plain = st.plain()
         if sum(plain) == 0:
             raise _Retry  # only wild tiles left in hand: nothing may be discarded
-        t = st.bot.discard(plain, len(st.melds), st.n_wilds(), self.forbidden_discards(st))
+        bad = self.forbidden_discards(st)
+        if st.bot.noise and self.rng.random() < st.bot.noise:
+            cands = [x for x in range(34) if plain[x] and x not in bad] or [x for x in range(34) if plain[x]]
+            t = self.rng.choice(cands)
+        else:
+            t = st.bot.discard(plain, len(st.melds), st.n_wilds(), bad)
         self.emit("discard", s, tile=T.name(t))
         st.counts[t] -= 1
         self.visible[t] += 1
@@ -428,6 +446,8 @@ class HandSim:
             ev["claims"] = [{"seat": y, "call": c} for y, c, _ in decl]
             if len(decl) > 1:
                 self.cov["multi_claims"] += 1
+                calls = sorted({c for _, c, _ in decl}, key=("win", "kong", "pon", "chi").index)
+                self.cov["claims_" + "_over_".join(calls) if len(calls) > 1 else "claims_several_" + calls[0]] += 1
         winners = [x for x in decl if x[1] == "win"]
         if winners:
             if not rs.multiple_winners:

@@ -115,7 +115,8 @@ def report(cov: Counter, seconds: float) -> str:
     hands = cov.get("hands", 0)
     rate = hands / seconds if seconds > 0 else 0.0
     lines = [f"simulated {cov.get('games', 0)} games, {hands} hands in {seconds:.1f} s ({rate:.0f} hands/s)"]
-    groups = (("wins", "win_"), ("calls", "call_"), ("faults", "fault_"), ("plans", "plan_"))
+    groups = (("wins", "win_"), ("calls", "call_"), ("competing claims", "claims_"), ("faults", "fault_"),
+              ("plans", "plan_"))
     for title, prefix in groups:
         items = sorted((k.removeprefix(prefix), v) for k, v in cov.items() if k.startswith(prefix))
         if items:
