@@ -818,19 +818,6 @@ def _trait_codes(anyb: int, allb: int, hog: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-_SUIT_PROPS = _memo_per_suit(_suit_props)
-
-
-def _hand_traits(subs: tuple[tuple[int, ...], ...], kong_count: int) -> tuple[int, ...]:
-    """Fan codes that depend only on which tiles are in the hand (per-suit counts of all
-    its tiles, melds included)."""
-    a0, b0, f0 = _SUIT_PROPS[0](subs[0])
-    a1, b1, f1 = _SUIT_PROPS[1](subs[1])
-    a2, b2, f2 = _SUIT_PROPS[2](subs[2])
-    a3, b3, f3 = _SUIT_PROPS[3](subs[3])
-    return _trait_codes(a0 | a1 | a2 | a3, b0 & b1 & b2 & b3, f0 + f1 + f2 + f3 - kong_count)
-
-
 @lru_cache(maxsize=64)
 def _situation_codes(self_drawn: bool, last_copy: bool, last_tile: bool, kong: bool, melded_fixed: int) -> tuple[int, ...]:
     """Flag fans (和绝张, 自摸, 妙手回春, ...) and concealment fans (门前清, 不求人, 全求人)."""
@@ -1288,10 +1275,21 @@ def score_mcr(
     i0, i1, i2, i3 = infos = (
         _SUIT_INFO[0](subs[0]), _SUIT_INFO[1](subs[1]), _SUIT_INFO[2](subs[2]), _SUIT_INFO[3](subs[3]),
     )
-    if melds:
-        h.traits = _hand_traits(_subs(all_counts), kong_count)
-    else:
-        h.traits = _trait_codes(i0[1] | i1[1] | i2[1] | i3[1], i0[2] & i1[2] & i2[2] & i3[2], i0[3] + i1[3] + i2[3] + i3[3])
+    anyb = i0[1] | i1[1] | i2[1] | i3[1]
+    allb = i0[2] & i1[2] & i2[2] & i3[2]
+    fours = i0[3] + i1[3] + i2[3] + i3[3]
+    if melds:  # add the meld tiles to the standing tiles' traits
+        kinds = set()
+        for m in melds:
+            for t in m.tiles:
+                p = _PROPS[t]
+                anyb |= p
+                allb &= p
+                kinds.add(t)
+        for t in kinds:
+            if all_counts[t] == 4:
+                fours += 1
+    h.traits = _trait_codes(anyb, allb, fours - kong_count)
     h.base = h.traits + _situation_codes(self_drawn, last_copy, h.last_tile, kong, melded_fixed)
     if extra:
         h.base += _optional_flag_codes(h)
@@ -1310,7 +1308,8 @@ def score_mcr(
         if special is None:
             special = _knitted_reading(h)
         if special is None:
-            special = _nine_gates(h)
+            if win < 27 and infos[win // 9][5] == 9:  # 九莲宝灯 holds every rank of its suit
+                special = _nine_gates(h)
     elif len(melds) == 1:
         special = _knitted_reading(h)
     if special is not None:
