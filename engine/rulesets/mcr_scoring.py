@@ -134,7 +134,7 @@ def _exclusion_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
 # per fan index: bitmask of the fans it hides whole ("hand" rows) and the fans it
 # hides only on its own sets ("sets" rows) — both derived from DATA.EXCLUSIONS.
 _HAND_X, _SETS_X = _exclusion_tables()
-_SETS_X_BITS = tuple(_mask(js) for js in _SETS_X)
+_HAND_X_IX = tuple(tuple(j for j in range(len(_FAN_NAME)) if x >> j & 1) for x in _HAND_X)
 
 
 def _exclude(occ: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
@@ -142,27 +142,28 @@ def _exclude(occ: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
 
     ``occ``: raw fan codes.  Returns ``((name, count), ...)`` in catalogue order.
     """
-    present = 0
+    # "hand" rows first, fan by fan in catalogue order; the per-occurrence pass below
+    # runs only if a "sets" row meets a fan that is still counted
+    n: dict[int, int] = {}
     for c in occ:
-        present |= 1 << (c >> 5)
-    # "hand" rows on the bitmask of fans, in catalogue order; fall back to the
-    # per-occurrence pass below only if a "sets" row meets a counted target
-    alive = rest = present
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        if alive & low:
-            i = low.bit_length() - 1
-            alive &= ~_HAND_X[i]
-            if _SETS_X_BITS[i] & alive:
+        i = c >> 5
+        n[i] = n.get(i, 0) + 1
+    order = sorted(n)
+    dead: set[int] = set()
+    scoped = False
+    for i in order:
+        if i in dead:
+            continue
+        if _HAND_X_IX[i]:
+            dead.update(_HAND_X_IX[i])
+        for j in _SETS_X[i]:
+            if j in n and j not in dead:
+                scoped = True
                 break
-    else:
-        n: dict[int, int] = {}
-        for c in occ:
-            i = c >> 5
-            if alive >> i & 1:
-                n[i] = n.get(i, 0) + 1
-        return tuple((_FAN_NAME[i], n[i]) for i in sorted(n))
+        if scoped:
+            break
+    if not scoped:
+        return tuple((_FAN_NAME[i], n[i]) for i in order if i not in dead)
     groups: dict[int, list[int]] = {}
     for c in occ:
         i = c >> 5
