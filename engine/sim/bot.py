@@ -121,8 +121,9 @@ def shanten(counts: Sequence[int], need: int) -> int:
 
 
 def pairs_shanten(counts: Sequence[int], pairs_needed: int = 7) -> int:
-    """七对-style shanten: pairs still missing, minus one."""
-    pairs = sum(min(n, 2) // 2 for n in counts[:34])
+    """七对-style shanten: pairs still missing, minus one (four of a kind counts as two
+    pairs, so as a ready filter it never misses a hand that may win that way)."""
+    pairs = sum(n // 2 for n in counts[:34])
     return pairs_needed - 1 - min(pairs, pairs_needed)
 
 
@@ -204,7 +205,7 @@ class Bot:
             base = pairs_shanten(kept, self.need + 3)
             for t in range(34):
                 if counts[t]:
-                    out[t] = max(-1, (base + 1 if kept[t] == 2 else base) - wilds)
+                    out[t] = max(-1, (base + 1 if kept[t] in (2, 4) else base) - wilds)
             return out
         need = self.need - n_melds
         parts = [tuple(kept[lo:hi]) for lo, hi, _ in _SUIT_SLICES]
