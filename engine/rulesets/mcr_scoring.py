@@ -1242,12 +1242,29 @@ def score_mcr(
     fixed_win = all_counts[win] - standing[win]
     kong_count = 0
     melded_fixed = 0
+    mk = 0  # exposed kongs
+    fixed_sets: list[tuple[int, int, bool]] = []
+    fixed_chows: tuple[int, ...] = ()
+    fixed_pungs: tuple[int, ...] = ()
     for m in melds:
         k = m.kind
-        if k is not _CHI and k is not _PON:
-            kong_count += 1
-        if k is not _AKONG:
+        t = m.tiles[0]
+        if k is _CHI:
+            fixed_sets.append((CHOW, t, True))
+            fixed_chows += (t,)
             melded_fixed += 1
+        elif k is _PON:
+            fixed_sets.append((PUNG, t, True))
+            fixed_pungs += (t,)
+            melded_fixed += 1
+        else:
+            exposed = k is _KONG
+            fixed_sets.append((KONG, t, exposed))
+            fixed_pungs += (t,)
+            kong_count += 1
+            if exposed:
+                mk += 1
+                melded_fixed += 1
 
     h = _Hand()
     h.sit = sit
@@ -1323,17 +1340,9 @@ def score_mcr(
         if readings:
             base = h.base
             ck = 0
-            if melds:
-                fixed_sets = [_meld_set(m) for m in melds]
-                fixed_chows = tuple(t for k, t, _ in fixed_sets if k == CHOW)
-                fixed_pungs = tuple(t for k, t, _ in fixed_sets if k != CHOW)
-                if kong_count:
-                    mk = sum(1 for k, _, m in fixed_sets if k == KONG and m)
-                    ck = kong_count - mk
-                    base += _kong_codes(mk, ck)
-            else:
-                fixed_sets = []
-                fixed_chows = fixed_pungs = ()
+            if kong_count:
+                ck = kong_count - mk
+                base += _kong_codes(mk, ck)
             seven = special_kind == "七对"
             for part in readings:
                 ev = _evaluate(_reading_codes(h, fixed_chows, fixed_pungs, ck, base, part))
