@@ -316,9 +316,6 @@ def _memo_per_suit(fn, maxsize: int = 1 << 15):
     return tuple(lru_cache(maxsize=maxsize)(partial(fn, s=s)) for s in range(4))
 
 
-_SUIT_PARTS = _memo_per_suit(_suit_parts)
-
-
 def _suit_info(sub: tuple[int, ...], s: int) -> tuple:
     """Everything the scorer needs from one suit of the standing tiles, in one look-up:
     (readings as in ``_suit_parts``, OR / AND of tile traits, tiles held four times,
