@@ -3,8 +3,15 @@
 Plain functions, no Beam pipeline: the ``audit`` transforms wrap them in thin DoFns and
 ``validate`` calls them directly. Files are opened through
 ``apache_beam.io.filesystems.FileSystems`` (local paths, gs://, s3:// where the extras
-are installed; ``.gz`` is decompressed by extension) and read line by line, so a big
+are installed; ``.gz`` is decompressed by extension, with Python's own gzip reader, which
+is several times faster than Beam's line reader) and read line by line, so a big
 ``.jsonl.gz`` is never held in memory.
+
+A big file is read as several :class:`Shard` s: shard ``k`` of ``n`` keeps the records
+whose ordinal in the file is ``k`` modulo ``n``. Every shard reads (and decompresses) the
+whole file but parses and audits only its own records, so the shards of one file can run
+on different workers without any record crossing a shuffle. :func:`plan_shards` decides
+``n`` per file from the file sizes and the parallelism wanted.
 
 A file name ending in ``.json`` (before ``.gz``) holds one game document, possibly
 pretty-printed; any other native file holds one game per line (JSON Lines). With an
@@ -14,10 +21,13 @@ splits the file into records and converts each.
 
 from __future__ import annotations
 
+import contextlib
+import gzip
 import json
+import math
 import os
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from pydantic import ValidationError
@@ -31,6 +41,11 @@ NATIVE_SUFFIXES = (".json", ".jsonl", ".ndjson")
 # Skipped in directories and globs; a file named explicitly is still read.
 SKIPPED_SUFFIXES = (".labels.jsonl",)
 HEAD_CHARS = 256 * 1024  # importers sniff this much; a Botzone match names its initdata near the end
+# Sharding: a file is split only if it holds at least this much (uncompressed) text, and a
+# .gz file is taken to hold this many times its size. Every shard re-reads the whole file,
+# so a file is never cut into more shards than the parallelism asked for.
+MIN_SPLIT_BYTES = 1 << 20
+GZ_RATIO = 8
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -46,6 +61,22 @@ class RawRecord:
     line: int
     text: str
     importer: str | None = None  # None: native mahjong-log/1
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Shard ``index`` of ``count`` of one file: its records whose ordinal % count == index."""
+
+    path: str
+    index: int = 0
+    count: int = 1
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.index < self.count:
+            raise ValueError(f"shard {self.index} of {self.count}")
+
+    def keeps(self, ordinal: int) -> bool:
+        return ordinal % self.count == self.index
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,11 +181,64 @@ def expand_inputs(inputs: Iterable[str], suffixes: Sequence[str] | None = None) 
     return tuple(sorted(found))
 
 
+def file_sizes(files: Sequence[str]) -> dict[str, int]:
+    """Size in bytes of each file (0 where the filesystem cannot tell)."""
+    if not files:
+        return {}
+    fs = _filesystems()
+    out = dict.fromkeys(files, 0)
+    try:
+        results = fs.match(list(files))
+    except OSError:  # BeamIOError: some path vanished; the read reports it
+        return out
+    for path, res in zip(files, results, strict=True):
+        if res.metadata_list:
+            out[path] = int(res.metadata_list[0].size_in_bytes)
+    return out
+
+
+def _text_bytes(path: str, size: int) -> int:
+    return size * GZ_RATIO if path.lower().endswith(".gz") else size
+
+
+def plan_shards(files: Sequence[str], parallelism: int,
+                sizes: Mapping[str, int] | None = None) -> tuple[Shard, ...]:
+    """The shards to read ``files`` in, about ``parallelism`` at a time.
+
+    A file gets ``ceil(parallelism * its share of all the text)`` shards, at most
+    ``parallelism`` and 1 for a small file or a one-document ``.json``: one big file is
+    split across every worker, many files are spread over the workers whole.
+    """
+    if parallelism < 1:
+        raise ValueError("parallelism must be at least 1")
+    sizes = file_sizes(files) if sizes is None else sizes
+    text = {f: _text_bytes(f, sizes.get(f, 0)) for f in files}
+    total = sum(text.values())
+    shards: list[Shard] = []
+    for f in files:
+        n = 1
+        if total and text[f] >= MIN_SPLIT_BYTES and not is_document_file(f):
+            n = max(1, min(parallelism, math.ceil(text[f] * parallelism / total)))
+        shards += [Shard(f, k, n) for k in range(n)]
+    return tuple(shards)
+
+
 # --------------------------------------------------------------------------- reading
 
 
-def _open(path: str):
-    return _filesystems().open(path)  # CompressionTypes.AUTO: .gz by extension
+@contextlib.contextmanager
+def _open(path: str) -> Iterator:
+    """A binary stream of the file's content (``.gz`` decompressed, other codecs by Beam)."""
+    fs = _filesystems()
+    if not path.lower().endswith(".gz"):
+        with fs.open(path) as f:  # CompressionTypes.AUTO
+            yield f
+        return
+    from apache_beam.io.filesystem import CompressionTypes
+
+    with fs.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as raw, \
+            gzip.GzipFile(fileobj=raw, mode="rb") as f:
+        yield f
 
 
 def iter_lines(path: str) -> Iterator[str]:
@@ -165,7 +249,7 @@ def iter_lines(path: str) -> Iterator[str]:
     """
     with _open(path) as f:
         first = True
-        for raw in iter(f.readline, b""):
+        for raw in f:
             text = raw.decode("utf-8", errors="replace")
             if first:
                 text = text.removeprefix("\ufeff")
@@ -210,8 +294,7 @@ def _native_records(path: str, lines: Iterable[str]) -> Iterator[RawRecord]:
             yield RawRecord(path, no, line)
 
 
-def read_records(path: str, importer: str | None = None) -> Iterator[RawRecord]:
-    """Stream the records of one file. ``importer`` must already be resolved (see importer_for)."""
+def _all_records(path: str, importer: str | None) -> Iterator[RawRecord]:
     lines = iter_lines(path)
     if importer is None:
         yield from _native_records(path, lines)
@@ -220,17 +303,30 @@ def read_records(path: str, importer: str | None = None) -> Iterator[RawRecord]:
         yield RawRecord(rec.source, rec.line, rec.text, importer)
 
 
-def read_file(path: str, chosen_importer: str | None = None) -> Iterator[RawRecord | Rejection]:
-    """Records of one file; an unreadable file (I/O, corrupt gzip) ends in a Rejection."""
+def read_records(path: str, importer: str | None = None) -> Iterator[RawRecord]:
+    """Stream the records of one file. ``importer`` must already be resolved (see importer_for)."""
+    return _all_records(path, importer)
+
+
+def read_shard(shard: Shard, chosen_importer: str | None = None) -> Iterator[RawRecord | Rejection]:
+    """Records of one shard of a file; an unreadable file (I/O, corrupt gzip) ends in a
+    Rejection, from shard 0 only (the other shards stop quietly at the same place)."""
     line = None
     try:
-        imp = importer_for(path, chosen_importer)
-        for rec in read_records(path, imp):
+        imp = importer_for(shard.path, chosen_importer)
+        for i, rec in enumerate(_all_records(shard.path, imp)):
             line = rec.line
-            yield rec
+            if shard.keeps(i):
+                yield rec
     except (OSError, EOFError, zlib.error, ImportFailure) as e:
-        after = f" after line {line}" if line else ""
-        yield Rejection(path, None, "invalid_log/json", f"file unreadable{after}: {e}")
+        if shard.index == 0:
+            after = f" after line {line}" if line else ""
+            yield Rejection(shard.path, None, "invalid_log/json", f"file unreadable{after}: {e}")
+
+
+def read_file(path: str, chosen_importer: str | None = None) -> Iterator[RawRecord | Rejection]:
+    """Records of one file; an unreadable file (I/O, corrupt gzip) ends in a Rejection."""
+    return read_shard(Shard(path), chosen_importer)
 
 
 # --------------------------------------------------------------------------- parsing

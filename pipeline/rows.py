@@ -118,13 +118,18 @@ def rejection_rows(rej: Rejection, run_id: str) -> tuple[_Row, ...]:
     )
 
 
+# The message of a duplicate_game/game_id finding: the same {}-template is filled by
+# str.format here and by DuckDB's format() in the load (pipeline.sink).
+DUPLICATE_MESSAGE = "game_id '{}' already seen at {}; this copy is not in the results"
+DUPLICATE = Finding(code="duplicate_game/game_id", message="", severity=Severity.WARNING)
+
+
 def duplicate_rows(dup: ParsedGame, kept: ParsedGame) -> tuple[_Row, ...]:
-    """A second copy of a game_id: one ``duplicate_game/game_id`` finding, not audited."""
+    """A second copy of a game_id: one ``duplicate_game/game_id`` finding, no results."""
     gid = dup.game.game_id
     finding = Finding(
-        code="duplicate_game/game_id", severity=Severity.WARNING,
-        message=f"game_id {gid!r} already seen at {kept.where}; this copy was not audited",
-        expected=None, recorded=kept.where,
+        code=DUPLICATE.code, severity=DUPLICATE.severity,
+        message=DUPLICATE_MESSAGE.format(gid, kept.where), expected=None, recorded=kept.where,
     )
     return (finding_row(finding, game_id=gid, ruleset=dup.game.ruleset,
                         source_file=dup.source, source_line=dup.line),)

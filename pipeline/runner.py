@@ -124,6 +124,7 @@ class RunnerChoice:
     local: bool  # workers share this machine's filesystem
     args: tuple[str, ...]  # the full PipelineOptions argv
     pinned_fnapi: bool  # True: construct FnApiRunner explicitly
+    in_process: bool = False  # True: everything runs in this process (one worker)
 
 
 def choose(beam_args: Sequence[str], workers: int, in_memory: bool) -> RunnerChoice:
@@ -136,7 +137,8 @@ def choose(beam_args: Sequence[str], workers: int, in_memory: bool) -> RunnerCho
     mode = "in_memory" if in_memory or workers == 1 else "multi_processing"
     n = 1 if mode == "in_memory" else workers
     args = (*beam_args, f"--direct_running_mode={mode}", f"--direct_num_workers={n}")
-    return RunnerChoice(f"FnApiRunner({mode}, {n} worker{'s' if n > 1 else ''})", True, args, True)
+    return RunnerChoice(f"FnApiRunner({mode}, {n} worker{'s' if n > 1 else ''})", True, args, True,
+                        mode == "in_memory")
 
 
 def make_pipeline(choice: RunnerChoice):

@@ -1,9 +1,18 @@
 """The driver-side DuckDB load: the only code that writes the database.
 
-The pipeline leaves one folder of Parquet files per table in the run's staging area.
-:func:`load` replaces the rows of every game (and every rejected record of every input
-file) seen in this run and inserts the new ones with ``INSERT … SELECT`` from
-``read_parquet``, all in ONE transaction: either the whole run lands or nothing does.
+The pipeline leaves Parquet files per table in the run's staging area, named by its
+manifest (``pipeline.staging``). :func:`load` replaces the rows of every game (and every
+rejected record of every input file) seen in this run and inserts the new ones with
+``INSERT … SELECT`` from ``read_parquet``, all in ONE transaction: either the whole run
+lands or nothing does.
+
+Duplicate game_ids are resolved here, not in the pipeline: every staged row carries the
+source position (file, line) of the record it came from, so for each game_id the load
+keeps the rows of its first occurrence (smallest file, then line) and inserts one
+``duplicate_game/game_id`` finding for every later occurrence. An occurrence is a game
+that parsed: audited (a ``games`` row) or failed in the engine (an
+``invalid_log/engine_error`` finding). DuckDB runs this out of core, so the driver's
+memory does not grow with the input.
 """
 
 from __future__ import annotations
@@ -19,8 +28,10 @@ from types import MappingProxyType
 import duckdb
 import pyarrow as pa
 
+from pipeline import staging as staging_files
+from pipeline.rows import DUPLICATE, DUPLICATE_MESSAGE
 from pipeline.tables import ARROW_SCHEMAS, column_names, ddl
-from schemas.results import TABLES, RunRow
+from schemas.results import TABLES, FindingRow, RunRow
 
 GAME_TABLES = ("games", "hands", "hand_scores", "payouts")
 
@@ -79,21 +90,6 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
 # --------------------------------------------------------------------------- staging
 
 
-def staged_files(staging: str) -> dict[str, tuple[str, ...]]:
-    """Parquet files per table in a staging folder (tables with none are left out)."""
-    fs = _fs()
-    out = {}
-    for name in TABLES:
-        pattern = fs.join(staging, "tables", name, "*.parquet")
-        try:
-            metas = fs.match([pattern])[0].metadata_list
-        except OSError:  # BeamIOError: nothing there
-            continue
-        if metas:
-            out[name] = tuple(sorted(m.path for m in metas))
-    return out
-
-
 def localise(files: Mapping[str, Sequence[str]], tmp: str) -> dict[str, tuple[str, ...]]:
     """Local copies of remote staged files (gs://, s3://); local paths are kept as they are."""
     fs = _fs()
@@ -141,8 +137,9 @@ def _scan(files: Mapping[str, Sequence[str]], table: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    rows: Mapping[str, int]  # table -> rows staged
+    rows: Mapping[str, int]  # table -> rows loaded by this run
     findings_by_kind: tuple[tuple[str, int], ...]
+    duplicates: int = 0  # later occurrences of a game_id, left out
 
     @property
     def games(self) -> int:
@@ -161,27 +158,56 @@ class Summary:
         return self.rows.get("rejected", 0)
 
 
-def summarise(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]]) -> Summary:
-    """Row counts and findings by kind of the staged files (exact, whatever the runner)."""
-    counts = {}
-    for table in files:
-        (n,) = con.execute(f"SELECT count(*) FROM read_parquet({_sql_list(files[table])})").fetchone()
-        counts[table] = int(n)
-    by_kind: tuple[tuple[str, int], ...] = ()
+# An occurrence of a game: an audited game, or one the engine failed on.
+_OCCURRENCE_FINDINGS = "code = 'invalid_log/engine_error' AND game_id IS NOT NULL"
+# The rows of one occurrence: same game_id and source position.
+_SAME_OCCURRENCE = "s.game_id = d.game_id AND s.source_file = d.source_file AND s.source_line = d.source_line"
+# Findings of this run's games and input files (what the load deletes, then inserts).
+_RUN_FINDINGS = ("game_id IN (SELECT game_id FROM _run_ids) "
+                 "OR (kind = 'invalid_log' AND source_file IN (SELECT source_file FROM _run_sources))")
+
+
+def _occurrences_sql(files: Mapping[str, Sequence[str]]) -> str:
+    parts = []
+    if "games" in files:
+        parts.append(f"SELECT game_id, source_file, source_line, ruleset FROM read_parquet({_sql_list(files['games'])})")
     if "findings" in files:
-        by_kind = tuple((k, int(n)) for k, n in con.execute(
-            f"SELECT kind, count(*) FROM read_parquet({_sql_list(files['findings'])}) "
-            "GROUP BY kind ORDER BY count(*) DESC, kind").fetchall())
-    return Summary(MappingProxyType(counts), by_kind)
+        parts.append(f"SELECT game_id, source_file, source_line, ruleset "
+                     f"FROM read_parquet({_sql_list(files['findings'])}) WHERE {_OCCURRENCE_FINDINGS}")
+    return " UNION ALL ".join(parts) or \
+        "SELECT NULL::VARCHAR AS game_id, NULL::VARCHAR AS source_file, NULL::BIGINT AS source_line, " \
+        "NULL::VARCHAR AS ruleset WHERE false"
+
+
+def _duplicate_findings_sql() -> str:
+    """SELECT of one FindingRow per later occurrence (from ``_dups``), in column order."""
+    exprs = {
+        "game_id": "game_id", "hand_no": "NULL", "seq": "NULL", "seat": "NULL",
+        "kind": f"'{DUPLICATE.kind.value}'", "code": f"'{DUPLICATE.code}'",
+        "severity": f"'{DUPLICATE.severity.value}'", "expected": "NULL",
+        "recorded": "first_at", "message": "format(?, game_id, first_at)",
+        "ruleset": "ruleset", "source_file": "source_file", "source_line": "source_line",
+    }
+    cols = column_names(FindingRow)
+    if set(exprs) != set(cols):
+        raise RuntimeError(f"duplicate finding columns {sorted(exprs)} != findings columns {sorted(cols)}")
+    return "SELECT " + ", ".join(f"{exprs[c]} AS {_quote(c)}" for c in cols) + " FROM _dups"
+
+
+def _inserted(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[object] = ()) -> int:
+    row = con.execute(sql, list(params)).fetchone()
+    return int(row[0]) if row else 0
 
 
 def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
-         sources: Sequence[str], run: RunRow) -> None:
+         sources: Sequence[str], make_run: Callable[[Summary], RunRow]) -> Summary:
     """Replace this run's games and input files in the database, in one transaction.
 
     Rows of every game_id present in the staged games/findings/rejected files are
     deleted first, and so are the rejected rows and invalid_log findings of every input
-    file of the run; then each table is bulk-inserted from its Parquet files.
+    file of the run; then each table is bulk-inserted from its Parquet files, without
+    the rows of later occurrences of a game_id, plus a duplicate finding for each of
+    those. ``make_run(summary)`` builds the runs row, inserted last.
     """
     id_sources = [
         f"SELECT game_id FROM read_parquet({_sql_list(files[t])})"
@@ -194,31 +220,52 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
         con.execute("CREATE OR REPLACE TEMP TABLE _run_ids AS SELECT DISTINCT game_id FROM ("
                     + (" UNION ALL ".join(id_sources) or "SELECT NULL::VARCHAR AS game_id")
                     + ") WHERE game_id IS NOT NULL")
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE _dups AS SELECT * FROM ("
+            "  SELECT game_id, source_file, source_line, ruleset,"
+            "         row_number() OVER w AS copy,"
+            "         first_value(source_file || ':' || source_line) OVER w AS first_at"
+            f"  FROM ({_occurrences_sql(files)})"
+            "  WINDOW w AS (PARTITION BY game_id ORDER BY source_file, source_line)"
+            ") WHERE copy > 1")
+        (n_dups,) = con.execute("SELECT count(*) FROM _dups").fetchone()
         for t in GAME_TABLES:
             con.execute(f"DELETE FROM {t} WHERE game_id IN (SELECT game_id FROM _run_ids)")
-        con.execute("DELETE FROM findings WHERE game_id IN (SELECT game_id FROM _run_ids) "
-                    "OR (kind = 'invalid_log' AND source_file IN (SELECT source_file FROM _run_sources))")
+        con.execute(f"DELETE FROM findings WHERE {_RUN_FINDINGS}")
         con.execute("DELETE FROM rejected WHERE source_file IN (SELECT source_file FROM _run_sources)")
-        for t in files:
+        counts = dict.fromkeys(t for t in TABLES if t != "runs")
+        for t in counts:
+            if t not in files:
+                counts[t] = 0
+                continue
             cols = ", ".join(_quote(c) for c in column_names(TABLES[t]))
-            con.execute(f"INSERT INTO {_quote(t)} ({cols}) {_scan(files, t)}")
-        run_table = pa.Table.from_pylist([run.model_dump()], schema=ARROW_SCHEMAS["runs"])
+            scan = f"SELECT {cols} FROM read_parquet({_sql_list(files[t])}) AS s"
+            if n_dups:
+                scan += f" WHERE NOT EXISTS (SELECT 1 FROM _dups AS d WHERE {_SAME_OCCURRENCE})"
+            counts[t] = _inserted(con, f"INSERT INTO {_quote(t)} ({cols}) {scan}")
+        if n_dups:
+            counts["findings"] += _inserted(
+                con, f"INSERT INTO findings {_duplicate_findings_sql()}", [DUPLICATE_MESSAGE])
+        by_kind = tuple((k, int(n)) for k, n in con.execute(
+            f"SELECT kind, count(*) FROM findings WHERE {_RUN_FINDINGS} "
+            "GROUP BY kind ORDER BY count(*) DESC, kind").fetchall())
+        summary = Summary(MappingProxyType(counts), by_kind, int(n_dups))
+        run_table = pa.Table.from_pylist([make_run(summary).model_dump()], schema=ARROW_SCHEMAS["runs"])
         con.register("_run_row", run_table)
         con.execute("INSERT INTO runs SELECT * FROM _run_row")
         con.unregister("_run_row")
-        con.execute("DROP TABLE _run_sources")
-        con.execute("DROP TABLE _run_ids")
+        for tmp in ("_run_sources", "_run_ids", "_dups"):
+            con.execute(f"DROP TABLE {tmp}")
     except BaseException:
         con.execute("ROLLBACK")
         raise
     con.execute("COMMIT")
+    return summary
 
 
 def load_staging(con: duckdb.DuckDBPyConnection, staging: str, sources: Sequence[str],
                  make_run: Callable[[Summary], RunRow]) -> Summary:
-    """Summarise and load a staging folder; ``make_run(summary)`` builds the runs row."""
+    """Load the files a staging folder's manifest names; ``make_run(summary)`` builds the runs row."""
     with tempfile.TemporaryDirectory(prefix="mahjong-audit-load-") as tmp:
-        files = localise(staged_files(staging), tmp)
-        summary = summarise(con, files)
-        load(con, files, sources, make_run(summary))
-    return summary
+        files = localise(staging_files.read_manifest(staging), tmp)
+        return load(con, files, sources, make_run)

@@ -96,6 +96,27 @@ ARROW_SCHEMAS: typing.Mapping[str, pa.Schema] = types.MappingProxyType(
     {name: arrow_schema(model) for name, model in TABLES.items()}
 )
 
+# Every staged row carries the source position of its game's record, so the load can keep
+# one occurrence per game_id; tables whose rows do not hold it get it as extra (nullable)
+# staging columns, which are not loaded.
+SOURCE_COLUMNS = (
+    Column("source_file", TYPE_MAP[str], True),
+    Column("source_line", TYPE_MAP[int], True),
+)
+
+
+def staging_schema(model: type[BaseModel]) -> pa.Schema:
+    """The Parquet schema of a table's staged files: its columns + missing source columns."""
+    cols = columns(model)
+    have = {c.name for c in cols}
+    cols += tuple(c for c in SOURCE_COLUMNS if c.name not in have)
+    return pa.schema([pa.field(c.name, c.type.arrow, nullable=c.nullable) for c in cols])
+
+
+STAGING_SCHEMAS: typing.Mapping[str, pa.Schema] = types.MappingProxyType(
+    {name: staging_schema(model) for name, model in TABLES.items() if name != "runs"}
+)
+
 # Summary views. Seats map to players through games.players (0-based seat -> 1-based list).
 VIEWS: typing.Mapping[str, str] = types.MappingProxyType({
     "player_stats": """

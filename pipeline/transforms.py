@@ -1,11 +1,20 @@
 """The audit pipeline as composite PTransforms with labelled stages.
 
-``ReadRecords → ParseAndValidate → Dedupe → Replay → ToRows → WriteTables``.
+``ReadRecords → ParseAndValidate → Replay → WriteRows → WriteManifest``.
+
+Only small shard descriptors (file, shard k of n) cross a shuffle: every later step runs
+fused in one stage on the worker that reads the shard, which writes its rows straight to
+Parquet in the staging folder and outputs only the names of the files it wrote. So
+neither the runner nor a worker holds more than one game and one batch of rows per
+table, whatever the input size. Game ids are not grouped here: the driver drops second
+copies of a game_id at load time (``pipeline.sink``), by the source position every row
+carries.
+
 Every DoFn is a thin wrapper over a plain function of ``pipeline.read`` /
-``pipeline.rows``; bad records leave through tagged outputs (parse failures) or
-``with_exception_handling`` (engine failures) as dead letters, never a bare except.
-Nothing here assumes one machine: inputs and the staging folder are FileSystems paths,
-and no Python state is shared between workers.
+``pipeline.rows`` / ``pipeline.staging``; bad records leave through tagged outputs
+(parse failures) or ``with_exception_handling`` (engine failures) as dead letters, never
+a bare except. Nothing here assumes one machine: inputs and the staging folder are
+FileSystems paths, and no Python state is shared between workers.
 """
 
 from __future__ import annotations
@@ -16,10 +25,12 @@ from typing import Any
 import apache_beam as beam
 from apache_beam import pvalue
 from apache_beam.metrics import Metrics
+from apache_beam.transforms.window import GlobalWindow
+from apache_beam.utils.timestamp import MIN_TIMESTAMP
+from apache_beam.utils.windowed_value import WindowedValue
 
-from pipeline import read, rows
+from pipeline import read, rows, staging
 from pipeline.progress import Marker
-from pipeline.tables import ARROW_SCHEMAS
 from schemas.results import FindingRow, GameRow, HandRow, RejectedRow
 
 NAMESPACE = "mahjong_audit"
@@ -58,8 +69,13 @@ class _MarkingDoFn(beam.DoFn):
 # --------------------------------------------------------------------------- read
 
 
-class ReadFileFn(_MarkingDoFn):
-    """A file path -> its records (streamed); an unreadable file -> a Rejection."""
+def as_shard(item: str | read.Shard) -> read.Shard:
+    """A file path is its own single shard."""
+    return item if isinstance(item, read.Shard) else read.Shard(item)
+
+
+class ReadShardFn(_MarkingDoFn):
+    """A shard -> its records (streamed); an unreadable file -> a Rejection (from shard 0)."""
 
     phase = "read"
 
@@ -68,28 +84,33 @@ class ReadFileFn(_MarkingDoFn):
         self.importer = importer
         self.records = _counter("records")
         self.files = _counter("files")
+        self.shards = _counter("shards")
 
-    def process(self, path):
-        self.files.inc()
-        for rec in read.read_file(path, self.importer):
+    def process(self, shard):
+        self.shards.inc()
+        if shard.index == 0:
+            self.files.inc()
+        for rec in read.read_shard(shard, self.importer):
             self.records.inc()
             self._mark()
             yield rec
 
 
 class ReadRecords(beam.PTransform):
-    """PCollection of file paths -> PCollection of RawRecord (or file-level Rejection),
-    reshuffled so the records of one big file spread over all workers."""
+    """PCollection of file paths or Shards -> PCollection of RawRecord (or file-level
+    Rejection). Only the shard descriptors are reshuffled (spread over the workers); the
+    records stay on the worker that reads them."""
 
     def __init__(self, importer: str | None = None, progress_dir: str | None = None):
         super().__init__()
         self.importer, self.progress_dir = importer, progress_dir
 
-    def expand(self, files):
+    def expand(self, shards):
         return (
-            files
-            | "ReadFiles" >> beam.ParDo(ReadFileFn(self.importer, self.progress_dir))
+            shards
+            | "AsShards" >> beam.Map(as_shard)
             | "Spread" >> beam.Reshuffle()
+            | "ReadShards" >> beam.ParDo(ReadShardFn(self.importer, self.progress_dir))
         )
 
 
@@ -97,62 +118,38 @@ class ReadRecords(beam.PTransform):
 
 
 class ParseFn(_MarkingDoFn):
-    """RawRecord -> (game_id, ParsedGame) on the main output, Rejection on ``rejected``."""
+    """RawRecord -> ParsedGame on the main output, Rejection on ``rejected``.
+
+    A record an importer turns into several games with the same game_id (the only copies
+    that share a source position) keeps the first; the others go to ``duplicates`` as
+    finding rows. Copies in different records are left to the load (``pipeline.sink``).
+    """
 
     phase = "parsed"
 
     def process(self, rec):
         self._mark()
+        seen: dict[str, read.ParsedGame] = {}
         for out in read.parse_record(rec):
             if isinstance(out, read.Rejection):
                 yield pvalue.TaggedOutput(REJECTED, out)
+            elif out.game.game_id in seen:
+                yield pvalue.TaggedOutput(DUPLICATES, rows.duplicate_rows(out, seen[out.game.game_id]))
             else:
-                yield (out.game.game_id, out)
+                seen[out.game.game_id] = out
+                yield out
 
 
 class ParseAndValidate(beam.PTransform):
-    """Records -> ``games`` (keyed by game_id) and ``rejected`` (Rejection) outputs."""
+    """Records -> ``games`` (ParsedGame), ``rejected`` (Rejection), ``duplicates`` (rows)."""
 
     def __init__(self, progress_dir: str | None = None):
         super().__init__()
         self.progress_dir = progress_dir
 
     def expand(self, records):
-        return records | "Parse" >> beam.ParDo(ParseFn(self.progress_dir)).with_output_types(
-            tuple[str, Any]).with_outputs(REJECTED, main="games")
-
-
-# --------------------------------------------------------------------------- dedupe
-
-
-class DedupeFn(beam.DoFn):
-    """(game_id, copies) -> the first copy; the others -> duplicate finding rows."""
-
-    def __init__(self):
-        super().__init__()
-        self.duplicates = _counter("duplicates")
-
-    def process(self, keyed):
-        _, copies = keyed
-        kept, dups = rows.split_duplicates(copies)
-        yield kept
-        for d in dups:
-            self.duplicates.inc()
-            yield pvalue.TaggedOutput(DUPLICATES, rows.duplicate_rows(d, kept))
-
-
-class Dedupe(beam.PTransform):
-    """Keyed games -> ``unique`` ParsedGame and ``duplicates`` (tuples of rows).
-
-    The copy kept is the first by (source file, line, index), whatever the runner's
-    order, so the result is deterministic."""
-
-    def expand(self, keyed_games):
-        return (
-            keyed_games
-            | "GroupById" >> beam.GroupByKey()
-            | "KeepFirst" >> beam.ParDo(DedupeFn()).with_outputs(DUPLICATES, main="unique")
-        )
+        return records | "Parse" >> beam.ParDo(ParseFn(self.progress_dir)).with_outputs(
+            REJECTED, DUPLICATES, main="games")
 
 
 # --------------------------------------------------------------------------- replay
@@ -190,7 +187,7 @@ def _dead_letter(failed) -> read.Rejection:
 
 
 class Replay(beam.PTransform):
-    """Unique games -> ``audited`` (ParsedGame, GameAudit) and ``rejected`` (Rejection).
+    """Games -> ``audited`` (ParsedGame, GameAudit) and ``rejected`` (Rejection).
 
     An exception from the engine is a dead letter (invalid_log/engine_error)."""
 
@@ -209,30 +206,44 @@ class Replay(beam.PTransform):
 # --------------------------------------------------------------------------- rows
 
 
-class ToRowsFn(beam.DoFn):
-    """Audits, rejections and duplicate rows -> row dicts tagged with their table."""
+def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None]:
+    """The rows of one pipeline item (an audit, a Rejection, or rows already made) and
+    the source position of its record."""
+    if isinstance(item, read.Rejection):
+        return rows.rejection_rows(item, run_id), item.source, item.line
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], read.ParsedGame):
+        parsed = item[0]
+        return rows.audit_rows(parsed, item[1], run_id), parsed.source, parsed.line
+    return item, None, None  # rows already made (duplicates: findings carry their position)
 
-    def __init__(self, run_id: str):
+
+class WriteRowsFn(beam.DoFn):
+    """Audits, rejections and duplicate rows -> Parquet files in the staging folder.
+
+    Each bundle writes files of its own (``staging.TableWriter``); when the bundle ends it
+    outputs ``(table, path)`` of each, which the manifest collects."""
+
+    def __init__(self, run_id: str, staging_dir: str, batch_rows: int = staging.BATCH_ROWS):
         super().__init__()
-        self.run_id = run_id
+        self.run_id, self.staging_dir, self.batch_rows = run_id, staging_dir, batch_rows
         self.games = _counter("games")
         self.hands = _counter("hands")
         self.rejected = _counter("rejected")
         self.findings: dict[str, Any] = {}
+        self._writer: staging.TableWriter | None = None
 
     def _finding(self, kind: str) -> None:
         if kind not in self.findings:
             self.findings[kind] = _counter(f"findings_{kind}")
         self.findings[kind].inc()
 
+    def start_bundle(self) -> None:
+        self._writer = staging.TableWriter(self.staging_dir, self.batch_rows)
+
     def process(self, item):
-        if isinstance(item, read.Rejection):
-            out = rows.rejection_rows(item, self.run_id)
-        elif isinstance(item, tuple) and item and isinstance(item[0], read.ParsedGame):
-            out = rows.audit_rows(item[0], item[1], self.run_id)
-        else:  # rows already made (duplicates)
-            out = item
-        for row in out:
+        made, source_file, source_line = item_rows(item, self.run_id)
+        for row in made:
+            self._writer.add(row, source_file, source_line)
             if isinstance(row, GameRow):
                 self.games.inc()
             elif isinstance(row, HandRow):
@@ -241,63 +252,64 @@ class ToRowsFn(beam.DoFn):
                 self.rejected.inc()
             elif isinstance(row, FindingRow):
                 self._finding(row.kind)
-            yield pvalue.TaggedOutput(rows.table_of(row), row.model_dump())
+
+    def finish_bundle(self):
+        written, self._writer = self._writer.close(), None
+        for table_path in written:
+            yield WindowedValue(table_path, MIN_TIMESTAMP, [GlobalWindow()])
 
 
-class ToRows(beam.PTransform):
-    """(audited, rejected..., duplicates) PCollections -> one PCollection of row dicts per table.
+class WriteRows(beam.PTransform):
+    """Items (audits, rejections, rows) -> PCollection of (table, Parquet file) written."""
 
-    Each input is turned into rows where it is (fused with the step that made it), so
-    games and audits are never serialised again; only the small row dicts are merged."""
-
-    def __init__(self, run_id: str):
+    def __init__(self, run_id: str, staging_dir: str, batch_rows: int = staging.BATCH_ROWS):
         super().__init__()
-        self.run_id = run_id
+        self.run_id, self.staging_dir, self.batch_rows = run_id, staging_dir, batch_rows
 
-    def expand(self, pcolls):
-        tables = [t for t in ARROW_SCHEMAS if t != "runs"]
-        parts = [
-            pcoll | f"Rows{i}" >> beam.ParDo(ToRowsFn(self.run_id)).with_outputs(*tables)
-            for i, pcoll in enumerate(pcolls)
-        ]
-        return {t: tuple(part[t] for part in parts) | f"Merge_{t}" >> beam.Flatten() for t in tables}
+    def expand(self, items):
+        return items | "Write" >> beam.ParDo(WriteRowsFn(self.run_id, self.staging_dir, self.batch_rows))
 
 
-class WriteTables(beam.PTransform):
-    """Row dicts per table -> Parquet files under ``<staging>/tables/<table>/``."""
-
-    def __init__(self, staging: str):
+class _ManifestFn(beam.DoFn):
+    def __init__(self, staging_dir: str):
         super().__init__()
-        self.staging = staging
+        self.staging_dir = staging_dir
 
-    def expand(self, tables: dict):
-        from apache_beam.io.filesystems import FileSystems
-        from apache_beam.io.parquetio import WriteToParquet
+    def process(self, files):
+        yield staging.write_manifest(self.staging_dir, files)
 
-        written = []
-        for name, pcoll in tables.items():
-            prefix = FileSystems.join(self.staging, "tables", name, "part")
-            written.append(pcoll | f"Write_{name}" >> WriteToParquet(
-                prefix, ARROW_SCHEMAS[name], file_name_suffix=".parquet"))
-        return written
+
+class WriteManifest(beam.PTransform):
+    """(table, file) pairs -> ``manifest.json`` in the staging folder (outputs its path)."""
+
+    def __init__(self, staging_dir: str):
+        super().__init__()
+        self.staging_dir = staging_dir
+
+    def expand(self, files):
+        return (
+            files
+            | "Collect" >> beam.combiners.ToList()
+            | "Write" >> beam.ParDo(_ManifestFn(self.staging_dir))
+        )
 
 
 class AuditPipeline(beam.PTransform):
-    """File paths -> Parquet tables in ``staging``: the whole audit as one transform."""
+    """File paths or Shards -> Parquet tables and their manifest in ``staging``."""
 
     def __init__(self, *, run_id: str, staging: str, importer: str | None = None,
-                 audit_fn: AuditFn | None = None, progress_dir: str | None = None):
+                 audit_fn: AuditFn | None = None, progress_dir: str | None = None,
+                 batch_rows: int = staging.BATCH_ROWS):
         super().__init__()
         self.run_id, self.staging, self.importer = run_id, staging, importer
-        self.audit_fn, self.progress_dir = audit_fn, progress_dir
+        self.audit_fn, self.progress_dir, self.batch_rows = audit_fn, progress_dir, batch_rows
 
-    def expand(self, files):
-        records = files | "ReadRecords" >> ReadRecords(self.importer, self.progress_dir)
+    def expand(self, shards):
+        records = shards | "ReadRecords" >> ReadRecords(self.importer, self.progress_dir)
         parsed = records | "ParseAndValidate" >> ParseAndValidate(self.progress_dir)
-        deduped = parsed.games | "Dedupe" >> Dedupe()
-        replayed = deduped.unique | "Replay" >> Replay(self.audit_fn, self.progress_dir)
-        tables = (
-            (replayed["audited"], replayed[REJECTED], parsed[REJECTED], deduped[DUPLICATES])
-            | "ToRows" >> ToRows(self.run_id)
-        )
-        return tables | "WriteTables" >> WriteTables(self.staging)
+        replayed = parsed.games | "Replay" >> Replay(self.audit_fn, self.progress_dir)
+        outputs = {"Audited": replayed["audited"], "EngineErrors": replayed[REJECTED],
+                   "Rejected": parsed[REJECTED], "Duplicates": parsed[DUPLICATES]}
+        written = [pcoll | f"Write{name}" >> WriteRows(self.run_id, self.staging, self.batch_rows)
+                   for name, pcoll in outputs.items()]
+        return written | "Written" >> beam.Flatten() | "Manifest" >> WriteManifest(self.staging)

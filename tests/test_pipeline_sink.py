@@ -1,4 +1,4 @@
-"""The driver-side DuckDB load: one transaction, replace by game_id / source_file."""
+"""The driver-side DuckDB load: one transaction, replace by game_id / source_file, first occurrence kept."""
 
 from __future__ import annotations
 
@@ -7,52 +7,103 @@ import time
 from datetime import datetime
 
 import duckdb
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
-from pipeline import progress, rows, sink
-from pipeline.read import Rejection
-from pipeline.tables import ARROW_SCHEMAS
+from engine.audit import audit_game
+from pipeline import progress, rows, sink, staging
+from pipeline import transforms as T
+from pipeline.read import ParsedGame, Rejection
+from schemas.log import Game
 from schemas.results import RunRow
+from tests.test_pipeline_e2e import win_game
 
 
-def _run(run_id: str) -> RunRow:
-    now = datetime(2026, 1, 1, 12, 0, 0)
-    return RunRow(run_id=run_id, started_at=now, finished_at=now, version="t", inputs=["x"],
-                  runner="test", games=0, hands=0, findings=0, rejected=0)
+def _run(run_id: str):
+    def make(summary: sink.Summary) -> RunRow:
+        now = datetime(2026, 1, 1, 12, 0, 0)
+        return RunRow(run_id=run_id, started_at=now, finished_at=now, version="t", inputs=["x"],
+                      runner="test", games=summary.games, hands=summary.hands, findings=summary.findings,
+                      rejected=summary.rejected)
+
+    return make
 
 
-def _stage(tmp_path, name: str, rejections: list[Rejection]) -> dict[str, tuple[str, ...]]:
-    tables = rows.by_table(r for rej in rejections for r in rows.rejection_rows(rej, name))
-    files = {}
-    for table, dicts in tables.items():
-        path = tmp_path / f"{name}-{table}.parquet"
-        pq.write_table(pa.Table.from_pylist(dicts, schema=ARROW_SCHEMAS[table]), path)
-        files[table] = (str(path),)
-    return files
+def _stage(tmp_path, name: str, items: list) -> dict[str, tuple[str, ...]]:
+    """Stage rejections and (ParsedGame, GameAudit) pairs as the pipeline does; the manifest's files."""
+    folder = str(tmp_path / name)
+    w = staging.TableWriter(folder, batch_rows=3)
+    for item in items:
+        made, source_file, source_line = T.item_rows(item, name)
+        for row in made:
+            w.add(row, source_file, source_line)
+    staging.write_manifest(folder, w.close())
+    return dict(staging.read_manifest(folder))
 
 
 def _count(con, table: str) -> int:
     return con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
 
 
-def test_rejected_rows_are_replaced_by_source_file(tmp_path):
+def _db(tmp_path):
     con = sink.connect(str(tmp_path / "db.duckdb"))
     sink.ensure_schema(con)
+    return con
+
+
+def _game(gid: str, source: str, line: int):
+    parsed = ParsedGame(source, line, 0, Game.model_validate(win_game(gid)))
+    return parsed, audit_game(parsed.game)
+
+
+def test_rejected_rows_are_replaced_by_source_file(tmp_path):
+    con = _db(tmp_path)
     first = _stage(tmp_path, "r1", [Rejection("/a", 1, "invalid_log/json", "x"),
                                      Rejection("/b", 2, "invalid_log/json", "y")])
     sink.load(con, first, ["/a", "/b"], _run("r1"))
     again = _stage(tmp_path, "r2", [Rejection("/a", 5, "invalid_log/schema", "z", "g1")])
-    sink.load(con, again, ["/a"], _run("r2"))
+    summary = sink.load(con, again, ["/a"], _run("r2"))
     assert con.execute("SELECT source_file, source_line, run_id FROM rejected ORDER BY 1").fetchall() == [
         ("/a", 5, "r2"), ("/b", 2, "r1")]
     assert _count(con, "findings") == 2 and _count(con, "runs") == 2
+    assert (summary.rejected, summary.findings, summary.games) == (1, 1, 0)
+    assert summary.findings_by_kind == (("invalid_log", 1),)
+    assert con.execute("SELECT rejected, findings FROM runs WHERE run_id = 'r2'").fetchall() == [(1, 1)]
+
+
+def test_only_the_first_occurrence_of_a_game_id_is_loaded(tmp_path):
+    con = _db(tmp_path)
+    broken = rows.engine_error(_game("g1", "/c", 1)[0], "ValueError: boom")
+    files = _stage(tmp_path, "r1", [_game("g1", "/b", 7), _game("g1", "/a", 3), _game("g2", "/b", 1),
+                                     broken, _game("g1", "/a", 12)])
+    summary = sink.load(con, files, ["/a", "/b", "/c"], _run("r1"))
+    assert summary.duplicates == 3 and summary.games == 2
+    assert con.execute("SELECT game_id, source_file, source_line FROM games ORDER BY 1").fetchall() == [
+        ("g1", "/a", 3), ("g2", "/b", 1)]
+    assert (_count(con, "hands"), _count(con, "payouts"), _count(con, "rejected")) == (2, 8, 0)
+    hand_findings = con.execute("SELECT count(*) FROM findings WHERE kind NOT IN ('duplicate_game')").fetchone()[0]
+    assert hand_findings == 2 * len(_game("g1", "/a", 3)[1].findings)
+    dups = con.execute("SELECT source_file, source_line, recorded, message, severity, ruleset FROM findings "
+                       "WHERE code = 'duplicate_game/game_id' ORDER BY 1, 2").fetchall()
+    assert dups == [(src, line, "/a:3", rows.DUPLICATE_MESSAGE.format("g1", "/a:3"), "warning", "mcr")
+                    for src, line in (("/a", 12), ("/b", 7), ("/c", 1))]
+    assert dict(summary.findings_by_kind)["duplicate_game"] == 3
+    # loading the same run again replaces everything and adds nothing
+    sink.load(con, files, ["/a", "/b", "/c"], _run("r2"))
+    assert (_count(con, "games"), _count(con, "hands"), _count(con, "findings")) == (
+        2, 2, hand_findings + 3)
+
+
+def test_an_engine_failure_can_be_the_first_occurrence(tmp_path):
+    con = _db(tmp_path)
+    broken = rows.engine_error(_game("g1", "/a", 1)[0], "ValueError: boom")
+    summary = sink.load(con, _stage(tmp_path, "r", [broken, _game("g1", "/b", 1)]), ["/a", "/b"], _run("r"))
+    assert (summary.games, summary.rejected, summary.duplicates) == (0, 1, 1)
+    assert con.execute("SELECT code, source_file FROM findings ORDER BY code").fetchall() == [
+        ("duplicate_game/game_id", "/b"), ("invalid_log/engine_error", "/a")]
 
 
 def test_a_failing_load_rolls_back_everything(tmp_path):
-    con = sink.connect(str(tmp_path / "db.duckdb"))
-    sink.ensure_schema(con)
+    con = _db(tmp_path)
     sink.load(con, _stage(tmp_path, "r1", [Rejection("/a", 1, "invalid_log/json", "x")]), ["/a"], _run("r1"))
     broken = _stage(tmp_path, "r2", [Rejection("/a", 9, "invalid_log/json", "new")])
     broken["findings"] = (str(tmp_path / "missing.parquet"),)
@@ -68,14 +119,6 @@ def test_tables_of_another_layout_are_refused(tmp_path):
     con.execute("CREATE TABLE games (game_id VARCHAR, something_else BIGINT)")
     with pytest.raises(sink.DatabaseError, match="table 'games' has columns"):
         sink.ensure_schema(con)
-
-
-def test_summary_counts_staged_rows(tmp_path):
-    files = _stage(tmp_path, "r", [Rejection("/a", 1, "invalid_log/json", "x"),
-                                   Rejection("/a", 2, "invalid_log/schema", "y")])
-    s = sink.summarise(duckdb.connect(), files)
-    assert (s.rejected, s.findings, s.games) == (2, 2, 0)
-    assert s.findings_by_kind == (("invalid_log", 2),)
 
 
 def test_progress_bar_draws_status_lines():

@@ -12,6 +12,7 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from engine.findings import Finding
 from engine.result import GameAudit
+from pipeline import read, staging
 from pipeline import transforms as T
 from pipeline.read import ParsedGame, RawRecord, Rejection
 from schemas.log import Game
@@ -34,6 +35,15 @@ def _parsed(gid: str, source: str = "f.jsonl", line: int = 1) -> ParsedGame:
     return ParsedGame(source, line, 0, Game.model_validate(win_game(gid)))
 
 
+def test_shards_of_a_file_together_read_every_record_once(tmp_path):
+    path = tmp_path / "many.jsonl"
+    path.write_text("".join(json.dumps(win_game(f"g{i}")) + "\n" for i in range(7)))
+    shards = [read.Shard(str(path), k, 3) for k in range(3)]
+    with _pipeline() as p:
+        recs = p | beam.Create(shards) | T.ReadRecords()
+        assert_that(recs | beam.Map(lambda r: r.line), equal_to(list(range(1, 8))))
+
+
 def test_read_records_spreads_records_of_all_files(tmp_path):
     corpus = make_corpus(tmp_path)
     files = [str(corpus / "a.jsonl"), str(corpus / "b.json"), str(corpus / "sub" / "c.jsonl.gz")]
@@ -52,23 +62,28 @@ def test_parse_and_validate_routes_bad_records_to_rejected():
     ]
     with _pipeline() as p:
         out = p | beam.Create(records) | T.ParseAndValidate()
-        assert_that(out.games | beam.Map(lambda kv: (kv[0], kv[1].line)), equal_to([("ok", 1)]), label="games")
+        assert_that(out.games | beam.Map(lambda g: (g.game.game_id, g.line)), equal_to([("ok", 1)]), label="games")
         assert_that(out[T.REJECTED] | beam.Map(lambda r: (r.line, r.code, r.game_id)),
                     equal_to([(2, "invalid_log/json", None), (3, "invalid_log/schema", "bad")]),
                     label="rejected")
+        assert_that(out[T.DUPLICATES], equal_to([]), label="dups")
 
 
-def test_dedupe_keeps_first_by_file_and_line_deterministically():
-    copies = [_parsed("x", "b.jsonl", 1), _parsed("x", "a.jsonl", 9), _parsed("x", "a.jsonl", 2),
-              _parsed("y", "a.jsonl", 3)]
+def test_one_record_with_the_same_game_twice_keeps_the_first(tmp_path, monkeypatch):
+    from tests.test_pipeline_read import FakeImporter
+
+    class Twice(FakeImporter):
+        def convert(self, record):
+            return [win_game("same"), win_game("same"), win_game("other")]
+
+    monkeypatch.setitem(read.IMPORTERS, "fake", Twice())
+    rec = RawRecord("f.fake", 4, "x", importer="fake")
     with _pipeline() as p:
-        out = p | beam.Create(copies) | beam.Map(lambda g: (g.game.game_id, g)) | T.Dedupe()
-        assert_that(out.unique | beam.Map(lambda g: g.position),
-                    equal_to([("a.jsonl", 2, 0), ("a.jsonl", 3, 0)]), label="unique")
-        assert_that(out[T.DUPLICATES] | beam.Map(lambda rows: (rows[0].source_file, rows[0].source_line,
-                                                              rows[0].code)),
-                    equal_to([("a.jsonl", 9, "duplicate_game/game_id"), ("b.jsonl", 1, "duplicate_game/game_id")]),
-                    label="dups")
+        out = p | beam.Create([rec]) | T.ParseAndValidate()
+        assert_that(out.games | beam.Map(lambda g: (g.game.game_id, g.index)),
+                    equal_to([("same", 0), ("other", 2)]), label="games")
+        assert_that(out[T.DUPLICATES] | beam.Map(lambda rows: (rows[0].code, rows[0].recorded)),
+                    equal_to([("duplicate_game/game_id", "f.fake:4")]), label="dups")
 
 
 def test_replay_turns_engine_exceptions_into_dead_letters():
@@ -81,20 +96,49 @@ def test_replay_turns_engine_exceptions_into_dead_letters():
                     equal_to([("crash-me", 7, "invalid_log/engine_error", True)]), label="failed")
 
 
-def test_to_rows_tags_every_row_with_its_table():
-    audited = (_parsed("g"), fake_audit(Game.model_validate(draw_game("g"))))
+def _staged(stage, table: str) -> list[dict]:
+    import pyarrow.parquet as pq
+
+    files = staging.read_manifest(str(stage)).get(table, ())
+    return [row for f in files for row in pq.read_table(f).to_pylist()]
+
+
+def test_write_rows_stages_every_row_with_its_source_and_a_manifest(tmp_path):
+    audited = (_parsed("g", "f.jsonl", 6), fake_audit(Game.model_validate(draw_game("g"))))
     rej = Rejection("f.jsonl", 4, "invalid_log/json", "not valid JSON")
+    stage = tmp_path / "stage"
     with _pipeline() as p:
         a = p | "A" >> beam.Create([audited])
         r = p | "R" >> beam.Create([rej])
-        tables = (a, r) | T.ToRows("run-1")
-        assert_that(tables["games"] | beam.Map(lambda d: (d["game_id"], d["run_id"], d["findings"])),
-                    equal_to([("g", "run-1", 1)]), label="games")
-        assert_that(tables["rejected"] | beam.Map(lambda d: (d["source_line"], d["code"])),
-                    equal_to([(4, "invalid_log/json")]), label="rejected")
-        assert_that(tables["findings"] | beam.Map(lambda d: d["code"]),
-                    equal_to(["continuity/hand_no", "invalid_log/json"]), label="findings")
-        assert_that(tables["hands"], equal_to([]), label="hands")
+        written = [a | "WA" >> T.WriteRows("run-1", str(stage)), r | "WR" >> T.WriteRows("run-1", str(stage))]
+        _ = written | beam.Flatten() | T.WriteManifest(str(stage))
+    assert [(d["game_id"], d["run_id"], d["findings"], d["source_line"]) for d in _staged(stage, "games")] == [
+        ("g", "run-1", 1, 6)]
+    assert [(d["source_line"], d["code"]) for d in _staged(stage, "rejected")] == [(4, "invalid_log/json")]
+    assert sorted(d["code"] for d in _staged(stage, "findings")) == ["continuity/hand_no", "invalid_log/json"]
+    assert _staged(stage, "hands") == []
+    # a file written but not named by the manifest (a retried bundle's) is never loaded
+    (stage / "tables" / "games" / "orphan.parquet").write_bytes(b"")
+    assert len(staging.read_manifest(str(stage))["games"]) == 1
+
+
+def test_staged_rows_of_every_table_carry_the_source_position(tmp_path):
+    from engine.audit import audit_game
+
+    w = staging.TableWriter(str(tmp_path), batch_rows=2)
+    audit = audit_game(Game.model_validate(win_game("g")))
+    for row in T.item_rows((_parsed("g", "/x.jsonl", 9), audit), "r")[0]:
+        w.add(row, "/x.jsonl", 9)
+    files = dict(w.close())
+    import pyarrow.parquet as pq
+
+    for table in ("games", "hands", "hand_scores", "payouts"):
+        got = pq.read_table(files[table]).to_pylist()
+        assert got and {(d["source_file"], d["source_line"]) for d in got} == {("/x.jsonl", 9)}, table
+    with pytest.raises(ValueError):
+        staging.TableWriter(str(tmp_path), batch_rows=0)
+    with pytest.raises(staging.ManifestMissing):
+        staging.read_manifest(str(tmp_path))
 
 
 def test_whole_pipeline_metrics(tmp_path):
@@ -108,11 +152,13 @@ def test_whole_pipeline_metrics(tmp_path):
 
     got = {c.key.metric.name: c.committed
            for c in result.metrics().query(MetricsFilter().with_namespace(T.NAMESPACE))["counters"]}
-    assert got["games"] == 5 and got["rejected"] == 2 and got["duplicates"] == 1
-    assert got["findings_continuity"] == 5 and got["findings_invalid_log"] == 2
-    assert got["findings_duplicate_game"] == 1 and got["records"] == 8
-    assert sorted(q.name for q in (tmp_path / "stage" / "tables").iterdir()) == sorted(
-        ["games", "hands", "hand_scores", "payouts", "findings", "rejected"])
+    # both copies of g1 are audited and staged; the load keeps one (tests/test_pipeline_sink.py)
+    assert got["games"] == 6 and got["rejected"] == 2 and got["records"] == 8
+    assert got["findings_continuity"] == 6 and got["findings_invalid_log"] == 2
+    assert got["files"] == 3 and got["shards"] == 3
+    # the fake engine makes no hands: only tables that got rows have files
+    assert sorted(q.name for q in (tmp_path / "stage" / "tables").iterdir()) == ["findings", "games", "rejected"]
+    assert sorted(staging.read_manifest(str(tmp_path / "stage"))) == ["findings", "games", "rejected"]
 
 
 @pytest.mark.parametrize("bad", ["", "not a dict"])

@@ -1,8 +1,11 @@
 """``mahjong-audit audit INPUT... --db FILE``: audit game logs at scale into DuckDB.
 
-The Beam pipeline (``pipeline.transforms.AuditPipeline``) writes Parquet files into a
+The driver splits the input files into shards (``pipeline.read.plan_shards``: a big file
+is read by several workers, each keeping every n-th record); the Beam pipeline
+(``pipeline.transforms.AuditPipeline``) audits the shards and writes Parquet files into a
 staging folder unique to the run; the driver then loads them into the DuckDB file in one
-transaction (``pipeline.sink``) and removes the folder. Options this command does not
+transaction (``pipeline.sink``), keeping the first copy of each game_id, and removes the
+folder. Options this command does not
 know are Beam pipeline options and are passed through unchanged.
 """
 
@@ -62,7 +65,8 @@ def register(subparsers) -> None:
     p.add_argument("--from", dest="importer", metavar="NAME",
                    help="importer for a platform format (default: detected per file, else mahjong-log/1)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
-                   help="local worker processes (default: number of cores; 1 = in this process)")
+                   help="local worker processes (default: number of cores; 1 = in this process); "
+                        "with another --runner, how many shards a big file is read in")
     p.add_argument("--in-memory", action="store_true", help="run in this process (small inputs, tests)")
     p.add_argument("--staging", metavar="DIR",
                    help="base folder for the run's Parquet staging files (may be gs://…); "
@@ -171,6 +175,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
             read.importer_for("", args.importer)
         files = read.expand_inputs(args.inputs)
         choice = runner.choose(args.beam_args, args.workers, args.in_memory)
+        shards = read.plan_shards(files, 1 if choice.in_process else args.workers)
     except (OSError, ValueError) as e:
         _err(str(e))
         return 1
@@ -194,9 +199,10 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         sink.ensure_schema(con)
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         with quiet_stderr(log_path) as real_stderr:
-            logging.info("run %s: %d files, runner %s, staging %s", run_id, len(files), choice.name, staging)
+            logging.info("run %s: %d files in %d shards, runner %s, staging %s",
+                         run_id, len(files), len(shards), choice.name, staging)
             try:
-                _run_pipeline(files, choice, run_id, staging, args.importer, audit_fn,
+                _run_pipeline(shards, choice, run_id, staging, args.importer, audit_fn,
                               real_stderr if show else None)
                 summary = sink.load_staging(
                     con, staging, files,
@@ -212,7 +218,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     return 0
 
 
-def _run_pipeline(files, choice, run_id, staging, importer, audit_fn, progress_out) -> None:
+def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_out) -> None:
     import apache_beam as beam
 
     from pipeline.progress import ProgressBar
@@ -223,7 +229,7 @@ def _run_pipeline(files, choice, run_id, staging, importer, audit_fn, progress_o
     p = make_pipeline(choice)
     _ = (
         p
-        | "Inputs" >> beam.Create(list(files))
+        | "Shards" >> beam.Create(list(shards))
         | "Audit" >> AuditPipeline(run_id=run_id, staging=staging, importer=importer,
                                    audit_fn=audit_fn, progress_dir=progress_dir)
     )
@@ -250,5 +256,7 @@ def _print_summary(summary, elapsed: float, runner_name: str, db: str, log_path:
     print(f"audited {summary.games} games, {summary.hands} hands in {elapsed:.1f} s "
           f"({rate:.1f} games/s) on {runner_name}")
     print(f"findings: {summary.findings} ({kinds})")
+    if summary.duplicates:
+        print(f"duplicates: {summary.duplicates} later copies of a game_id left out")
     print(f"rejected: {summary.rejected} records")
     print(f"database: {db}  (log: {log_path})")

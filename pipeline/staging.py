@@ -1,0 +1,121 @@
+"""The run's staging folder: Parquet files written by the workers, listed by a manifest.
+
+Layout under ``<staging>`` (a FileSystems path: local, gs://, …)::
+
+    tables/<table>/<uuid>.parquet   written by workers, one file per table per writer and bundle,
+                                    with the columns of tables.STAGING_SCHEMAS
+    manifest.json                   {table: [file, …]}: the files of bundles that committed
+    progress/                       progress markers (pipeline.progress)
+
+A worker writes its rows in row groups of at most ``batch_rows`` rows while it goes, so
+neither a worker nor the runner holds more than one batch per table. The driver loads
+only the files named by the manifest, which the pipeline writes last from the file names
+its bundles *output*: a bundle that failed and was retried leaves files behind, but they
+are never named, so no row is loaded twice.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable, Mapping
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from pipeline.tables import STAGING_SCHEMAS
+from schemas.results import TABLES, _Row
+
+TABLES_DIR = "tables"
+MANIFEST = "manifest.json"
+BATCH_ROWS = 4096
+_TABLE_OF = {model: name for name, model in TABLES.items()}
+
+
+def _fs():
+    from apache_beam.io.filesystems import FileSystems
+
+    return FileSystems
+
+
+def table_dir(staging: str, table: str) -> str:
+    return _fs().join(staging, TABLES_DIR, table)
+
+
+class TableWriter:
+    """Worker side: rows in, Parquet files out (one per table that got rows).
+
+    Not thread-safe and never shared: one instance per DoFn bundle.
+    """
+
+    def __init__(self, staging: str, batch_rows: int = BATCH_ROWS):
+        if batch_rows < 1:
+            raise ValueError("batch_rows must be at least 1")
+        self.staging, self.batch_rows = staging, batch_rows
+        self._buffers: dict[str, list[dict]] = {}
+        self._writers: dict[str, tuple[str, object, pq.ParquetWriter]] = {}
+
+    def add(self, row: _Row, source_file: str | None = None, source_line: int | None = None) -> str:
+        """Buffer one row, with the source position of its record; returns its table."""
+        table = _TABLE_OF[type(row)]
+        buf = self._buffers.setdefault(table, [])
+        d = row.model_dump()
+        d.setdefault("source_file", source_file)
+        d.setdefault("source_line", source_line)
+        buf.append(d)
+        if len(buf) >= self.batch_rows:
+            self._flush(table)
+        return table
+
+    def _flush(self, table: str) -> None:
+        buf = self._buffers.get(table)
+        if not buf:
+            return
+        if table not in self._writers:
+            fs = _fs()
+            path = fs.join(table_dir(self.staging, table), f"{uuid.uuid4().hex}.parquet")
+            stream = fs.create(path)
+            self._writers[table] = (path, stream, pq.ParquetWriter(stream, STAGING_SCHEMAS[table]))
+        self._writers[table][2].write_table(pa.Table.from_pylist(buf, schema=STAGING_SCHEMAS[table]))
+        self._buffers[table] = []
+
+    def close(self) -> tuple[tuple[str, str], ...]:
+        """Write what is buffered, close every file; (table, path) of each file written."""
+        for table in list(self._buffers):
+            self._flush(table)
+        out = []
+        for table, (path, stream, writer) in self._writers.items():
+            writer.close()
+            stream.close()
+            out.append((table, path))
+        self._writers.clear()
+        return tuple(out)
+
+
+def write_manifest(staging: str, files: Iterable[tuple[str, str]]) -> str:
+    """Name the committed files, per table (sorted); returns the manifest's path."""
+    by_table: dict[str, list[str]] = {}
+    for table, path in files:
+        if table not in STAGING_SCHEMAS:
+            raise ValueError(f"unknown table {table!r} in the staged files")
+        by_table.setdefault(table, []).append(path)
+    fs = _fs()
+    path = fs.join(staging, MANIFEST)
+    with fs.create(path) as f:
+        f.write(json.dumps({t: sorted(set(p)) for t, p in sorted(by_table.items())}, indent=1).encode())
+    return path
+
+
+class ManifestMissing(RuntimeError):
+    """The pipeline finished without writing its manifest (it did not complete)."""
+
+
+def read_manifest(staging: str) -> Mapping[str, tuple[str, ...]]:
+    """table -> the Parquet files to load (tables without rows are left out)."""
+    fs = _fs()
+    path = fs.join(staging, MANIFEST)
+    if not fs.exists(path):
+        raise ManifestMissing(f"no {MANIFEST} in {staging}: the pipeline did not complete")
+    with fs.open(path) as f:
+        data = json.loads(f.read().decode())
+    return {t: tuple(p) for t, p in data.items() if p}
