@@ -28,7 +28,7 @@ def corpus(games: int, seed: int = 1) -> Path:
         t0 = time.perf_counter()
         tmp = path.with_suffix(".tmp.gz")
         subprocess.run([sys.executable, "-m", "pipeline.cli", "simulate", "--ruleset", "mcr", "--games", str(games),
-                        "--hands-per-game", "4", "--seed", str(seed), "-o", str(tmp)], check=True)
+                        "--hands-per-game", "4", "--seed", str(seed), "--workers", "2", "-o", str(tmp)], check=True)
         tmp.rename(path)
         print(f"  generated in {time.perf_counter() - t0:.0f} s", flush=True)
     return path
