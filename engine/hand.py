@@ -130,6 +130,28 @@ class Score:
         return [(i.name, i.value, i.count) for i in self.items]
 
 
+def situation_extra(*, dealer: int, seat: int, from_seat: int | None, discards_made: int, first_go_round: bool,
+                    any_melds: bool, ready: bool, indicator: int | None,
+                    wilds: frozenset[int]) -> tuple[tuple[str, object], ...]:
+    """The ruleset fields of a win that the table state decides (sorted pairs for WinSituation.extra):
+    dealer and seat, a ready declaration, 天和 / 地和 / 人和 timing, the wild-tile indicator and wilds."""
+    heavenly = seat == dealer and discards_made == 0 and from_seat is None
+    earthly = seat != dealer and discards_made <= 1 and first_go_round and not any_melds
+    out: list[tuple[str, object]] = [("dealer", dealer), ("seat", seat)]
+    if ready:
+        out.append(("ready", True))
+    if heavenly:
+        out.append(("heavenly", True))
+    elif earthly and from_seat is None:
+        out.append(("earthly", True))
+    elif earthly:
+        out.append(("human", True))
+    if indicator is not None:
+        out.append(("indicator", indicator))
+    out.append(("wilds", tuple(sorted(wilds))))
+    return tuple(sorted(out, key=lambda kv: kv[0]))
+
+
 class NotAWin(ValueError):
     """The tiles do not form a legal winning hand (error code in ``code``)."""
 

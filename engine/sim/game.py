@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import tiles as T
-from engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation
+from engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
 from engine.ruleset import HandEnd, Ruleset, SeatEnd, WinEnd
 from engine.sim.bot import (
     NOISE_LEVELS,
@@ -162,20 +162,10 @@ class HandSim:
             self.draw(s, back=True)
 
     def situation_extra(self, s: int, from_seat: int | None) -> tuple[tuple[str, object], ...]:
-        heavenly = s == self.dealer and self.discards_made == 0 and from_seat is None
-        earthly = s != self.dealer and self.discards_made <= 1 and self.first_go_round and not any(
-            x.melds for x in self.seats)
-        out: list[tuple[str, object]] = [("dealer", self.dealer), ("seat", s)]
-        if heavenly:
-            out.append(("heavenly", True))
-        elif earthly and from_seat is None:
-            out.append(("earthly", True))
-        elif earthly:
-            out.append(("human", True))
-        if self.indicator is not None:
-            out.append(("indicator", self.indicator))
-        out.append(("wilds", tuple(sorted(self.seats[s].wilds))))
-        return tuple(sorted(out, key=lambda kv: kv[0]))
+        return situation_extra(
+            dealer=self.dealer, seat=s, from_seat=from_seat, discards_made=self.discards_made,
+            first_go_round=self.first_go_round, any_melds=any(x.melds for x in self.seats),
+            ready=False, indicator=self.indicator, wilds=self.seats[s].wilds)
 
     def try_win(self, s: int, t: int, *, self_drawn: bool, kong: bool, last_tile: bool,
                 from_seat: int | None) -> tuple[WinSituation, Score] | None:
