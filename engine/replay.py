@@ -744,6 +744,8 @@ class HandReplay:
                     d = self.seats[from_seat]
                     if d.discards and d.discards[-1] == t and not self.rs.multiple_winners:
                         d.discards.pop()
+                elif win_type == "robbing_kong" and from_seat is not None:
+                    self.unmake_added_kong(from_seat, t)
             if self.rs.multiple_winners and win_type != "self_drawn":
                 self.pending_end = True  # others may still win on the same tile
             else:
@@ -756,6 +758,16 @@ class HandReplay:
             st.barred = st.barred or code
             pen = self.rs.false_win_penalty(s, self.dealer)
             self.penalties = [a + b for a, b in zip(self.penalties, pen, strict=True)]
+
+    def unmake_added_kong(self, konger: int, t: int) -> None:
+        """A robbed added kong was never made: the konger keeps its pon and owes no replacement."""
+        st = self.seats[konger]
+        for i, m in enumerate(st.melds):
+            if m.kind is MeldKind.KONG and m.added and m.first == t:
+                st.melds[i] = Meld(MeldKind.PON, (t, t, t), m.claimed, m.source)
+                break
+        st.pending_back = 0
+        st.back_reasons.clear()
 
     def finish_win(self, s: int | None) -> None:
         """Close the window the win was made in (checking declared claims) and end the hand."""

@@ -321,3 +321,33 @@ def test_ignored_win_where_several_winners_are_allowed():
     one = game(hand(deal, "0 discard 5p claims 1:win,2:win", "1 win 5p from 0"), ruleset="guangdong")
     found = [f for f in audit(with_outcomes(one)).findings]
     assert [(f.code, f.seat) for f in found] == [("claim_priority/ignored_win", 2)]
+
+
+ROB_DEAL = ["55s123m456m789m123z", "123p456p789p11z46s", "123456789m2345z", "111222333s777z9s"]
+ROB_LINES = ("0 discard 1z", "1 draw 8m", "1 discard 8m", "2 draw 6m", "2 discard 6m", "3 draw 5s", "3 discard 5s",
+             "0 pon 5s from 3", "0 discard 2z", "1 draw 7m", "1 discard 7m", "2 draw 9p", "2 discard 9p",
+             "3 draw 4m", "3 discard 4m", "0 draw 5s", "0 added_kong 5s claims 1:win", "1 win 5s from 0 rob")
+
+
+def test_robbing_an_added_kong_is_a_win_on_the_kongers_discard():
+    from engine.replay import HandReplay
+    from schemas.log import Game
+
+    g = with_outcomes(game(hand(ROB_DEAL, *ROB_LINES)))
+    assert codes(g) == []
+    facts = audit(g).hands[0]
+    win = facts.wins[0]
+    assert (win.seat, win.from_seat, win.win_type) == (1, 0, "robbing_kong")
+    assert "抢杠和" in [i.name for i in win.score.items]
+    assert facts.computed_deltas[0] == -(8 + win.score.total)
+    # the robbed kong was never made: the konger keeps a pon
+    replay = HandReplay(__import__("engine.rulesets", fromlist=["get"]).get("mcr"),
+                        Game.model_validate(g).hands[0], 0)
+    replay.run()
+    assert [str(m) for m in replay.seats[0].melds] == ["p:555s"]
+
+
+def test_robbing_a_concealed_kong_is_not_allowed():
+    deal = ["5555s123m456m789m1z", "123p456p789p11z46s", "123456789m2345z", "111222333s777z9s"]
+    g = with_outcomes(game(hand(deal, "0 concealed_kong 5s", "1 win 5s from 0 rob")))
+    assert codes(g) == ["false_win/wrong_tile"]
