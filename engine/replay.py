@@ -138,13 +138,11 @@ class HandReplay:
         return n - self.seats[s].pending_back
 
     def check_counts(self) -> None:
-        if self.ended:
-            return
+        if self.ended or self.pending_end:
+            return  # a legal win is in: winners hold the winning tile, a robbed konger lost its kong tile
         for st in self.seats:
             if st.dead is not None:
                 continue
-            if self.pending_end and any(w.legal and w.seat == st.seat for w in self.wins):
-                continue  # a winner of a discard others may still share already holds the winning tile
             have, want = st.count(), self.expected_count(st.seat)
             if have > want:
                 self.mark_dead(st.seat, "dead_hand/too_many",
