@@ -76,6 +76,7 @@ CODES: MappingProxyType[str, str] = MappingProxyType({
     "false_win/passed_win": "a declared win under a passed-win restriction (过水)",
     "false_win/no_win_allowed": "a declared win by a seat barred from winning this hand (陪打, earlier false win)",
     "false_win/wrong_tile": "a declared win on a tile other than the discard / draw",
+    "false_win/forbidden_wait": "a complete hand won in a way the ruleset forbids (longgang 三财神吊字牌)",
     "claim_priority/lower_call": "a lower-priority declaration carried out over a higher one",
     "claim_priority/seat_order": "among equal declarations, not the seat the order picks",
     "claim_priority/undeclared": "the carried-out call is not among the declared claims",

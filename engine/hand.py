@@ -134,7 +134,8 @@ def situation_extra(*, dealer: int, seat: int, from_seat: int | None, discards_m
                     any_melds: bool, ready: bool, indicator: int | None,
                     wilds: frozenset[int]) -> tuple[tuple[str, object], ...]:
     """The ruleset fields of a win that the table state decides (sorted pairs for WinSituation.extra):
-    dealer and seat, a ready declaration, 天和 / 地和 / 人和 timing, the wild-tile indicator and wilds."""
+    dealer and seat, a ready declaration, 天和 / 地和 / 人和 timing (and ``first_round_discards``: the
+    discards made so far while the first go-round is unbroken by calls), the wild-tile indicator and wilds."""
     heavenly = seat == dealer and discards_made == 0 and from_seat is None
     earthly = seat != dealer and discards_made <= 1 and first_go_round and not any_melds
     out: list[tuple[str, object]] = [("dealer", dealer), ("seat", seat)]
@@ -146,6 +147,8 @@ def situation_extra(*, dealer: int, seat: int, from_seat: int | None, discards_m
         out.append(("earthly", True))
     elif earthly:
         out.append(("human", True))
+    if first_go_round and not any_melds:
+        out.append(("first_round_discards", discards_made))  # discards so far, the first go-round unbroken
     if indicator is not None:
         out.append(("indicator", indicator))
     out.append(("wilds", tuple(sorted(wilds))))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from engine import tiles as T
 from engine.findings import Finding, Severity
 from engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
-from engine.ruleset import HandEnd, Ruleset, SeatEnd, WinEnd
+from engine.ruleset import DiscardContext, HandEnd, Ruleset, SeatEnd, WinEnd
 from schemas import log as L
 
 CALL_RANK = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
@@ -48,6 +48,7 @@ class SeatState:
     last_back_reason: str | None = None
     feeders: list[int] = field(default_factory=list)  # seat that supplied each claimed set
     seabed_draws: int = 0  # tiles received in the seabed phase (kept, never discarded)
+    declined_win: bool = False  # could have won this hand and did not (rulesets with tracks_declined_wins)
 
     def count(self) -> int:
         return sum(self.hand) + 3 * len(self.melds)
@@ -105,6 +106,8 @@ class HandReplay:
         self.exhausted = False
         self.seabed_left = 0  # seabed tiles still to hand out
         self.seabed_drawer: int | None = None  # the seat that received the last seabed tile
+        self.discarded = [0] * T.N_TILES  # every discard of the hand, claimed ones too
+        self.discard_fields: tuple[tuple[str, object], ...] = ()  # the ruleset's discard_extra for the open discard
 
     # ------------------------------------------------------------------ helpers
     def find(self, code: str, message: str, *, seat: int | None = None, severity: Severity = Severity.ERROR,
@@ -434,6 +437,15 @@ class HandReplay:
                 self.mark_dead(s, "dead_hand/missed_flower",
                                f"seat {s} discarded while still holding flower {T.name(held[0])} (相公)",
                                recorded=T.name(held[0]))
+        if self.rs.tracks_declined_wins and st.called is None and st.last_draw is not None and \
+                self.can_win_now(st):
+            st.declined_win = True  # a complete hand discarded instead of a self-drawn win
+        self.discard_fields = ()
+        if self.rs.discard_context:
+            self.discard_fields = self.rs.discard_extra(DiscardContext(
+                s, t, self.dealer, tuple(st.hand), tuple(self.discarded), tuple(tuple(x.melds) for x in self.seats),
+                self.drawable_left()))
+        self.discarded[t] += 1
         if st.called is not None and not self.rs.swap_calling_allowed and self.swap_call(st.called, t):
             self.find("illegal_discard/swap_call",
                       f"seat {s} discarded {ev.tile} straight after calling {st.called} (换张)", seat=s,
@@ -476,8 +488,10 @@ class HandReplay:
             st = self.seats[y]
             if y in won or (executed and executed[0] == y):
                 continue
-            if self.rs.passed_win_rule and y not in declared_win and self.could_win(y, t, discarder):
-                st.passed_win = True
+            if (self.rs.passed_win_rule or self.rs.tracks_declined_wins) and y not in declared_win and \
+                    self.could_win(y, t, discarder):
+                st.passed_win = st.passed_win or self.rs.passed_win_rule
+                st.declined_win = True
             if self.rs.passed_pon_rule and st.hand[t] >= 2 and t not in st.wilds:
                 st.passed_pon.add(t)
         if executed is None:
@@ -840,13 +854,38 @@ class HandReplay:
         if score.below_minimum:
             return sit, score, ("false_win/below_minimum",
                                 f"seat {s}'s hand scores {score.total}, below the ruleset's minimum")
+        forbidden = self.rs.forbidden_win(sit)
+        if forbidden is not None:
+            return sit, None, forbidden
         return sit, score, None
 
     def situation_extra(self, s: int, from_seat: int | None) -> tuple[tuple[str, object], ...]:
-        return situation_extra(
+        out = situation_extra(
             dealer=self.dealer, seat=s, from_seat=from_seat, discards_made=self.discards_made,
             first_go_round=self.first_go_round, any_melds=any(x.melds for x in self.seats),
             ready=self.seats[s].ready, indicator=self.indicator, wilds=self.seats[s].wilds)
+        more = list(self.discard_fields) if from_seat is not None and self.phase == "claim" else []
+        if self.seats[s].declined_win:
+            more.append(("declined_win", True))
+        return tuple(sorted(out + tuple(more), key=lambda kv: kv[0])) if more else out
+
+    def can_win_now(self, st: SeatState) -> bool:
+        """Do the seat's tiles (one more than a hand) win as they stand (shape and score)?"""
+        if st.dead or st.barred or st.last_draw is None or st.hand[st.last_draw] <= 0:
+            return False
+        kept = any(st.hand[T.FLOWER0:])
+        if not self.rs.is_complete(st.hand[:] if kept else st.hand[:34], st.melds, st.wilds):
+            return False
+        counts = list(st.hand)
+        counts[st.last_draw] -= 1
+        concealed = tuple(x for x in range(T.N_TILES) for _ in range(counts[x]))
+        sit = WinSituation(concealed=concealed, melds=tuple(st.melds), win_tile=st.last_draw, self_drawn=True,
+                           seat_wind=(st.seat - self.dealer) % 4, round_wind=self.round_wind,
+                           flowers=tuple(st.flowers), extra=self.situation_extra(st.seat, None))
+        try:
+            return not self.rs.score_win(sit).below_minimum and self.rs.forbidden_win(sit) is None
+        except NotAWin:
+            return False
 
     # ------------------------------------------------------------------ end
     def hand_end(self) -> HandEnd:
@@ -875,7 +914,7 @@ class HandReplay:
                            seat_wind=(y - self.dealer) % 4, round_wind=self.round_wind, flowers=tuple(st.flowers),
                            last_tile=self.wall_exhausted(), extra=self.situation_extra(y, discarder))
         try:
-            return not self.rs.score_win(sit).below_minimum
+            return not self.rs.score_win(sit).below_minimum and self.rs.forbidden_win(sit) is None
         except NotAWin:
             return False
 

@@ -58,6 +58,20 @@ class HandEnd:
 
 
 @dataclass(frozen=True, slots=True)
+class DiscardContext:
+    """A discard as a ruleset may need to judge it while the hand is open (e.g. a liability
+    rule): the discarder's tiles before it, the table, and what is left of the wall."""
+
+    seat: int
+    tile: int
+    dealer: int
+    hand: tuple[int, ...]  # the discarder's per-tile counts (42 entries) before the discard
+    discarded: tuple[int, ...]  # per-tile counts of the earlier discards of this hand (claimed ones too)
+    melds: tuple[tuple[Meld, ...], ...]  # every seat's melds
+    drawable_left: int | None  # live tiles still to draw, seabed included; None when unknown
+
+
+@dataclass(frozen=True, slots=True)
 class Settlement:
     """Per-seat score changes of a hand, and the per-seat items behind them."""
 
@@ -145,6 +159,10 @@ class Ruleset:
     passed_pon_rule: ClassVar[bool] = False
     #: a seat that discards while holding a flower it had to set aside is dead (相公)
     unkept_flower_is_dead: ClassVar[bool] = False
+    #: the replay asks :meth:`discard_extra` at every discard
+    discard_context: ClassVar[bool] = False
+    #: the replay notes a win a seat could have made and did not (``declined_win`` in the extra)
+    tracks_declined_wins: ClassVar[bool] = False
 
     def __init__(self, options: Any = None):
         if options is None or isinstance(options, Mapping):
@@ -229,6 +247,14 @@ class Ruleset:
         (longgang's 三财神). A log shows it as a ``win`` with ``from`` = the seat, on a tile it holds."""
         return False
 
+    def discard_extra(self, ctx: DiscardContext) -> tuple[tuple[str, object], ...]:
+        """Fields added to the ``extra`` of a win on this discard (asked when ``discard_context``)."""
+        return ()
+
+    def forbidden_win(self, sit: WinSituation) -> tuple[str, str] | None:
+        """(finding code, message) when a complete hand may still not win this way; None if it may."""
+        return None
+
     def score_win(self, sit: WinSituation) -> Score:
         """Score a win; raise NotAWin if it is not a legal shape. ``below_minimum`` marks a
         complete hand that does not reach the ruleset's minimum."""
@@ -283,5 +309,5 @@ def not_a_win(message: str) -> NotAWin:
 
 
 __all__ = [
-    "HandEnd", "OptionError", "Ruleset", "SeatEnd", "Settlement", "T", "WinEnd", "not_a_win",
+    "DiscardContext", "HandEnd", "OptionError", "Ruleset", "SeatEnd", "Settlement", "T", "WinEnd", "not_a_win",
 ]
