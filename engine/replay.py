@@ -444,7 +444,7 @@ class HandReplay:
         if self.rs.discard_context:
             self.discard_fields = self.rs.discard_extra(DiscardContext(
                 s, t, self.dealer, tuple(st.hand), tuple(self.discarded), tuple(tuple(x.melds) for x in self.seats),
-                self.drawable_left()))
+                self.drawable_left(), st.wilds))
         self.discarded[t] += 1
         if st.called is not None and not self.rs.swap_calling_allowed and self.swap_call(st.called, t):
             self.find("illegal_discard/swap_call",

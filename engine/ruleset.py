@@ -69,6 +69,7 @@ class DiscardContext:
     discarded: tuple[int, ...]  # per-tile counts of the earlier discards of this hand (claimed ones too)
     melds: tuple[tuple[Meld, ...], ...]  # every seat's melds
     drawable_left: int | None  # live tiles still to draw, seabed included; None when unknown
+    wilds: frozenset[int] = frozenset()  # the discarder's wild tiles
 
 
 @dataclass(frozen=True, slots=True)
