@@ -18,7 +18,7 @@ from typing import Any
 
 from engine import tiles as T
 from engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
-from engine.ruleset import HandEnd, Ruleset, SeatEnd, WinEnd
+from engine.ruleset import DiscardContext, HandEnd, Ruleset, SeatEnd, WinEnd
 from engine.sim.bot import (
     NOISE_LEVELS,
     NOISE_LEVELS_MINIMUM,
@@ -114,6 +114,8 @@ class HandSim:
         self.first_go_round = True
         self.wins: list[_Win] = []
         self.last_discard: tuple[int, int] = (0, 0)
+        self.discarded = [0] * T.N_TILES
+        self.discard_fields: tuple[tuple[str, object], ...] = ()  # the ruleset's discard_extra
 
     # ------------------------------------------------------------------ helpers
     def emit(self, type_: str, seat: int, **fields: Any) -> dict[str, Any]:
@@ -184,15 +186,20 @@ class HandSim:
         counts[t] -= 1
         concealed = tuple(x for x in range(T.N_TILES) for _ in range(counts[x]))
         visible_other = self.visible[t] - (1 if not self_drawn and not kong else 0)
+        extra = self.situation_extra(s, from_seat)
+        if not self_drawn and not kong and self.discard_fields:
+            extra = tuple(sorted(extra + self.discard_fields, key=lambda kv: kv[0]))
         sit = WinSituation(
             concealed=concealed, melds=tuple(st.melds), win_tile=t, self_drawn=self_drawn,
             seat_wind=(s - self.dealer) % 4, round_wind=self.round_wind, flowers=tuple(st.flowers),
             last_tile=last_tile, kong=kong, last_copy=visible_other >= 3 and not kong,
-            extra=self.situation_extra(s, from_seat),
+            extra=extra,
         )
         try:
             score = self.rs.score_win(sit)
         except NotAWin:
+            return None
+        if self.rs.forbidden_win(sit) is not None:
             return None
         if score.below_minimum:
             self.cov["wins_below_minimum_skipped"] += 1
@@ -382,6 +389,11 @@ class HandSim:
         else:
             t = st.bot.discard(plain, len(st.melds), st.n_wilds(), bad)
         self.emit("discard", s, tile=T.name(t))
+        if self.rs.discard_context:
+            self.discard_fields = self.rs.discard_extra(DiscardContext(
+                s, t, self.dealer, tuple(st.counts), tuple(self.discarded),
+                tuple(tuple(x.melds) for x in self.seats), self.drawable_left(), st.wilds))
+        self.discarded[t] += 1
         st.counts[t] -= 1
         self.visible[t] += 1
         st.called = None
