@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from engine import tiles as T
 from engine.hand import Meld, Score, WinSituation
-from engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
+from engine.ruleset import DiscardContext, HandEnd, OptionError, Ruleset, Settlement
 from engine.rulesets import longgang_score as S
 
 
@@ -63,10 +63,28 @@ class LonggangOptions:
     non_winner_four_flowers_tai: Literal[1, 2] = _opt(
         2, "台 of 坐花 + the other three flowers for a non-winner (有的地方没胡只算坐花一台)")
     rebought: bool = _opt(False, "use the 跟胡数 after a seat went broke and re-bought (断筹): 50/100/150/200")
+    three_wild_honour_wait: Literal["false_win", "honour_only", "off"] = _opt(
+        "false_win", "三财神吊字牌: a seat holding two 正财 + 坐花 that let a win pass and then wins on a "
+        "discarded 中/发/seat wind commits 诈胡 (false_win); honour_only: in that hand only such a discard may "
+        "be won on (有的来法); off: no rule")
+    liability_window: int = _opt(
+        4, "包三家: live draws left before the seabed (分张前几张) from which a wrong 中/发 discard that is won on "
+           "makes the discarder pay for all three; 0 turns the rule off")
+    four_winds_wild_restriction: bool = _opt(
+        False, "大/小四喜 with a wild in its wind sets needs two or more wilds and no wild elsewhere "
+               "(现在习惯上不作此限制)")
+    appendix_hands: frozenset[str] = _opt(
+        frozenset(), "the rare hands of the seed's 附一 that count (有此地方玩法算腊子): any of "
+                     + ", ".join(S.APPENDIX_TAI))
 
     def check(self) -> None:
         if self.eight_pairs_limit and not self.eight_pairs:
             raise OptionError("eight_pairs_limit needs eight_pairs")
+        if self.liability_window < 0:
+            raise OptionError("liability_window: expected 0 or more")
+        unknown = sorted(set(self.appendix_hands) - set(S.APPENDIX_TAI))
+        if unknown:
+            raise OptionError(f"appendix_hands: unknown {', '.join(unknown)} (known: {', '.join(S.APPENDIX_TAI)})")
 
     def rules(self) -> S.Rules:
         return S.Rules(
@@ -77,6 +95,8 @@ class LonggangOptions:
             pure_straight_tai=self.pure_straight_tai, human_win=self.human_win,
             four_kings_limit=self.four_kings_limit, wild_pair_robbing=self.wild_pair_robbing,
             three_caishen=self.three_caishen, non_winner_four_flowers_tai=self.non_winner_four_flowers_tai,
+            four_winds_wild_restriction=self.four_winds_wild_restriction,
+            appendix_hands=frozenset(self.appendix_hands),
         )
 
 
@@ -99,6 +119,10 @@ class Longgang(Ruleset):
     passed_pon_rule = True
     #: a seat that discards while still holding a flower it had to set aside is 相公
     unkept_flower_is_dead = True
+    #: 包三家 is judged at the discard (see :meth:`discard_extra`)
+    discard_context = True
+    #: 三财神吊字牌 needs to know whether the seat let a win pass (see :meth:`forbidden_win`)
+    tracks_declined_wins = True
 
     def __init__(self, options: Any = None):
         super().__init__(options)
@@ -137,6 +161,20 @@ class Longgang(Ruleset):
         real = sum(c[t] for t in w.real)
         zuo = c[w.zuo] if w.zuo is not None else 0
         return S._three_caishen(real, zuo, w, self.rules)
+
+    def forbidden_win(self, sit: WinSituation) -> tuple[str, str] | None:
+        """三财神吊字牌 (四、e): see :func:`longgang_score.three_wild_honour_wait`."""
+        why = S.three_wild_honour_wait(sit, self.options.three_wild_honour_wait, self.rules)
+        return None if why is None else ("false_win/forbidden_wait", why)
+
+    def discard_extra(self, ctx: DiscardContext) -> tuple[tuple[str, object], ...]:
+        """包三家 (四、a–c): ``("liable", seat)`` when this discard, won on, makes the discarder pay for all."""
+        if ctx.drawable_left is None:
+            return ()
+        wind = T.wind_tile((ctx.seat - ctx.dealer) % 4)
+        reason = S.liable_discard(ctx.tile, ctx.hand, wind, wind in ctx.wilds, ctx.discarded, ctx.melds,
+                                  ctx.drawable_left - self.seabed, self.options.liability_window)
+        return () if reason is None else (("liable", ctx.seat), ("liable_rule", reason))
 
     def score_win(self, sit: WinSituation) -> Score:
         """The winner's 胡 and 台 (or, with ``role: "other"``, a non-winner's)."""
@@ -178,6 +216,9 @@ class Longgang(Ruleset):
         win = end.wins[0]
         follow = S.follow_hu(int(dict(win.score.details).get("follow_tai", 0)), self.options.rebought)
         hu = S.settle_hu(win.seat, end.dealer, self.totals(end), follow)
+        liable = win.situation.get("liable")
+        if isinstance(liable, int) and win.from_seat == liable:
+            hu = S.liability_transfer(hu, win.seat, liable, end.dealer, self.totals(end)[win.seat], follow)
         return Settlement(tuple(d // S.HU_PER_CHIP for d in hu))  # type: ignore[arg-type]
 
     def seat_items(self, end: HandEnd) -> tuple:

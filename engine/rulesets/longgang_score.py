@@ -73,6 +73,40 @@ LIMITS = ("三财神", "天胡", "地胡", "人胡", "清一色", "大四喜", "
           "财神会", "四金刚", "八对半")
 #: limit hands after which the other seats score 0
 LIMITS_ZERO_OTHERS = frozenset({"三财神", "天胡", "地胡", "人胡"})
+#: 附一 (the seed's appendix of rare hands "有此地方玩法算腊子"): counted only when named in the
+#: ``appendix_hands`` option. Value: 台 added, or None for a limit hand (腊子).
+APPENDIX_TAI: MappingProxyType[str, int | None] = MappingProxyType({
+    "金门桥": None,  # four runs of one suit, each one step above the last (四步高)
+    "四连太宝": 3,  # four identical runs of one suit (一色四同顺): "计3台"
+    "绿一色": None,  # only 23468s and 发
+    "红孔雀": None,  # only 1579s and 中
+    "点点红": None,  # only 135679p, with a pair of 中
+    "红一点": None,  # only 23468s, with a pair of 中
+    "门清": 1,  # no chi, pon or exposed kong; won on a discard
+    "不求人": 1,  # no chi, pon or exposed kong; self-drawn
+    "全求人": 1,  # five exposed sets (chi, pon, exposed kong), single wait won on a discard
+    "半求人": 1,  # five exposed sets, single wait self-drawn
+    "五杠子": None,  # five kongs
+    "四杠子": 3,
+    "三杠子": 2,
+    "五暗刻": 3,  # five concealed triplets/kongs (坎坎胡)
+    "四暗刻": 2,
+    "五连刻": 3,  # five triplets of one suit, consecutive ranks
+    "四连刻": 2,
+    "三连杠": 3,  # three kongs of one suit, consecutive ranks
+    "三同杠": 3,  # kongs of one rank in the three suits
+})
+#: appendix rows a higher row of the same series replaces (one row per series)
+APPENDIX_EXCLUDES = MappingProxyType({
+    "五杠子": ("四杠子", "三杠子"),
+    "四杠子": ("三杠子",),
+    "五暗刻": ("四暗刻",),
+    "五连刻": ("四连刻",),
+})
+GREEN_TILES = frozenset(T.parse("23468s6z"))
+RED_PEACOCK_TILES = frozenset(T.parse("1579s7z"))
+RED_DOTS_TILES = frozenset(T.parse("135679p7z"))
+ONE_RED_TILES = frozenset(T.parse("23468s7z"))
 CAP = 300
 UNIT = 10  # totals are rounded up to a multiple of 10 胡
 HU_PER_CHIP = 10
@@ -175,6 +209,8 @@ class Rules:
     wild_pair_robbing: bool = True
     three_caishen: int = 3
     non_winner_four_flowers_tai: int = 2
+    four_winds_wild_restriction: bool = False
+    appendix_hands: frozenset[str] = frozenset()
 
 
 # ------------------------------------------------------------------ helpers
@@ -339,7 +375,7 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
         special.append("天胡")
     elif sit.get("human") or sit.get("dihu"):
         special.append("地胡")
-    elif rules.human_win and sit.get("earthly"):
+    elif rules.human_win and (sit.get("earthly") or is_human_win(sit)):
         special.append("人胡")
     if _three_caishen(real, zuo, w, rules):
         items = [("底胡", WINNER_BASE, "hu"), *flower_items, ("三财神", LIMIT_TAI, "tai")]
@@ -359,6 +395,16 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
     if best is None:
         raise NotAWin("not_a_win", "not five sets and a pair, 八对半 or three 财神")
     return best[1]
+
+
+def is_human_win(sit: WinSituation) -> bool:
+    """人胡 timing (三、5 B; 四、6): a non-dealer's win within one go-round of the dealer's first
+    discard, with no call in between — a self-draw on its first draw, or a win on one of the
+    next three discards (the dealer's first discard itself is 地胡)."""
+    n = sit.get("first_round_discards")
+    if not isinstance(n, int) or sit.get("seat") == sit.get("dealer") or sit.get("seat") is None:
+        return False
+    return n <= 3 if sit.self_drawn else 2 <= n <= 4
 
 
 def _detail(sc: Score, key: str) -> object:
@@ -462,9 +508,10 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
     triplet_kinds = [t for k, t in sets if k == TRIPLET]
     pair_kinds = [t for k, t in sets if k == PAIR]
     winds = sum(1 for t in triplet_kinds if T.is_wind(t))
-    if winds == 4:
+    four_winds_ok = not rules.four_winds_wild_restriction or _four_winds_wilds_ok(arr, real + zuo)
+    if winds == 4 and four_winds_ok:
         limits.append("大四喜")
-    elif winds == 3 and any(T.is_wind(t) for t in pair_kinds):
+    elif winds == 3 and any(T.is_wind(t) for t in pair_kinds) and four_winds_ok:
         limits.append("小四喜")
     if no_seq and shown and all(T.is_terminal(t) for t in shown):
         limits.append("清老头")
@@ -483,6 +530,11 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
         seq_firsts = {t for k, t in sets if k == SEQ}
         if any({9 * s, 9 * s + 3, 9 * s + 6} <= seq_firsts for s in range(3)):
             tai.append(("一条龙", TAI["一条龙"], "tai"))
+    for name in _appendix(sit, arr, sets, shown, win_idx, rules):
+        if APPENDIX_TAI[name] is None:
+            limits.append(name)
+        else:
+            tai.append((name, APPENDIX_TAI[name], "tai"))
     if kong_draw and rules.kong_replacement_tai:
         tai.append(("杠上开花", TAI["杠上开花"], "tai"))
     pinghu = (arr.shape == "standard" and all(k == SEQ for k, _ in sets if k != PAIR)
@@ -503,6 +555,65 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
     return Score(_items(hu + tai), total, details=(
         ("hu", hu_total), ("tai", tai_total), ("limit", total >= CAP), ("others_zero", False),
         ("follow_tai", min(3, tai_total))))
+
+
+def _four_winds_wilds_ok(arr: _Arrangement, wilds_held: int) -> bool:
+    """三、10 (option): a 四喜 with a wild in its wind sets needs two or more wilds held
+    (坐花 counting), and no wild standing for a tile outside the wind sets."""
+    in_winds = sum(p.wilds for p in arr.parts if p.tile is not None and T.is_wind(p.tile))
+    elsewhere = sum(p.wilds for p in arr.parts) - in_winds
+    return in_winds == 0 or (wilds_held >= 2 and elsewhere == 0)
+
+
+def _appendix(sit: WinSituation, arr: _Arrangement, sets: list[tuple[int, int]], shown: list[int],
+              win_idx: int, rules: Rules) -> list[str]:
+    """The 附一 rows (named in ``rules.appendix_hands``) this reading of the hand shows."""
+    if not rules.appendix_hands or arr.shape != "standard":
+        return []
+    found: list[str] = []
+    seqs = sorted(t for k, t in sets if k == SEQ)
+    trips = sorted({t for k, t in sets if k == TRIPLET})
+    pairs = [t for k, t in sets if k == PAIR]
+    kongs = sorted(m.first for m in sit.melds if m.kind in (MeldKind.KONG, MeldKind.CONCEALED_KONG))
+    exposed = [m for m in sit.melds if m.kind is not MeldKind.CONCEALED_KONG]
+    concealed_trips = sum(1 for i, p in enumerate(arr.parts) if p.kind == TRIPLET and p.tile is not None
+                          and not (i == win_idx and not sit.self_drawn))
+    concealed_trips += sum(1 for m in sit.melds if m.kind is MeldKind.CONCEALED_KONG)
+
+    def run_of(kinds: list[int], n: int) -> bool:
+        return any(all(t + k in kinds and T.is_suited(t + k) and T.suit(t + k) == T.suit(t) for k in range(n))
+                   for t in kinds if T.is_suited(t))
+
+    if run_of(sorted(set(seqs)), 4):
+        found.append("金门桥")
+    if any(seqs.count(t) >= 4 for t in set(seqs)):
+        found.append("四连太宝")
+    if shown and set(shown) <= GREEN_TILES:
+        found.append("绿一色")
+    if shown and set(shown) <= RED_PEACOCK_TILES:
+        found.append("红孔雀")
+    if shown and set(shown) <= RED_DOTS_TILES and pairs == [T.RED]:
+        found.append("点点红")
+    if shown and set(shown) <= ONE_RED_TILES and pairs == [T.RED]:
+        found.append("红一点")
+    if not exposed:
+        found.append("不求人" if sit.self_drawn else "门清")
+    if len(exposed) == 5:
+        found.append("半求人" if sit.self_drawn else "全求人")
+    found.extend({5: ["五杠子"], 4: ["四杠子"], 3: ["三杠子"]}.get(len(kongs), []))
+    found.extend({5: ["五暗刻"], 4: ["四暗刻"]}.get(concealed_trips, []))
+    if run_of(trips, 5):
+        found.append("五连刻")
+    elif run_of(trips, 4):
+        found.append("四连刻")
+    if run_of(kongs, 3):
+        found.append("三连杠")
+    suited_kongs = {(T.suit(x), T.rank(x)) for x in kongs if T.is_suited(x)}
+    if any(all((s, r) in suited_kongs for s in range(3)) for _, r in suited_kongs):
+        found.append("三同杠")
+    out = [n for n in found if n in rules.appendix_hands]
+    dropped = {x for n in out for x in APPENDIX_EXCLUDES.get(n, ())}
+    return [n for n in out if n not in dropped]
 
 
 def honours_mixed(suits: set[int], honours: bool) -> bool:
@@ -630,6 +741,76 @@ def false_win_chips(seat: int, dealer: int) -> tuple[int, int, int, int]:
         out[s] += pay
         out[seat] -= pay
     return (out[0], out[1], out[2], out[3])
+
+
+# ------------------------------------------------------------------ 三财神吊字牌 and 包三家
+
+
+def three_wild_honour_wait(sit: WinSituation, mode: str, rules: Rules) -> str | None:
+    """三财神吊字牌 (四、e): why a win on a discard by a seat holding two 正财 and its 坐花 is
+    诈胡, or None. ``false_win`` (the seed's rule): the seat let a win pass this hand and now
+    wins on a discarded 中, 发 or its own wind (the 3-台 honour triplet it waited for).
+    ``honour_only`` (有的来法): with such a hand only those honours may be won on a discard.
+    A self-drawn win is always allowed; so is 三财神 itself."""
+    if mode == "off" or sit.self_drawn:
+        return None
+    w = wilds_of(sit)
+    c = T.counts(sit.concealed)
+    real = sum(c[t] for t in w.real)
+    zuo = c[w.zuo] if w.zuo is not None else 0
+    if real < 2 or zuo < 1 or _three_caishen(real, zuo, w, rules):
+        return None
+    honours = (T.GREEN, T.RED, T.wind_tile(sit.seat_wind))
+    held = "two 财神 + 坐花"
+    if mode == "false_win" and sit.win_tile in honours and sit.get("declined_win"):
+        return f"{held}: let a win pass, then won on a discarded {T.name(sit.win_tile)} (三财神吊字牌, 诈胡)"
+    if mode == "honour_only" and sit.win_tile not in honours:
+        base = T.counts(sit.concealed)
+        n_melds = len(sit.melds)
+        for h in honours:
+            if h in w.all:
+                continue
+            base[h] += 1
+            ok = complete(base, n_melds, w.all, rules)
+            base[h] -= 1
+            if ok:
+                return f"{held}: only 中, 发 or the seat wind may be won on a discard, not {T.name(sit.win_tile)}"
+    return None
+
+
+def liable_discard(tile: int, hand: Sequence[int], seat_wind_tile: int, wind_is_wild: bool,
+                   discarded: Sequence[int], melds: Sequence[Sequence[Meld]], before_seabed: int,
+                   window: int) -> str | None:
+    """包三家 (四、a–c): in the last ``window`` live draws before the seabed, a single 中 or 发 is
+    discarded while the seat should have let go another tile first. Returns the rule or None.
+
+    * ``seat_wind_first`` (a): the seat also holds a single of its own wind, and nobody has
+      a pon/kong of the discarded dragon;
+    * ``seen_dragon_first`` (b, c): the seat also holds a single of the other dragon, which
+      was discarded earlier this hand, while the discarded one was not."""
+    if window <= 0 or before_seabed > window or tile not in DRAGON_KINDS or hand[tile] != 1:
+        return None
+    melded = {m.first for ms in melds for m in ms if m.kind is not MeldKind.CHI}
+    if hand[seat_wind_tile] == 1 and not wind_is_wild and tile not in melded:
+        return "seat_wind_first"
+    other = T.RED if tile == T.GREEN else T.GREEN
+    if hand[other] == 1 and discarded[other] > 0 and discarded[tile] == 0:
+        return "seen_dragon_first"
+    return None
+
+
+def liability_transfer(hu: Sequence[int], winner: int, liable: int, dealer: int, total: int,
+                       follow: int) -> list[int]:
+    """The liable discarder pays the winner what each other loser would have paid (包三家);
+    the losers' settlement among themselves stays as it was (陪家间另算)."""
+    out = list(hu)
+    for s in range(4):
+        if s in (winner, liable):
+            continue
+        pay = (2 if dealer in (s, winner) else 1) * total + follow
+        out[s] += pay
+        out[liable] -= pay
+    return out
 
 
 def with_seat(items: Iterable[ScoreItem], seat: int) -> tuple[ScoreItem, ...]:
