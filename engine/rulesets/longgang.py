@@ -17,7 +17,9 @@ API for callers (the auditor, the ``score`` command, the simulator):
 A :class:`~engine.hand.WinSituation` for this ruleset carries in ``extra``:
 ``indicator`` (the flipped tile, int or name) — or ``wildcards`` (the 财神 tiles) and
 optionally ``seat_flower`` (a tile, or false) — plus the replay's ``heavenly`` (天胡),
-``human`` (won on the dealer's first discard: 地胡) and ``earthly`` (人胡, option only).
+``human`` (won on the dealer's first discard: 地胡), ``earthly`` / ``first_round_discards``
+(人胡, option only), ``declined_win`` (三财神吊字牌) and ``liable`` (包三家, from
+:meth:`Longgang.discard_extra`).
 ``role: "other"`` scores the standing tiles (``concealed`` + ``win_tile``) as a non-winner.
 """
 
