@@ -334,6 +334,7 @@ class HandSim:
             self.emit("win", y, tile=T.name(t), robbing_kong=True, **{"from": s})
             self.seats[y].counts[t] += 1
             self.wins.append(_Win(y, s, t, sit, score, "robbing_kong"))
+        st.melds[idx] = old  # a robbed kong was never made: the konger keeps its pon
         return True
 
     def shared(self, winners: list[tuple[int, tuple[WinSituation, Score]]]
