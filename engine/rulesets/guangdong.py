@@ -74,6 +74,9 @@ class GuangdongOptions:
     false_win_fan: int = field(default=5, metadata={
         "help": "a false winner pays every other seat the points of a hand of this many fan"})
     multiple_winners: bool = field(default=True, metadata={"help": "several seats may win on one discard"})
+    chi: bool = field(default=True, metadata={
+        "help": "chi is allowed (the seed: 可吃, from the left player only); false for tables that play without "
+                "chi (推倒胡 style), where any chi is illegal_call/not_allowed"})
     winner_order: Literal["nearest", "seat_index"] = field(
         default="nearest", metadata={"help": "with multiple_winners off: which declared win takes the discard"})
 
@@ -107,7 +110,10 @@ class Guangdong(Ruleset):
     Options = GuangdongOptions
     hand_size = 13
     tile_copies = (4,) * 34 + (0,) * 8  # 136 tiles, no flowers
-    chi_allowed = True
+
+    @property
+    def chi_allowed(self) -> bool:  # type: ignore[override]
+        return self.options.chi
     kong_after_call = False
     swap_calling_allowed = True
     passed_win_rule = False
