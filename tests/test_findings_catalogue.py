@@ -21,3 +21,11 @@ def test_docs_table_is_generated_from_the_catalogue():
 def test_unknown_code_is_rejected():
     with pytest.raises(ValueError):
         Finding("false_win/whatever", "x")
+
+
+def test_every_code_is_named_in_some_test():
+    """House rule: every finding code has a test that triggers it (and its clean twin)."""
+    here = Path(__file__).resolve().parent
+    text = "\n".join(p.read_text(encoding="utf-8") for p in here.glob("test_*.py") if p.name != Path(__file__).name)
+    missing = [c for c in CODES if c not in text]
+    assert missing == []
