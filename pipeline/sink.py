@@ -34,6 +34,14 @@ from pipeline.tables import ARROW_SCHEMAS, column_names, ddl
 from schemas.results import TABLES, FindingRow, RunRow
 
 GAME_TABLES = ("games", "hands", "hand_scores", "payouts")
+# DuckDB settings for the load: a small, fixed memory budget (it spills to <db>.tmp past
+# it) and one thread, so the driver's memory does not grow with the run's size. Measured
+# on 25k and 100k hands: as fast as the defaults, and ~80 MB less at 100k hands.
+LOAD_SETTINGS = (
+    ("memory_limit", "64MB"),
+    ("threads", "1"),
+    ("preserve_insertion_order", "false"),
+)
 
 
 class DatabaseLocked(RuntimeError):
@@ -266,6 +274,8 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
 def load_staging(con: duckdb.DuckDBPyConnection, staging: str, sources: Sequence[str],
                  make_run: Callable[[Summary], RunRow]) -> Summary:
     """Load the files a staging folder's manifest names; ``make_run(summary)`` builds the runs row."""
+    for name, value in LOAD_SETTINGS:
+        con.execute(f"SET {name} = '{value}'")
     with tempfile.TemporaryDirectory(prefix="mahjong-audit-load-") as tmp:
         files = localise(staging_files.read_manifest(staging), tmp)
         return load(con, files, sources, make_run)
