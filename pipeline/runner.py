@@ -6,6 +6,13 @@ explicitly (the plain DirectRunner may try to download Prism, which fails offlin
 ``multi_processing`` mode with ``direct_num_workers`` = ``--workers`` worker processes.
 Any other Beam option (``--runner FlinkRunner --flink_master …``, Dataflow, Spark,
 ``--setup_file``, ``--extra_package`` …) is passed to ``PipelineOptions`` unchanged.
+
+What matters for FnApiRunner's throughput (Beam 2.77): it has no bundle-size option; it
+runs each stage as one bundle per worker, its input dealt round-robin (by key after a
+shuffle), and keeps every PCollection that crosses a stage boundary in the driver's
+memory. Hence the audit shuffles only shard descriptors and does everything else in one
+fused stage. ``multi_processing`` is the mode that scales (``multi_threading`` shares
+one GIL); workers start in ~1 s each.
 """
 
 from __future__ import annotations
