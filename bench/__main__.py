@@ -44,8 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     print("== MCR scoring: ours vs pymahjonggb ==", flush=True)
     mcr_bench.run(n=5000 if args.quick else 20000)
     print("\n== audit pipeline vs plain loop ==", flush=True)
-    path = corpus(2500 if args.quick else 25000)
-    return pipeline_bench.main(["--corpus", str(path)])
+    games = 2500 if args.quick else 25000
+    path = corpus(games)
+    # two sizes of the same corpus: throughput, and peak memory that must not grow with the input
+    return pipeline_bench.main(["--corpus", str(path), "--take", str(games // 4), "--take", str(games)])
 
 
 if __name__ == "__main__":
