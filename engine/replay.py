@@ -50,8 +50,14 @@ class SeatState:
     seabed_draws: int = 0  # tiles received in the seabed phase (kept, never discarded)
     declined_win: bool = False  # could have won this hand and did not (rulesets with tracks_declined_wins)
 
+    size: int = 0  # sum(hand), kept up to date by add() so the per-event count check is O(1)
+
+    def add(self, t: int, n: int = 1) -> None:
+        self.hand[t] += n
+        self.size += n
+
     def count(self) -> int:
-        return sum(self.hand) + 3 * len(self.melds)
+        return self.size + 3 * len(self.melds)
 
     def concealed(self) -> tuple[int, ...]:
         return tuple(t for t in range(T.N_TILES) for _ in range(self.hand[t]))
@@ -143,10 +149,17 @@ class HandReplay:
     def check_counts(self) -> None:
         if self.ended or self.pending_end:
             return  # a legal win is in: winners hold the winning tile, a robbed konger lost its kong tile
+        turn, phase = self.saved if self.phase == "replace" and self.saved else (self.turn, self.phase)
+        base = self.rs.hand_size
+        acting = phase in ("act", "rob")
         for st in self.seats:
             if st.dead is not None:
                 continue
-            have, want = st.count(), self.expected_count(st.seat)
+            # expected_count(), inlined: this runs after every event for every seat
+            want = base + (1 if acting and st.seat == turn else 0) + st.seabed_draws - st.pending_back
+            have = st.size + 3 * len(st.melds)
+            if have == want:
+                continue
             if have > want:
                 self.mark_dead(st.seat, "dead_hand/too_many",
                                f"seat {st.seat} holds {have} tiles where {want} are due (大相公)",
@@ -197,7 +210,7 @@ class HandReplay:
                           seat=s, expected="/".join(map(str, allowed)), recorded=len(tiles), seq=None)
             for t in tiles:
                 self.take_from_pool(t, f"deal of seat {s}", s)
-                st.hand[t] += 1
+                st.add(t)
         if self.indicator is not None:
             self.take_from_pool(self.indicator, "wildcard indicator", None)
         elif self.rs.wildcard_indicator_required():
@@ -304,7 +317,7 @@ class HandReplay:
         self.live_drawn += 1
         self.check_wall(s, t, False)
         self.take_from_pool(t, f"seabed draw by seat {s}", s)
-        st.hand[t] += 1
+        st.add(t)
         st.seabed_draws += 1
         st.last_draw, st.last_draw_back = t, False
         self.seabed_drawer = s
@@ -342,7 +355,7 @@ class HandReplay:
             self.first_go_round = self.first_go_round and self.live_drawn <= 4
         self.check_wall(s, t, back)
         self.take_from_pool(t, f"draw by seat {s}", s)
-        st.hand[t] += 1
+        st.add(t)
         st.last_draw = t
         st.last_draw_back = back
         st.called = None
@@ -384,9 +397,9 @@ class HandReplay:
         if st.hand[t] < n:
             self.find(code, f"seat {s} {what} but holds {st.hand[t]} × {T.name(t)}", seat=s,
                       expected=f"{n}×{T.name(t)}", recorded=f"{st.hand[t]}×{T.name(t)}")
-            st.hand[t] = 0
+            st.add(t, -st.hand[t])
             return False
-        st.hand[t] -= n
+        st.add(t, -n)
         return True
 
     def on_flower(self, ev: L.Flower) -> None:
@@ -751,7 +764,7 @@ class HandReplay:
                           seat=s)
             self.wins.append(rec)
             if not in_hand:
-                st.hand[t] += 1  # the winning tile joins the hand for end-of-hand scoring
+                st.add(t)  # the winning tile joins the hand for end-of-hand scoring
                 if win_type == "discard":
                     d = self.seats[from_seat]
                     if d.discards and d.discards[-1] == t and not self.rs.multiple_winners:
