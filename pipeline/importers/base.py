@@ -25,6 +25,23 @@ class Record:
     text: str
 
 
+def blank_line_blocks(source: str, lines: Iterable[str]) -> Iterator[Record]:
+    """Records separated by blank lines (each starting at the line of its first text)."""
+    start: int | None = None
+    block: list[str] = []
+    for no, line in enumerate(lines, 1):
+        if not line.strip():
+            if block:
+                yield Record(source, start or no, "\n".join(block))
+            block, start = [], None
+            continue
+        if start is None:
+            start = no
+        block.append(line.strip())
+    if block:
+        yield Record(source, start or 1, "\n".join(block))
+
+
 class Importer(ABC):
     name: str  # e.g. "botzone-txt"
     suffixes: tuple[str, ...] = ()  # file name endings it claims (before .gz)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pipeline.importers.base import Importer, ImportFailure, Record
+from pipeline.importers.base import Importer, ImportFailure, Record, blank_line_blocks
 from pipeline.importers.common import (
     CALLS,
     Events,
@@ -49,19 +49,7 @@ class BotzoneTxt(Importer):
         return len(first) >= 2 and first[0].startswith("Match ") and first[1].startswith("Wind ")
 
     def records(self, source: str, lines: Iterable[str]) -> Iterator[Record]:
-        start: int | None = None
-        block: list[str] = []
-        for no, line in enumerate(lines, 1):
-            if not line.strip():
-                if block:
-                    yield Record(source, start or no, "\n".join(block))
-                block, start = [], None
-                continue
-            if start is None:
-                start = no
-            block.append(line.strip())
-        if block:
-            yield Record(source, start or 1, "\n".join(block))
+        return blank_line_blocks(source, lines)
 
     def convert(self, record: Record) -> list[dict[str, Any]]:
         first = record.text.split("\n", 1)[0].split()

@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from engine.rulesets.mcr_fans import FAN_BY_ZH
-from pipeline.importers.base import Importer, ImportFailure, Record
+from pipeline.importers.base import Importer, ImportFailure, Record, blank_line_blocks
 from pipeline.importers.common import Events, chi_tiles, seat_list
 
 #: the official MCR fan list in its numbered order (1-based); 82 is 明暗杠
@@ -112,19 +112,7 @@ class Pmn(Importer):
         return h.startswith("[") and '[Deal "' in h and ("[Play " in h or source.lower().endswith(".pmn"))
 
     def records(self, source: str, lines: Iterable[str]) -> Iterator[Record]:
-        start: int | None = None
-        block: list[str] = []
-        for no, line in enumerate(lines, 1):
-            if not line.strip():
-                if block:
-                    yield Record(source, start or no, "\n".join(block))
-                block, start = [], None
-                continue
-            if start is None:
-                start = no
-            block.append(line.strip())
-        if block:
-            yield Record(source, start or 1, "\n".join(block))
+        return blank_line_blocks(source, lines)
 
     def convert(self, record: Record) -> list[dict[str, Any]]:
         tags: dict[str, str] = {}
