@@ -76,6 +76,7 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand) -> tuple[HandFacts, list[Finding]
         hand_no=hand.hand_no, dealer=hand.dealer, round_wind=hand.round_wind, result=result, wins=wins,
         false_wins=tuple(replay.false_wins), computed_deltas=tuple(deltas), recorded_deltas=recorded_deltas,
         seat_items=items, n_events=len(hand.events), n_findings=len(findings),
+        draw_reason=replay.draw_reason if result == "draw" else None,
     )
     return facts, findings
 

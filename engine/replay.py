@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from engine import tiles as T
 from engine.findings import Finding, Severity
 from engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
-from engine.ruleset import DiscardContext, HandEnd, Ruleset, SeatEnd, WinEnd
+from engine.ruleset import DiscardContext, HandEnd, Ruleset, SeatEnd, TableView, WinEnd
 from schemas import log as L
 
 CALL_RANK = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
@@ -114,6 +114,9 @@ class HandReplay:
         self.seabed_drawer: int | None = None  # the seat that received the last seabed tile
         self.discarded = [0] * T.N_TILES  # every discard of the hand, claimed ones too
         self.discard_fields: tuple[tuple[str, object], ...] = ()  # the ruleset's discard_extra for the open discard
+        self.discard_log: list[tuple[int, int]] = []  # (seat, tile) of every discard, in order
+        self.kongs: list[tuple[int, int]] = []  # (seat, discards made before it) of every kong, in order
+        self.draw_reason: str | None = None  # an abortive draw (流局) the ruleset declared
 
     # ------------------------------------------------------------------ helpers
     def find(self, code: str, message: str, *, seat: int | None = None, severity: Severity = Severity.ERROR,
@@ -252,25 +255,58 @@ class HandReplay:
         if self.pending_end and not (ev.type == "win" and self.phase in ("claim", "rob")):
             self.finish_multiple_win()
         if self.ended:
-            if not self.after_end_reported:
-                self.after_end_reported = True
-                self.find("turn_order/after_end", f"{ev.type} by seat {ev.seat} after the hand ended", seat=ev.seat)
+            self.report_after_end(ev)
             return
         if self.phase == "claim" and ev.type not in ("chi", "pon", "kong", "win"):
             self.close_claim_window(None)
+            if self.draw_reason is not None:
+                self.report_after_end(ev)
+                return
         if self.phase == "seabed" and not self.seabed_allows(ev):
             return
         if self.phase == "rob" and not (ev.type == "win" and ev.robbing_kong):
             self.close_rob_window(None)
+        if ev.type == "win" and self.rs.checks_abortive_draws and self.ask_abortive("before_win", ev):
+            return
         handler = getattr(self, "on_" + ev.type)
         handler(ev)
         self.check_counts()
+        if self.rs.checks_abortive_draws and not self.ended:
+            self.ask_abortive("event", ev)
+
+    def report_after_end(self, ev: L.Event) -> None:
+        if not self.after_end_reported:
+            self.after_end_reported = True
+            self.find("turn_order/after_end", f"{ev.type} by seat {ev.seat} after the hand ended", seat=ev.seat)
+
+    # abortive draws (流局 before the wall runs out) -------------------------------
+    def table_view(self, stage: str, ev: L.Event | None) -> TableView:
+        claims = tuple((c.seat, c.call) for c in (self.claims or ()))
+        return TableView(
+            stage, ev.type if ev is not None else None, ev.seat if ev is not None else None, claims,
+            self.dealer, self.turn, self.phase, tuple(self.discard_log),
+            tuple(tuple(st.melds) for st in self.seats), tuple(self.kongs),
+            tuple(tuple(T.tile(x) for x in d) for d in self.h.deal),
+            tuple(st.concealed() for st in self.seats), tuple(st.wilds for st in self.seats))
+
+    def ask_abortive(self, stage: str, ev: L.Event | None) -> bool:
+        """Ask the ruleset whether the hand ends here as an abortive draw; end it if so."""
+        reason = self.rs.abortive_draw(self.table_view(stage, ev))
+        if reason is None:
+            return False
+        self.draw_reason = reason
+        self.pending_end = False
+        self.claims = None
+        self.end_exhausted()
+        return True
 
     def _finish(self) -> list[Finding]:
         if self.pending_end:
             self.finish_multiple_win()
         if self.phase == "claim" and not self.ended:
             self.close_claim_window(None)
+        if self.rs.checks_abortive_draws and not self.ended and self.phase != "seabed":
+            self.ask_abortive("log_end", None)
         if self.phase == "seabed" and not self.ended:
             self.end_exhausted()
         self.seq = None
@@ -465,6 +501,7 @@ class HandReplay:
                       recorded=ev.tile)
         self.remove(s, t, 1, f"discarded {ev.tile}", "illegal_discard/not_held")
         st.discards.append(t)
+        self.discard_log.append((s, t))
         self.visible[t] += 1
         st.called = None
         st.passed_win = False  # 过水 lasts until the seat's own discard
@@ -518,6 +555,8 @@ class HandReplay:
                 self.phase = "ended"
             elif self.rs.seabed and left is not None and left <= self.rs.seabed:
                 self.start_seabed((discarder + 1) % 4, left)
+            if self.rs.checks_abortive_draws and not self.ended:
+                self.ask_abortive("claims_closed", None)
         self.claims = None
 
     def close_rob_window(self, executed: tuple[int, str] | None) -> None:
@@ -654,6 +693,7 @@ class HandReplay:
         self.remove(s, t, 3, f"kong'd {T.name(t)}", "illegal_call/tiles_not_held")
         self.visible[t] += 3
         self.take_call(ev, Meld(MeldKind.KONG, (t,) * 4, t, (s - discarder) % 4), discarder)
+        self.kongs.append((s, self.discards_made))
         self.need_replacement(s)
 
     def need_replacement(self, s: int) -> None:
@@ -677,6 +717,7 @@ class HandReplay:
             self.find("illegal_call/wild_in_meld", f"seat {s} made a kong of wild {ev.tile}", seat=s)
         self.remove(s, t, 4, f"declared a concealed kong of {ev.tile}", "illegal_call/tiles_not_held")
         self.seats[s].melds.append(Meld(MeldKind.CONCEALED_KONG, (t,) * 4))
+        self.kongs.append((s, self.discards_made))
         self.need_replacement(s)
 
     def on_added_kong(self, ev: L.AddedKong) -> None:
@@ -693,6 +734,7 @@ class HandReplay:
         self.visible[t] += 1
         st.passed_win = False
         self.last_added_kong = (s, t)
+        self.kongs.append((s, self.discards_made))
         self.window_wins = set()
         self.claims = ev.claims
         self.claim_seq = ev.seq

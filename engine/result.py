@@ -39,6 +39,7 @@ class HandFacts:
     seat_items: tuple[ScoreItem, ...]  # every computed scoring item, each with its seat
     n_events: int
     n_findings: int
+    draw_reason: str | None = None  # an abortive draw (流局 before the wall ran out): the ruleset's reason
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,6 +73,36 @@ class DiscardContext:
 
 
 @dataclass(frozen=True, slots=True)
+class TableView:
+    """The table as :meth:`Ruleset.abortive_draw` sees it (built only for rulesets whose
+    ``checks_abortive_draws`` is true).
+
+    ``stage`` says when it is asked: ``"event"`` after an event was applied;
+    ``"claims_closed"`` when a discard's claim window closed with nothing called;
+    ``"before_win"`` before a win event is applied (a reason then stands instead of the
+    win); ``"log_end"`` when the events ran out before the hand ended.
+    """
+
+    stage: str
+    event_type: str | None  # the event just applied (or about to be, for before_win)
+    event_seat: int | None
+    claims: tuple[tuple[int, str], ...]  # (seat, call) declared on the open discard / added kong
+    dealer: int
+    turn: int
+    phase: str  # the replay's phase: draw | act | replace | claim | rob | seabed | ended
+    discard_log: tuple[tuple[int, int], ...]  # every discard of the hand in order: (seat, tile)
+    melds: tuple[tuple[Meld, ...], ...]  # per seat
+    kongs: tuple[tuple[int, int], ...]  # every kong in order: (seat, discards made before it)
+    dealt: tuple[tuple[int, ...], ...]  # per seat, the tiles dealt
+    concealed: tuple[tuple[int, ...], ...]  # per seat, tiles in hand now
+    wilds: tuple[frozenset[int], ...]  # per seat
+
+    @property
+    def discards_made(self) -> int:
+        return len(self.discard_log)
+
+
+@dataclass(frozen=True, slots=True)
 class Settlement:
     """Per-seat score changes of a hand, and the per-seat items behind them."""
 
@@ -164,6 +194,8 @@ class Ruleset:
     discard_context: ClassVar[bool] = False
     #: the replay notes a win a seat could have made and did not (``declined_win`` in the extra)
     tracks_declined_wins: ClassVar[bool] = False
+    #: the replay asks :meth:`abortive_draw` (may be a property that reads the options)
+    checks_abortive_draws: ClassVar[bool] = False
 
     def __init__(self, options: Any = None):
         if options is None or isinstance(options, Mapping):
@@ -274,6 +306,11 @@ class Ruleset:
 
     def false_win_penalty(self, seat: int, dealer: int) -> tuple[int, int, int, int]:
         raise NotImplementedError
+
+    def abortive_draw(self, view: TableView) -> str | None:
+        """A reason when the table as ``view`` shows it ends the hand as a draw before the wall
+        runs out (流局); None to play on. Asked only when ``checks_abortive_draws``."""
+        return None
 
     # --- game continuity ---------------------------------------------------------------
     def next_dealer(self, dealer: int, winners: Sequence[int], drawn: bool) -> int:
