@@ -31,7 +31,8 @@ from typing import Any, Literal
 
 from engine import tiles as T
 from engine.hand import Meld, Score, WinSituation
-from engine.ruleset import DiscardContext, HandEnd, OptionError, Ruleset, Settlement
+from engine.ruleset import DiscardContext, HandEnd, OptionError, Ruleset, Settlement, TableView
+from engine.rulesets import longgang_draws as D
 from engine.rulesets import longgang_score as S
 
 
@@ -78,6 +79,9 @@ class LonggangOptions:
     appendix_hands: frozenset[str] = _opt(
         frozenset(), "the rare hands of the seed's 附一 that count (有此地方玩法算腊子): any of "
                      + ", ".join(S.APPENDIX_TAI))
+    abortive_draws: frozenset[str] = _opt(
+        frozenset(), "abortive draws (流局 before the wall runs out) played (有的地方玩流局): any of "
+                     + ", ".join(f"{k} ({v[0]})" for k, v in D.ABORTIVE_DRAWS.items()))
 
     def check(self) -> None:
         if self.eight_pairs_limit and not self.eight_pairs:
@@ -87,6 +91,9 @@ class LonggangOptions:
         unknown = sorted(set(self.appendix_hands) - set(S.APPENDIX_TAI))
         if unknown:
             raise OptionError(f"appendix_hands: unknown {', '.join(unknown)} (known: {', '.join(S.APPENDIX_TAI)})")
+        unknown = sorted(set(self.abortive_draws) - set(D.ABORTIVE_DRAWS))
+        if unknown:
+            raise OptionError(f"abortive_draws: unknown {', '.join(unknown)} (known: {', '.join(D.ABORTIVE_DRAWS)})")
 
     def rules(self) -> S.Rules:
         return S.Rules(
@@ -233,6 +240,16 @@ class Longgang(Ruleset):
             out.extend(S.with_seat(sc.items, s))
             out.extend(S.with_seat((S.ScoreItem("总胡数", sc.total, 1, "total"),), s))
         return tuple(out)
+
+    @property
+    def checks_abortive_draws(self) -> bool:  # type: ignore[override]
+        """The replay builds a table view for :meth:`abortive_draw` only when a draw is enabled."""
+        return bool(self.options.abortive_draws)
+
+    def abortive_draw(self, view: TableView) -> str | None:
+        """The enabled abortive draw (option ``abortive_draws``) that ends the hand here, by its
+        option value; see :mod:`longgang_draws`."""
+        return D.abortive_draw(view, frozenset(self.options.abortive_draws))
 
     def false_win_penalty(self, seat: int, dealer: int) -> tuple[int, int, int, int]:
         """诈胡 in chips: a dealer pays each seat 20; a non-dealer pays the dealer 20, others 10."""
