@@ -13,6 +13,8 @@ API for callers (the auditor, the ``score`` command, the simulator):
   winner's breakdown (raises NotAWin); :meth:`Longgang.score_seat` — any seat at the end.
 * :meth:`Longgang.settle` — chips of a won hand; :meth:`Longgang.false_win_penalty`.
 * :meth:`Longgang.instant_win` — 三财神, declarable at any moment.
+* :meth:`Longgang.abortive_draw` — the abortive draws of option ``abortive_draws``
+  (:mod:`engine.rulesets.longgang_draws`), asked by the replay only when one is enabled.
 
 A :class:`~engine.hand.WinSituation` for this ruleset carries in ``extra``:
 ``indicator`` (the flipped tile, int or name) — or ``wildcards`` (the 财神 tiles) and
