@@ -188,3 +188,51 @@ def test_nine_terminals_does_not_fire_with_eight_kinds_after_a_discard_or_withou
     assert res.hands[0].result == "unfinished"
     res = audit(HandBuilder(deal=NINE_DEAL).hand(outcome=DRAW), options=opts())
     assert res.hands[0].result == "unfinished" and res.hands[0].draw_reason is None
+
+
+# ---------------------------------------------------------------- the hand after, and the hook itself
+
+def test_the_deal_passes_on_after_an_abortive_draw():
+    h0 = four_winds().hand(0, outcome=DRAW)
+    stays = HandBuilder(keep="7z2z")
+    stays.discard(0, "2z").idle(3)
+    passes = HandBuilder(keep="7z2z", dealer=1)
+    passes.discard(1, "2z").idle(3)
+    assert "continuity/dealer" in codes(audit(h0, stays.hand(1), options=opts("four_winds")))
+    assert "continuity/dealer" not in codes(audit(h0, passes.hand(1), options=opts("four_winds")))
+
+
+def test_no_table_view_is_built_when_no_draw_is_enabled(monkeypatch):
+    from engine.replay import HandReplay
+
+    def refuse(self, stage, ev):
+        raise AssertionError("table view built")
+
+    monkeypatch.setattr(HandReplay, "table_view", refuse)
+    res = audit(four_winds().idle(2).hand(), options=opts())
+    assert codes(res) == []
+
+
+def test_the_view_is_frozen_and_complete():
+    from dataclasses import FrozenInstanceError
+
+    seen = []
+
+    class Watch(Longgang):
+        checks_abortive_draws = True
+
+        def abortive_draw(self, view):
+            seen.append(view)
+            return None
+
+    from engine.audit import audit_hand
+    from tests.test_longgang_replay import game
+
+    hand = game(kongs().hand()).hands[0]
+    audit_hand(Watch(), hand)
+    last = seen[-1]
+    assert last.stage == "log_end" and last.discards_made == 2 and last.kongs == ((0, 0), (0, 0), (1, 1), (1, 1))
+    assert [len(d) for d in last.dealt] == [17, 16, 16, 16]
+    assert {v.stage for v in seen} == {"event", "claims_closed", "log_end"}
+    with pytest.raises(FrozenInstanceError):
+        last.stage = "event"
