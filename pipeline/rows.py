@@ -60,7 +60,7 @@ def _hand_rows(game_id: str, ruleset: str, players: tuple[str, ...], h: HandFact
     first = legal[0] if legal else None
     rows: list[_Row] = [HandRow(
         game_id=game_id, hand_no=h.hand_no, ruleset=ruleset, round_wind=h.round_wind,
-        dealer=h.dealer, result=h.result, winners=[w.seat for w in legal],
+        dealer=h.dealer, result=h.result, draw_reason=h.draw_reason, winners=[w.seat for w in legal],
         win_type=first.win_type if first else None,
         last_tile=bool(first and first.last_tile),
         winning_tile=first.tile if first else None,

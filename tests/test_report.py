@@ -123,7 +123,9 @@ def test_all_clean_database_says_so_plainly(tmp_path):
     con = duckdb.connect(str(db))
     con.execute("INSERT INTO games SELECT * FROM (VALUES ('c-1', 'r', NULL, 'mcr', NULL, ['a', 'b', 'c', 'd'], "
                 "1, 0, 'c.json', 1))")
-    con.execute("INSERT INTO hands SELECT * FROM (VALUES ('c-1', 0, 'mcr', 'E', 0, 'draw', []::BIGINT[], NULL, "
+    con.execute("INSERT INTO hands (game_id, hand_no, ruleset, round_wind, dealer, result, winners, win_type, "
+                "last_tile, winning_tile, discarder, total, recorded_total, false_wins, events, findings) "
+                "SELECT * FROM (VALUES ('c-1', 0, 'mcr', 'E', 0, 'draw', []::BIGINT[], NULL, "
                 "false, NULL, NULL, NULL, NULL, []::BIGINT[], 80, 0))")
     con.close()
     built = build(str(db))

@@ -88,3 +88,13 @@ def test_engine_error_is_a_rejection_naming_the_game():
     rej = R.engine_error(_parsed(line=4), ZeroDivisionError("division by zero"))
     assert (rej.code, rej.game_id, rej.line) == ("invalid_log/engine_error", "g", 4)
     assert "ZeroDivisionError: division by zero" in rej.message
+
+
+def test_abortive_draw_reason_reaches_the_hands_row():
+    import dataclasses
+
+    audit = _audit()
+    drawn = dataclasses.replace(audit.hands[1], draw_reason="four_winds")
+    audit = dataclasses.replace(audit, hands=(audit.hands[0], drawn))
+    hands = R.by_table(R.audit_rows(_parsed(), audit, "run-1"))["hands"]
+    assert [h["draw_reason"] for h in hands] == [None, "four_winds"]
