@@ -52,12 +52,12 @@ def test_state_after_each_event_matches_prefix_replay_and_accounting(game):
     ruleset = RULESETS[game.ruleset](game.options)
     for hand in game.hands:
         snaps: list[tuple] = []
-        HandReplay(ruleset, hand, WINDS.index(hand.round_wind)).run(lambda i, r: snaps.append(r.snapshot()))
+        HandReplay(ruleset, hand, WINDS.index(hand.round_wind)).run(lambda _i, r, out=snaps: out.append(r.snapshot()))
         for i in range(len(hand.events)):
             prefix = hand.model_copy(update={"events": hand.events[: i + 1]})
             last: list[tuple] = []
             replay = HandReplay(ruleset, prefix, WINDS.index(hand.round_wind))
-            replay.run(lambda _i, r: last.append(r.snapshot()))
+            replay.run(lambda _i, r, out=last: out.append(r.snapshot()))
             assert last[-1] == snaps[i], f"hand {hand.hand_no} event {i}"
             if replay.ended:
                 continue
