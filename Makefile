@@ -19,6 +19,7 @@ audit: $(STAMP)
 	@echo "report: $(CURDIR)/report.html"
 
 test: $(STAMP)
+	$(BIN)/ruff check engine schemas pipeline tests bench
 	$(BIN)/python -m pytest -n 2 tests
 
 bench: $(STAMP)
