@@ -34,6 +34,7 @@ from pydantic import ValidationError
 
 from engine.findings import CODES
 from pipeline.importers import IMPORTERS, ImportFailure, Record, detect
+from pipeline.importers.base import whole_document
 from schemas.log import Game, describe_errors
 
 NATIVE_SUFFIXES = (".json", ".jsonl", ".ndjson")
@@ -278,16 +279,9 @@ def is_document_file(path: str) -> bool:
 
 def _native_records(path: str, lines: Iterable[str]) -> Iterator[RawRecord]:
     if is_document_file(path):
-        start = None
-        parts: list[str] = []
-        for no, line in enumerate(lines, 1):
-            if start is None:
-                if not line.strip():
-                    continue
-                start = no
-            parts.append(line)
-        if start is not None:
-            yield RawRecord(path, start, "\n".join(parts))
+        doc = whole_document(lines)
+        if doc is not None:
+            yield RawRecord(path, *doc)
         return
     for no, line in enumerate(lines, 1):
         if line.strip():

@@ -133,6 +133,12 @@ def dead_hand(game: dict[str, Any], rs: Ruleset, rng: random.Random) -> Fault | 
     return None
 
 
+def _quiet_discards(evs: list[dict[str, Any]]) -> list[int]:
+    """Indices of discards nobody declared on, followed by the next seat's draw."""
+    return [i for i, ev in enumerate(evs[:-1]) if ev["type"] == "discard" and not ev.get("claims")
+            and evs[i + 1]["type"] == "draw"]
+
+
 def _sequence_with(counts: tuple[int, ...], t: int) -> tuple[int, int] | None:
     if t >= 27:
         return None
@@ -147,8 +153,7 @@ def illegal_call(game: dict[str, Any], rs: Ruleset, rng: random.Random) -> Fault
         hand = game["hands"][h]
         evs = hand["events"]
         tr = _Track(hand)
-        spots = [i for i, ev in enumerate(evs[:-1]) if ev["type"] == "discard" and not ev.get("claims")
-                 and evs[i + 1]["type"] == "draw"]
+        spots = _quiet_discards(evs)
         rng.shuffle(spots)
         for i in spots:
             d, t = evs[i]["seat"], T.tile(evs[i]["tile"])
@@ -264,8 +269,7 @@ def illegal_discard(game: dict[str, Any], rs: Ruleset, rng: random.Random) -> Fa
         hand = game["hands"][h]
         evs = hand["events"]
         tr = _Track(hand)
-        spots = [i for i, ev in enumerate(evs[:-1]) if ev["type"] == "discard" and not ev.get("claims")
-                 and evs[i + 1]["type"] == "draw"]
+        spots = _quiet_discards(evs)
         rng.shuffle(spots)
         for i in spots:
             s = evs[i]["seat"]

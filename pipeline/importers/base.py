@@ -25,6 +25,19 @@ class Record:
     text: str
 
 
+def whole_document(lines: Iterable[str]) -> tuple[int, str] | None:
+    """A file that is one document: (line of its first text, its text), or None if blank."""
+    start: int | None = None
+    parts: list[str] = []
+    for no, line in enumerate(lines, 1):
+        if start is None:
+            if not line.strip():
+                continue
+            start = no
+        parts.append(line)
+    return None if start is None else (start, "\n".join(parts))
+
+
 def blank_line_blocks(source: str, lines: Iterable[str]) -> Iterator[Record]:
     """Records separated by blank lines (each starting at the line of its first text)."""
     start: int | None = None

@@ -26,7 +26,7 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pipeline.importers.base import Importer, ImportFailure, Record
+from pipeline.importers.base import Importer, ImportFailure, Record, whole_document
 from pipeline.importers.common import CALLS, Events, add_claims, botzone_tile, chi_tiles, seat_list
 
 WINDS = "ESWN"
@@ -52,16 +52,9 @@ class BotzoneJson(Importer):
     def records(self, source: str, lines: Iterable[str]) -> Iterator[Record]:
         if source.endswith(METADATA_SUFFIX):
             return  # supplementary: read next to its match record
-        start: int | None = None
-        parts: list[str] = []
-        for no, line in enumerate(lines, 1):
-            if start is None:
-                if not line.strip():
-                    continue
-                start = no
-            parts.append(line)
-        if start is not None:
-            yield Record(source, start, "\n".join(parts))
+        doc = whole_document(lines)
+        if doc is not None:
+            yield Record(source, *doc)
 
     def convert(self, record: Record) -> list[dict[str, Any]]:
         try:
