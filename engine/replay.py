@@ -305,6 +305,8 @@ class HandReplay:
             self.finish_multiple_win()
         if self.phase == "claim" and not self.ended:
             self.close_claim_window(None)
+        if self.phase == "rob" and not self.ended:
+            self.close_rob_window(None)  # nobody robbed the added kong: its replacement is owed
         if self.rs.checks_abortive_draws and not self.ended and self.phase != "seabed":
             self.ask_abortive("log_end", None)
         if self.phase == "seabed" and not self.ended:
@@ -453,6 +455,10 @@ class HandReplay:
         self.owe_replacement(s, "flower")
 
     def owe_replacement(self, s: int, reason: str) -> None:
+        left = self.own_wall_left(s) if reason == "kong" else None
+        if left is not None and left <= 0:
+            self.end_exhausted()  # per-seat walls: the seat due to draw has none left (Botzone: 荒庄)
+            return
         st = self.seats[s]
         st.pending_back += 1
         st.back_reasons.append(reason)
@@ -891,7 +897,7 @@ class HandReplay:
         sit = WinSituation(
             concealed=concealed, melds=tuple(st.melds), win_tile=t, self_drawn=self_drawn,
             seat_wind=seat_wind, round_wind=self.round_wind, flowers=tuple(st.flowers),
-            last_tile=last_tile, kong=kong, last_copy=visible_other >= 3 and not kong,
+            last_tile=last_tile, kong=kong, last_copy=visible_other >= 3 and not (kong and not self_drawn),  # 抢杠和 only
             extra=self.situation_extra(s, from_seat),
         )
         if st.barred:

@@ -192,7 +192,7 @@ class HandSim:
         sit = WinSituation(
             concealed=concealed, melds=tuple(st.melds), win_tile=t, self_drawn=self_drawn,
             seat_wind=(s - self.dealer) % 4, round_wind=self.round_wind, flowers=tuple(st.flowers),
-            last_tile=last_tile, kong=kong, last_copy=visible_other >= 3 and not kong,
+            last_tile=last_tile, kong=kong, last_copy=visible_other >= 3 and not (kong and not self_drawn),  # 抢杠和 only
             extra=extra,
         )
         try:
