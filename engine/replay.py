@@ -831,6 +831,16 @@ class HandReplay:
             st.barred = st.barred or code
             pen = self.rs.false_win_penalty(s, self.dealer)
             self.penalties = [a + b for a, b in zip(self.penalties, pen, strict=True)]
+            if self.rs.false_win_ends_hand:
+                self.end_on_false_win(s)
+
+    def end_on_false_win(self, s: int) -> None:
+        """The platform ends the hand on a false win (Botzone): a draw with only the penalty paid.
+        The declaration is checked against the window's other claims like a carried-out win."""
+        self.pending_end = False
+        self.finish_win(s)
+        self.exhausted = True
+        self.draw_reason = "false_win"
 
     def unmake_added_kong(self, konger: int, t: int) -> None:
         """A robbed added kong was never made: the konger keeps its pon and owes no replacement."""

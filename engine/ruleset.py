@@ -248,6 +248,12 @@ class Ruleset:
         return int(getattr(self.options, "seat_wall_size", 0) or 0)
 
     @property
+    def false_win_ends_hand(self) -> bool:
+        """A false win ends the hand with no winner, only its penalty paid (Botzone's judge);
+        by default the false winner is barred and play goes on."""
+        return bool(getattr(self.options, "false_win_ends_hand", False))
+
+    @property
     def multiple_win_payout_known(self) -> bool:
         """False when the platform's payout for several winners is undocumented: the auditor
         then reports ``platform_quirk/multiple_win_payout`` instead of comparing deltas."""

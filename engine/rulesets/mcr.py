@@ -44,6 +44,12 @@ class MCROptions:
         "help": "fan values: the official table, or seed 002's (门清自摸/不求人 6, 箭刻 4)"})
     fan_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), metadata={
         "help": "override single fan values by Chinese name or id, e.g. {\"箭刻\": 4}"})
+    false_win_ends_hand: bool = field(default=False, metadata={
+        "help": "a false win ends the hand: no winner, only the penalty is paid (Botzone's judge, verdict WH); "
+                "false = the false winner may not win and play goes on"})
+    knitted_waits: Literal["reference", "botzone"] = field(default="reference", metadata={
+        "help": "组合龙 with the winning tile in the knitted straight: 'reference' judges 边张/嵌张/单钓将 "
+                "on the set and pair (pymahjonggb); 'botzone' never scores them (Botzone's judge)"})
     extra_fans: frozenset[str] = field(default_factory=frozenset, metadata={
         "help": "switch on non-GB fans of seed 004 (四方大发, 天和, 地和, 人和, …)"})
 
@@ -123,7 +129,8 @@ class MCR(Ruleset):
         from engine.rulesets.mcr_scoring import score_mcr
 
         return score_mcr(sit, values=self.options.values(),
-                         extra_fans=self.options.extra_fans, min_fan=self.options.min_fan)
+                         extra_fans=self.options.extra_fans, min_fan=self.options.min_fan,
+                         knitted_waits=self.options.knitted_waits)
 
     def settle(self, end: HandEnd) -> Settlement:
         deltas = [0, 0, 0, 0]
