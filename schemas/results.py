@@ -56,8 +56,8 @@ class HandRow(_Row):
     round_wind: str
     dealer: int
     result: str = Field(description="win | draw | unfinished")
-    draw_reason: str | None = Field(None, description="an abortive draw's rule (e.g. four_winds); null for a "
-                                    "win or an exhausted wall")
+    draw_reason: str | None = Field(None, description="an abortive draw's rule (e.g. four_winds), or false_win "
+                                    "(MCR false_win_ends_hand); null for a win or an exhausted wall")
     winners: list[int]
     win_type: str | None = Field(description="self_drawn | discard | robbing_kong | kong_replacement")
     last_tile: bool
