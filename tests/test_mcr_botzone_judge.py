@@ -100,6 +100,25 @@ def test_replay_passes_the_last_copy_flag_on_a_kong_replacement_not_on_a_robbed_
     assert w.situation.kong and not w.situation.self_drawn and not w.situation.last_copy
 
 
+def test_simulator_scores_heijuezhang_on_a_kong_replacement_as_the_replay_does():
+    """The simulator has the replay's last-copy line: 5s shown three times, seat 0 wins on
+    the fourth as its replacement after a concealed kong of 1p."""
+    import random
+    from collections import Counter
+
+    from engine.sim.game import HandSim, _Seat
+
+    sim = HandSim(RULESETS["mcr"]({"flowers": False}), random.Random(0), 0, 0, 0, Counter())
+    sim.seats, sim.indicator = [_Seat(s, None) for s in range(4)], None
+    st = sim.seats[0]
+    for t in T.parse("46s123m789m55z5s"):
+        st.counts[t] += 1
+    st.melds.append(Meld(MeldKind.CONCEALED_KONG, (T.tile("1p"),) * 4))
+    sim.visible[T.tile("5s")] = 3
+    sit, score = sim.try_win(0, T.tile("5s"), self_drawn=True, kong=True, last_tile=False, from_seat=None)
+    assert sit.last_copy and {"杠上开花", "和绝张"} <= {i.name for i in score.items}
+
+
 # ---------------------------------------------------------------- 2. 组合龙 waits
 
 KNITTED = WinSituation(concealed=T.parse("1223457p258s369m"), melds=(), win_tile=T.tile("4p"), self_drawn=True)
