@@ -305,3 +305,14 @@ def test_false_win_below_the_minimum_ends_the_hand():
     a = audit(game(h, options={"flowers": False, "seat_wall_size": 21, "false_win_ends_hand": True}))
     assert [(f.code, f.seat) for f in a.findings] == [("false_win/below_minimum", 1)]
     assert a.hands[0].result == "draw"
+
+
+def test_false_declaration_by_a_farther_seat_carried_out_over_a_nearer_real_one():
+    """The judge would have reached seat 3 (nearer to the discarder, a real win) before seat 0:
+    a WH for seat 0 there is reported as claim_priority/seat_order besides seat 0's false win."""
+    deal = ["19m19p19s1234567z", "2468m2468p3579s7z", "223344556677p6z", "123456789m1234s"]
+    h = hand(deal, "0 draw 5z", "0 discard 5z", "1 draw 1z", "1 discard 1z", "2 draw 4s",
+             "2 discard 4s claims 3:win,0:win", "0 win 4s from 2",
+             outcome={"result": "draw", "wins": [], "deltas": [-30, 10, 10, 10]})
+    a = audit(game(h, options={"flowers": False, "seat_wall_size": 21, "false_win_ends_hand": True}))
+    assert [(f.code, f.seat) for f in a.findings] == [("false_win/incomplete", 0), ("claim_priority/seat_order", 0)]
