@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # known engine behaviours being fixed on branch lg-score (the brief's list)
 KNOWN = {
     "known: 财神归位 not scored 硬胡": {"restored_is_hard": False},
-    "known: drawn wild given the best wait bonus": {"drawn_wild_best_wait": True},
+    "known: drawn wild given the best wait bonus (卡档 4)": {"drawn_wild_wait": "best"},
+    "known: drawn wild given no wait bonus": {"drawn_wild_wait": "none"},
     "known: 陪家 four alike + wilds as one triplet": {"other_four_two_pairs": False},
     "known: pair of two wilds scores 将": {"wild_pair_scores": True},
 }
@@ -39,9 +40,10 @@ ALTERNATIVES = {
     "all 财神 归位 is not 两财神": {"restored_not_two_wilds": True},
     "八对半: only one value pair scores": {"eight_pairs_every_value_pair": False},
     "陪家: value pair scores nothing": {"other_value_pair": False},
-    "drawn wild earns no wait bonus": {"wild_wait_by_position": False},
+    "drawn wild is a plain self-draw (2 胡)": {"drawn_wild_wait": "two"},
     "陪家: one tile + two wilds make a triplet": {"other_single_two_wilds": True},
     "陪家: a wild splits a real triplet": {"other_split_triplet": True},
+    "陪家: 财神 used before the 坐花 (no choice)": {"other_cai_first": True},
     "replacement win: always 2 胡 (literal 只计自摸2胡)": {"replacement_always_two": True},
     "陪家: wild 台 count when 卖兵": {"other_wild_tai_when_held": True},
 }
@@ -98,9 +100,30 @@ def classify(s: dict, res: dict) -> str:
             return label
     for i, (l1, c1) in enumerate(items):
         for l2, c2 in items[i + 1:]:
+            if c1.keys() & c2.keys():
+                continue
             if O.agrees(O.score(s, replace(O.DEFAULT, **c1, **c2)), res):
                 return f"{l1} + {l2}"
+    if s.get("ruleset_fields", {}).get("role") == "other":  # cheap to score: try triples
+        for i, (l1, c1) in enumerate(items):
+            for j, (l2, c2) in enumerate(items[i + 1:], i + 1):
+                for l3, c3 in items[j + 1:]:
+                    if (c1.keys() | c2.keys()) & c3.keys() or c1.keys() & c2.keys():
+                        continue
+                    if O.agrees(O.score(s, replace(O.DEFAULT, **c1, **c2, **c3)), res):
+                        return f"{l1} + {l2} + {l3}"
+    if _four_alike_with_wilds(s):
+        return "known: 陪家 four alike + wilds as one triplet (with other causes)"
     return "unexplained: " + features(s)
+
+
+def _four_alike_with_wilds(s: dict) -> bool:
+    f = s.get("ruleset_fields", {})
+    if f.get("role") != "other":
+        return False
+    tiles = s["concealed"] + [s["win_tile"]]
+    wild = {f.get("indicator"), O.SEAT_FLOWER[s.get("seat_wind", "E")]}
+    return any(t in wild for t in tiles) and any(tiles.count(t) == 4 for t in set(tiles) - wild)
 
 
 def compare(sits: list[dict]) -> tuple[int, dict]:
@@ -108,7 +131,7 @@ def compare(sits: list[dict]) -> tuple[int, dict]:
     results = run_engine(sits)
     groups: dict = defaultdict(list)
     n = 0
-    for s, r in zip(sits, results):
+    for s, r in zip(sits, results, strict=True):
         try:
             v = O.score(s)
         except O.Unsupported:

@@ -17,8 +17,8 @@ kind included — 财神归位 — and beyond the fourth copy, as 三)e allows: 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Iterator
 
 # --------------------------------------------------------------------------- tiles
 # kinds 0-8 m, 9-17 p, 18-26 s, 27-30 E S W N (1z-4z), 31 白 (absent), 32 发 (6z), 33 中 (7z)
@@ -78,9 +78,10 @@ class Options:
     single_wait_self_draw_bonus: bool = False
     # 二、二)3 "（龙港来法靠壁（边张）、单吊不计2胡，但有的地方也计2户…）".
     edge_single_discard_bonus: bool = False
-    # A drawn wild completes the hand wherever it is placed (its position decides the
-    # wait). False: a drawn wild never earns a wait bonus.
-    wild_wait_by_position: bool = True
+    # A drawn wild completes the hand wherever it is placed: its place in the chosen
+    # reading decides the wait ("position"). Alternatives: "two" (a drawn wild is a plain
+    # self-draw, 2 胡), "none" (no wait bonus at all), "best" (always the best, 卡档 4).
+    drawn_wild_wait: str = "position"
     # 陪家: 三)f's example "坐花，两个财神，红中…只算红中刻8…计2台" makes a triplet of one real
     # tile and two wilds, against 一、A)2) "两个财神或坐花配一张牌可视为暗刻胡，非胡牌者不行"
     # (the spec: wilds only turn a pair into a triplet). True: the example's reading.
@@ -91,15 +92,17 @@ class Options:
     # 陪家: a wild may join two of a real triplet (the third left over) to use up a wild.
     # False: a real triplet stays one; wilds only complete pairs (spec wording).
     other_split_triplet: bool = False
+    # 陪家: the seat picks which wild completes a pair (坐花 or 财神), as is best for it.
+    # True: 财神 are used before the 坐花 (the engine's apparent order).
+    other_cai_first: bool = False
     # 二、二)9 "开杠或补花时，用杠尾摸的那张牌（岭上牌）而和牌，只计自摸2胡，有的地方来法也计一台":
     # read as "counts as a self-draw (not an extra 台)", the wait bonus as usual.
     # True: literally 2 胡, whatever the wait (卡档 not 4, 单吊 2).
     replacement_always_two: bool = False
     # The engine's behaviours being fixed on another branch (lg-score), as switches so the
-    # comparison can name them: 财神归位 not 硬胡; a drawn wild always has the best wait;
-    # 陪家 four alike + wilds as one triplet only; a pair of two wilds scores 将.
+    # comparison can name them: 财神归位 not 硬胡; 陪家 four alike + wilds as one triplet
+    # only; a pair of two wilds scores 将.
     restored_is_hard: bool = True
-    drawn_wild_best_wait: bool = False
     other_four_two_pairs: bool = True
     wild_pair_scores: bool = False
 
@@ -398,10 +401,8 @@ def _winner_score(h: Hand, groups: tuple, win_at, o: Options, eight: bool):
         if wait in ("closed", "edge", "two_sided", "single", "triplet"):
             if h.self_drawn and h.kong and o.replacement_always_two:
                 face += 2
-            elif h.win in ("cai", "flower") and o.drawn_wild_best_wait:
-                face += 4 if h.self_drawn else 2
-            elif h.win in ("cai", "flower") and not o.wild_wait_by_position:
-                face += 2 if h.self_drawn else 0
+            elif h.win in ("cai", "flower") and o.drawn_wild_wait != "position":
+                face += {"best": 4, "two": 2, "none": 0}[o.drawn_wild_wait]
             else:
                 face += _wait_hu(wait, h, o)
     for gi, (typ, mem, meld) in enumerate(groups):
@@ -502,7 +503,7 @@ def score_winner(h: Hand, o: Options = DEFAULT) -> Verdict:
     for groups0, eight in readings:
         groups = groups0 + h.melds
         spots = []
-        for gi, (typ, mem, meld) in enumerate(groups0):
+        for gi, (_typ, mem, _meld) in enumerate(groups0):
             for pi, (k, s) in enumerate(mem):
                 if h.win in ("cai", "flower"):
                     ok = s == "j"
@@ -551,15 +552,17 @@ def score_other(h: Hand, o: Options = DEFAULT) -> Verdict:
         opts = []
         for t3 in range(c // 3 + 1):
             for t2 in range((c - 3 * t3) // 2 + 1):
-                if c == 4 and t2 == 2 and not o.other_four_two_pairs:
+                two_pairs = c == 4 and t2 == 2
+                if two_pairs and not o.other_four_two_pairs:
                     continue
-                if c == 3 and t2 == 1 and not o.other_split_triplet:
+                # a real triplet stays a triplet: wilds only complete pairs (三)f), except
+                # four alike read as two pairs (四、18 "4张同样的牌可视作2对"; 三)e for the winner)
+                if t3 != c // 3 and not two_pairs and not o.other_split_triplet:
                     continue
                 left = c - 3 * t3 - 2 * t2
                 opts.append((t3, t2, 0, left >= 2))
-                if o.other_single_two_wilds and left >= 1:
-                    for t1 in range(1, left + 1):
-                        opts.append((t3, t2, t1, left - t1 >= 2))
+                if o.other_single_two_wilds and left == 1:
+                    opts.append((t3, t2, 1, False))  # a lone tile + two wilds
         per_kind.append((k, opts))
     wilds = ["c"] * h.cai + ["f"] * h.flower
     cands = []
@@ -568,6 +571,8 @@ def score_other(h: Hand, o: Options = DEFAULT) -> Verdict:
         if i == len(per_kind):
             for n_c in range(min(used, h.cai) + 1):
                 n_f = used - n_c
+                if o.other_cai_first and n_c != min(used, h.cai):
+                    continue
                 if n_f > h.flower:
                     continue
                 if o.other_wild_tai_when_held:
