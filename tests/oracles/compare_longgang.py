@@ -35,7 +35,6 @@ KNOWN = {
 # readings where the seed is ambiguous (or the spec reads it otherwise)
 ALTERNATIVES = {
     **KNOWN,
-    "hard 混一色/对对胡 as 2台 (spec reading)": {"pattern_two_when_hard": True},
     "坐花 + one 财神 counts as two 财神": {"flower_is_second_wild": True},
     "all 财神 归位 is not 两财神": {"restored_not_two_wilds": True},
     "八对半: only one value pair scores": {"eight_pairs_every_value_pair": False},
@@ -46,6 +45,7 @@ ALTERNATIVES = {
     "陪家: 财神 used before the 坐花 (no choice)": {"other_cai_first": True},
     "replacement win: always 2 胡 (literal 只计自摸2胡)": {"replacement_always_two": True},
     "陪家: wild 台 count when 卖兵": {"other_wild_tai_when_held": True},
+    "hard 混一色/对对胡 as 2台 (spec reading)": {"pattern_two_when_hard": True},
 }
 
 
