@@ -159,3 +159,28 @@ def test_no_disagreement_of_this_kind(comparison, label):
     cases = [c for cause, cs in groups.items() if label in cause for c in cs]
     if cases:
         pytest.xfail(f"{OPEN[label]}: {_report(cases)}")
+
+
+# --------------------------------------------------------------------------- protocol gaps met on the way
+
+
+_PLAIN = win(["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p", "5p", "6p", "7z"], "7z")
+
+
+@pytest.mark.xfail(reason="score rejects `id` ('Extra inputs are not permitted'); score-cli.md: optional, echoed back",
+                   strict=False)
+def test_score_echoes_an_id():
+    from tests.oracles.compare_longgang import run_engine
+
+    (res,) = run_engine([{**_PLAIN, "id": 7}])
+    assert res.get("valid") and res.get("id") == 7
+
+
+@pytest.mark.xfail(reason="a bad ruleset_fields value (indicator '9x') raises TileError and ends the run",
+                   strict=False)
+def test_a_bad_indicator_is_one_invalid_line_not_a_crash():
+    from tests.oracles.compare_longgang import run_engine
+
+    bad = {**_PLAIN, "ruleset_fields": {"indicator": "9x"}}
+    first, second = run_engine([bad, _PLAIN])
+    assert first["valid"] is False and second["valid"] is True
