@@ -38,11 +38,19 @@ def _rand_kind(rng: random.Random, seat: int, honour_bias: float) -> int:
     return rng.randrange(27)
 
 
-def _set(rng, pool: _Pool, seat: int, allow_wild: bool, seq_p: float, only_suit: int | None = None):
+# kinds for the limit hands made of triplets: 四喜 (winds), 字一色, 清老头 / 混老头
+LIMIT_POOLS = ((27, 28, 29, 30), (27, 28, 29, 30, 32, 33), (0, 8, 9, 17, 18, 26),
+               (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 32, 33))
+
+
+def _set(rng, pool: _Pool, seat: int, allow_wild: bool, seq_p: float, only_suit: int | None = None,
+         only_kinds: tuple | None = None):
     """One set as a list of kinds, taken from the pool, or None (``only_suit``: that
-    suit and honours only)."""
+    suit and honours only; ``only_kinds``: a triplet of one of these kinds)."""
     for _ in range(30):
-        if rng.random() < seq_p:
+        if only_kinds is not None:
+            ks = [rng.choice(only_kinds)] * 3
+        elif rng.random() < seq_p:
             s, r = rng.randrange(3) if only_suit is None else only_suit, rng.randrange(7)
             ks = [s * 9 + r + i for i in range(3)]
         else:
@@ -68,6 +76,7 @@ def winning(rng: random.Random) -> dict | None:
     n_melds = rng.choices((0, 1, 2, 3, 4), (40, 20, 15, 15, 10))[0]
     eight = n_melds == 0 and rng.random() < 0.1
     all_tri = rng.random() < 0.15
+    limit_pool = rng.choice(LIMIT_POOLS) if rng.random() < 0.06 else None
     one_suit = rng.randrange(3) if rng.random() < 0.15 else None
     seq_p = 0.0 if all_tri else 0.55
     melds, concealed = [], []
@@ -88,7 +97,7 @@ def winning(rng: random.Random) -> dict | None:
     else:
         for i in range(5):
             ks = _set(rng, pool, seat, allow_wild=i >= n_melds and rng.random() < 0.15, seq_p=seq_p,
-                      only_suit=one_suit)
+                      only_suit=one_suit, only_kinds=limit_pool if (limit_pool and i < 4) else None)
             if ks is None:
                 return None
             if i < n_melds:
@@ -105,7 +114,7 @@ def winning(rng: random.Random) -> dict | None:
             else:
                 concealed.extend(ks)
         for _ in range(30):
-            k = _rand_kind(rng, seat, 0.4)
+            k = rng.choice(limit_pool) if limit_pool else _rand_kind(rng, seat, 0.4)
             if one_suit is not None and k < 27:
                 k = one_suit * 9 + k % 9
             if pool.take(k, 2):
