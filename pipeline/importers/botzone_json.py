@@ -28,6 +28,7 @@ from typing import Any
 
 from pipeline.importers.base import Importer, ImportFailure, Record, whole_document
 from pipeline.importers.common import CALLS, Events, add_claims, botzone_tile, chi_tiles, seat_list
+from schemas.instants import object_id_time
 
 WINDS = "ESWN"
 OPTIONS = {"flowers": False, "seat_wall_size": 21}
@@ -154,6 +155,9 @@ class _Match:
         }
         if names:
             game["players"] = names
+        created = object_id_time(self.match_id)  # a match id is an ObjectId: its creation time
+        if created:
+            game["started_at"] = created
         return game
 
     # ------------------------------------------------------------------ displays
