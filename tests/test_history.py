@@ -245,3 +245,39 @@ def test_an_older_database_is_upgraded_in_place(tmp_path):
     assert "started_at" in {c for (c,) in con.execute(
         "SELECT column_name FROM information_schema.columns WHERE table_name = 'hands'").fetchall()}
     con.close()
+
+
+# --------------------------------------------------------------------------- the report and README
+
+
+def test_report_shows_trends_and_one_player_table_per_ruleset(db):
+    from pipeline.report import build
+
+    built = build(db)
+    weeks = {w.week.isoformat() for w in built.data.weekly_findings}
+    assert weeks == {"2026-02-09"}  # the faulty game's week (from Monday)
+    assert {(w.series, w.value) for w in built.data.weekly_stake} == {("mcr", 12)}
+    assert built.data.untimed_games == 1
+    html = built.html
+    assert 'id="trends"' in html and "Findings per week, by kind" in html
+    assert "1 games without a start time are left out" in html
+    players = html.split('id="players"')[1].split("</section>")[0]
+    assert "<h3>longgang</h3>" in players and "<h3>mcr</h3>" in players
+
+
+def test_report_without_times_says_so(tmp_path):
+    from pipeline.report import build
+
+    path = tmp_path / "g.jsonl"
+    path.write_text(json.dumps(_timed("x", None)) + "\n", encoding="utf-8")
+    out = str(tmp_path / "a.duckdb")
+    assert main(["audit", str(path), "--db", out, "--workers", "1"]) == 0
+    assert "nothing to show over time" in build(out).html
+
+
+def test_readme_history_queries_run(db):
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("Historical questions:")[1].split("```sql")[1].split("```")[0]
+    with duckdb.connect(db, read_only=True) as con:
+        for stmt in filter(str.strip, block.split(";")):
+            con.execute(stmt.replace("'alice'", "'ann'")).fetchall()
