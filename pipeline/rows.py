@@ -7,12 +7,14 @@ row belongs to is :func:`table_of` its type. The Beam ``ToRows`` step only dumps
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from datetime import datetime
 from types import MappingProxyType
 
 from engine.findings import Finding, Severity
 from engine.result import GameAudit, HandFacts
 from pipeline.read import ParsedGame, Rejection
+from schemas.instants import parse_instant
 from schemas.results import (
     TABLES,
     FindingRow,
@@ -55,12 +57,17 @@ def finding_row(f: Finding, *, game_id: str | None, ruleset: str | None,
     )
 
 
-def _hand_rows(game_id: str, ruleset: str, players: tuple[str, ...], h: HandFacts) -> list[_Row]:
+def _instant(text: str | None) -> datetime | None:
+    return parse_instant(text) if text is not None else None
+
+
+def _hand_rows(game_id: str, ruleset: str, players: tuple[str, ...], h: HandFacts,
+               started_at: datetime | None = None) -> list[_Row]:
     legal = tuple(w for w in h.wins if w.legal)
     first = legal[0] if legal else None
     rows: list[_Row] = [HandRow(
         game_id=game_id, hand_no=h.hand_no, ruleset=ruleset, round_wind=h.round_wind,
-        dealer=h.dealer, result=h.result, draw_reason=h.draw_reason, winners=[w.seat for w in legal],
+        dealer=h.dealer, started_at=started_at, result=h.result, draw_reason=h.draw_reason, winners=[w.seat for w in legal],
         win_type=first.win_type if first else None,
         last_tile=bool(first and first.last_tile),
         winning_tile=first.tile if first else None,
@@ -94,13 +101,16 @@ def audit_rows(parsed: ParsedGame, audit: GameAudit, run_id: str) -> tuple[_Row,
     """Rows of one audited game: games, hands, hand_scores, payouts and findings."""
     game = parsed.game
     players = tuple(audit.players) or tuple(game.players or ())
+    game_time = _instant(game.started_at)
+    hand_times: Mapping[int, datetime | None] = {
+        hand.hand_no: _instant(hand.started_at) for hand in game.hands if hand.started_at is not None}
     rows: list[_Row] = [GameRow(
         game_id=audit.game_id, run_id=run_id, platform=audit.platform, ruleset=audit.ruleset,
-        started_at=game.started_at, players=list(players), hands=len(audit.hands),
+        started_at=game_time, players=list(players), hands=len(audit.hands),
         findings=len(audit.findings), source_file=parsed.source, source_line=parsed.line,
     )]
     for h in audit.hands:
-        rows += _hand_rows(audit.game_id, audit.ruleset, players, h)
+        rows += _hand_rows(audit.game_id, audit.ruleset, players, h, hand_times.get(h.hand_no, game_time))
     rows += [finding_row(f, game_id=audit.game_id, ruleset=audit.ruleset,
                          source_file=parsed.source, source_line=parsed.line)
              for f in audit.findings]

@@ -30,7 +30,7 @@ import pyarrow as pa
 
 from pipeline import staging as staging_files
 from pipeline.rows import DUPLICATE, DUPLICATE_MESSAGE
-from pipeline.tables import ARROW_SCHEMAS, column_names, ddl
+from pipeline.tables import ARROW_SCHEMAS, column_names, columns, ddl
 from schemas.results import TABLES, FindingRow, RunRow
 
 GAME_TABLES = ("games", "hands", "hand_scores", "payouts")
@@ -73,24 +73,64 @@ def connect(path: str, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
         raise DatabaseError(f"cannot open database {path}: {e}") from None
 
 
+# Type changes an older database may need, as (old DuckDB type, new DuckDB type) -> the
+# USING expression ({col} is the column). Times written as text become instants (UTC).
+TYPE_UPGRADES: Mapping[tuple[str, str], str] = MappingProxyType({
+    ("VARCHAR", "TIMESTAMP WITH TIME ZONE"): "try_cast({col} AS TIMESTAMPTZ)",
+})
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
+    return dict(con.execute(
+        "SELECT column_name, data_type FROM information_schema.columns "
+        "WHERE table_name = ? AND table_schema = 'main' ORDER BY ordinal_position", [table]
+    ).fetchall())
+
+
+def _upgrade_steps(table: str, have: Mapping[str, str]) -> list[str]:
+    """ALTER statements that bring an older table to this version's columns.
+
+    Columns this version added are added (NULL in old rows; only nullable ones), and
+    columns whose type changed along :data:`TYPE_UPGRADES` are converted. Anything else
+    (a column dropped or renamed, another type change) is refused.
+    """
+    extra = set(have) - set(column_names(TABLES[table]))
+    if extra:
+        raise DatabaseError(
+            f"table {table!r} has columns ({', '.join(have)}) but this version writes "
+            f"({', '.join(column_names(TABLES[table]))}); use a new --db file or drop the table")
+    steps = []
+    for col in columns(TABLES[table]):
+        old = have.get(col.name)
+        if old is None:
+            if not col.nullable:
+                raise DatabaseError(f"table {table!r} lacks the column {col.name!r}, which this version "
+                                    f"needs filled; use a new --db file or drop the table")
+            steps.append(f"ALTER TABLE {_quote(table)} ADD COLUMN {_quote(col.name)} {col.type.duckdb}")
+        elif old != col.type.duckdb:
+            using = TYPE_UPGRADES.get((old, col.type.duckdb))
+            if using is None:
+                raise DatabaseError(f"table {table!r} column {col.name!r} is {old} but this version "
+                                    f"writes {col.type.duckdb}; use a new --db file or drop the table")
+            steps.append(f"ALTER TABLE {_quote(table)} ALTER {_quote(col.name)} TYPE {col.type.duckdb} "
+                         f"USING {using.format(col=_quote(col.name))}")
+    return steps
+
+
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Create missing tables, (re)create the views; refuse tables with other columns."""
-    existing = {
-        name: tuple(c for (c,) in con.execute(
-            "SELECT column_name FROM information_schema.columns "
-            "WHERE table_name = ? AND table_schema = 'main' ORDER BY ordinal_position", [name]
-        ).fetchall())
-        for name in TABLES
-    }
-    for name, model in TABLES.items():
-        have, want = existing[name], column_names(model)
-        if have and have != want:
-            raise DatabaseError(
-                f"table {name!r} has columns ({', '.join(have)}) but this version writes "
-                f"({', '.join(want)}); use a new --db file or drop the table"
-            )
+    """Create missing tables, upgrade older ones, (re)create the views.
+
+    Rows are always inserted by column name, so a table upgraded with added columns
+    (which DuckDB appends at the end) loads like a new one.
+    """
+    steps = []
+    for name in TABLES:
+        have = _columns(con, name)
+        if have:
+            steps += _upgrade_steps(name, have)
     con.execute("BEGIN")
-    for stmt in ddl():
+    con.execute("SET TimeZone = 'UTC'")
+    for stmt in (*steps, *ddl()):
         con.execute(stmt)
     con.execute("COMMIT")
 
@@ -260,7 +300,8 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
         summary = Summary(MappingProxyType(counts), by_kind, int(n_dups))
         run_table = pa.Table.from_pylist([make_run(summary).model_dump()], schema=ARROW_SCHEMAS["runs"])
         con.register("_run_row", run_table)
-        con.execute("INSERT INTO runs SELECT * FROM _run_row")
+        run_cols = ", ".join(_quote(c) for c in column_names(RunRow))
+        con.execute(f"INSERT INTO runs ({run_cols}) SELECT {run_cols} FROM _run_row")
         con.unregister("_run_row")
         for tmp in ("_run_sources", "_run_ids", "_dups"):
             con.execute(f"DROP TABLE {tmp}")

@@ -9,8 +9,13 @@ code that fills them. Every row carries the key it is replaced by on a re-run
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+# A point in time with its time zone (stored as TIMESTAMPTZ, UTC). Plain ``datetime`` fields
+# are naive UTC timestamps (the runs table's own clock).
+Instant = Annotated[AwareDatetime, "timestamptz"]
 
 
 class _Row(BaseModel):
@@ -39,7 +44,7 @@ class GameRow(_Row):
     run_id: str
     platform: str | None
     ruleset: str
-    started_at: str | None
+    started_at: Instant | None = Field(description="when the game began (from the log), UTC")
     players: list[str]
     hands: int
     findings: int
@@ -55,6 +60,7 @@ class HandRow(_Row):
     ruleset: str
     round_wind: str
     dealer: int
+    started_at: Instant | None = Field(None, description="the hand's own start if logged, else its game's")
     result: str = Field(description="win | draw | unfinished")
     draw_reason: str | None = Field(None, description="an abortive draw's rule (e.g. four_winds), or false_win "
                                     "(MCR false_win_ends_hand); null for a win or an exhausted wall")

@@ -40,6 +40,7 @@ from pipeline.importers.common import (
     chi_tiles,
     seat_list,
 )
+from schemas.instants import object_id_time
 
 WINDS = "ESWN"
 WALL = 34
@@ -166,6 +167,9 @@ class _Match:
         }
         if names:
             game["players"] = names
+        created = object_id_time(self.match_id)  # a match id is an ObjectId: its creation time
+        if created:
+            game["started_at"] = created
         return game
 
     # ------------------------------------------------------------------ displays

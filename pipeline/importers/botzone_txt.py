@@ -35,6 +35,7 @@ from pipeline.importers.common import (
     fan_value,
     seat_list,
 )
+from schemas.instants import object_id_time
 
 WINDS = "ESWN"
 
@@ -112,11 +113,15 @@ class _Game:
         }
         if hand_meta:
             hand["meta"] = hand_meta
-        return {
+        game: dict[str, Any] = {
             "format": "mahjong-log/1", "game_id": f"botzone-{match_id}", "platform": "botzone",
             "ruleset": "mcr", "options": dict(BOTZONE_OPTIONS), "hands": [hand],
             "meta": {"match_id": match_id, "source": "botzone-txt", "wind": wind},
         }
+        created = object_id_time(match_id)  # a match id is an ObjectId: its creation time
+        if created:
+            game["started_at"] = created
+        return game
 
     def tile(self, i: int, text: str) -> str:
         try:
