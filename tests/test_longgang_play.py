@@ -431,3 +431,30 @@ def test_liability_window_boundary():
     assert liable(1)
     assert not liable(4, window=3)
     assert liable(3, window=3)
+
+
+# ------------------------------------------------------------ the simulator plays them too
+
+# games of the run (seed 31, 2 hands each) that show the situations above; the wider corpus
+# (tests/test_sim_clean.py, make bench) meets them at about the same rate
+SIM_GAMES = {
+    20: (4, 37, 56, 82),  # kept replacements (4, 37; 37 is won on it), kongs at the deal by non-dealers (56, 82)
+    21: (37, 139),  # the reserve tile (37, 139), then a second replacement kept (139)
+}
+
+
+def test_simulated_deal_kongs_and_seabed_replacements_audit_clean():
+    from collections import Counter
+
+    from engine.sim.game import game_id, game_rng, simulate_game
+
+    cov: Counter = Counter()
+    for dead_wall, indices in SIM_GAMES.items():
+        opts = {"dead_wall": dead_wall}
+        for i in indices:
+            g = simulate_game(Longgang(opts), game_rng(31, i), game_id("longgang", 31, i), 2, cov)
+            g["options"] = opts
+            res = audit_game(L.parse_game(g))
+            assert [(f.code, f.message) for f in res.findings] == [], (dead_wall, i)
+    for key in ("deal_kongs_non_dealer", "seabed_replacement_kept", "seabed_replacement_reserve"):
+        assert cov[key] > 0, key
