@@ -161,6 +161,30 @@ def test_a_concealed_kong_out_of_turn_is_reported_once_and_the_hand_does_not_der
     assert facts.wins[0].legal and facts.computed_deltas[1] > 0
 
 
+def test_a_kong_at_the_deal_is_not_a_call_for_earthly_win():
+    """A concealed kong at the deal does not break 地胡 (a win on the dealer's first discard)."""
+    deal = (DEAL[0], DEAL[1], DEAL[2], "8888m345m346p789s22z1p")
+    b = HandBuilder(deal=deal)
+    b.ev("concealed_kong", 3, tile="8m").draw(3, back=True).discard(0, "7z").win(1, "7z", 0)
+    res = run(*recorded(b.hand()))
+    assert all_codes(res) == []
+    assert "地胡" in [i.name for i in res.hands[0].wins[0].score.items]
+
+
+def test_a_flower_out_of_turn_is_reported_once_and_the_table_resumes():
+    deal = (DEAL[0], DEAL[1], DEAL[2], "345m678m346p789s22z1p3f")  # seat 3 holds 3f (秋: not its own)
+    b = HandBuilder(deal=deal, keep="7z2z")
+    b.discard(0, "2z").draw(1)
+    b.ev("flower", 3, tile="3f").draw(3, back=True)  # seat 1 is to discard: out of turn
+    b.discard(1, b.events[-3]["tile"])
+    b.turn = 2
+    b.idle(2)
+    b.draw(0).discard(0, "7z").win(1, "7z", 0)
+    res = run(b.hand())
+    assert codes(res) == ["turn_order/wrong_seat"]
+    assert res.hands[0].wins[0].legal
+
+
 def test_mcr_has_no_kongs_at_the_deal():
     """In a ruleset without deal kongs a non-dealer's kong before the first discard is out of turn
     (reported), and the replay still resynchronises."""
