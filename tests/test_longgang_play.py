@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from engine import tiles as T
 from engine.audit import audit_game
 from engine.rulesets.longgang import Longgang, liability_draw
@@ -401,6 +403,67 @@ def test_21_tile_wang_second_flower_falls_back_to_the_20_tile_procedure():
         b.draw(s)
     res = run(*recorded(with_wall(b, seabed_end=(pos, kept)), options=opts), options=opts)
     assert all_codes(res) == []
+
+
+FLOWERS = ["1f", "2f", "3f", "4f"]
+
+
+def flower_turn(b: HandBuilder, flowers: list[str]) -> str | None:
+    """The seat to play draws a flower that is not its own (a 客花), sets it aside and takes its
+    replacement; returns the flower (None if none is left for that seat)."""
+    s = b.turn
+    own = T.name(T.FLOWER0 + (s - b.dealer) % 4)
+    f = next((x for x in flowers if x != own), None)
+    if f is not None:
+        flowers.remove(f)
+        b.draw(s, f).ev("flower", s, tile=f)
+    return f
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2])
+@pytest.mark.parametrize("dead_wall", [20, 21])
+@pytest.mark.parametrize("case", ["I", "II"])
+def test_family_of_late_flowers_audits_clean(case: str, dead_wall: int, shift: int):
+    """Generated hands: a flower as the 河底 tile (Ⅰ) or the one before it (Ⅱ), with a 20- or
+    21-tile 王牌, drawn by whichever seat is due (early flower replacements move it round)."""
+    opts = {"dead_wall": dead_wall}
+    reserve = 0
+    flowers = list(FLOWERS)
+
+    def n_left() -> int:
+        return left(b, dead_wall) + reserve
+
+    b = HandBuilder(keep="7z2z")
+    b.discard(0, "2z")
+    for _ in range(shift):
+        if flower_turn(b, flowers) is None:
+            pytest.skip("no 客花 left for this seat")
+        b.draw(b.turn, back=True).discard(b.turn, b.last)
+    while n_left() > (5 if case == "I" else 6):
+        b.idle(1)
+    drawer = b.turn
+    if flower_turn(b, flowers) is None:
+        pytest.skip("no 客花 left for the drawer")
+    seabed_end = None
+    if dead_wall == 21:  # ①: the reserve, a discard, then play on to the full seabed
+        b.draw(drawer, back=True)
+        reserve = 1
+        b.discard(drawer, b.last)
+        while n_left() > 4:
+            b.idle(1)
+        first, n = b.turn, 4
+    else:  # ②: the replacement kept, the other three share what is left
+        if case == "I":
+            seabed_end = len(draws(b, False)) + 3
+        b.draw(drawer, back=True)
+        if seabed_end is not None:
+            seabed_end = (seabed_end, b.last)
+        first, n = (drawer + 1) % 4, 3
+    for k in range(n):
+        b.draw((first + k) % 4)
+    h = with_wall(b, seabed_end=seabed_end)
+    res = run(*recorded(h, options=opts), options=opts)
+    assert all_codes(res) == [] and res.hands[0].result == "draw"
 
 
 # ------------------------------------------------------------ 10. 包三家's window
