@@ -17,6 +17,7 @@ from tests.logbuild import audit as audit_dict
 from tests.logbuild import game as mcr_game
 from tests.logbuild import hand
 from tests.test_longgang_replay import DEAL, HandBuilder, codes
+from tests.test_longgang_variants import LIABLE_DEAL
 
 DRAWABLE = 50  # 136 − 4 × 16 − 1 (dealer) − 1 (indicator) − 20 (王牌)
 WALL = 70  # the wall after the deal and the indicator
@@ -151,16 +152,23 @@ def test_a_concealed_kong_out_of_turn_is_reported_once_and_the_hand_does_not_der
     where it was — no 相公 for any seat, seat 1's later win is legal, no penalty."""
     b = HandBuilder(deal=KONG_DEAL, keep="7z2z2m")
     b.ev("concealed_kong", 1, tile="1m").draw(1, "6s", back=True)  # a legal kong at the deal
+    facts = stray_event_then_seat_1_wins(b, "concealed_kong", 2, "2m")
+    assert facts.computed_deltas[1] > 0
+
+
+def stray_event_then_seat_1_wins(b: HandBuilder, kind: str, seat: int, tile: str):
+    """Seat 1 draws; ``seat`` makes ``kind`` of ``tile`` (out of turn) with its replacement; seat 1
+    discards its draw; play goes round to seat 1's win on the dealer's 中. Exactly one finding."""
     b.discard(0, "2z").draw(1)
-    b.ev("concealed_kong", 2, tile="2m").draw(2, back=True)  # seat 1 is to discard
+    b.ev(kind, seat, tile=tile).draw(seat, back=True)  # seat 1 is to discard
     b.discard(1, b.events[-3]["tile"])
     b.turn = 2
     b.idle(2)
     b.draw(0).discard(0, "7z").win(1, "7z", 0)
     res = run(b.hand())
     assert codes(res) == ["turn_order/wrong_seat"]
-    facts = res.hands[0]
-    assert facts.wins[0].legal and facts.computed_deltas[1] > 0
+    assert res.hands[0].wins[0].legal
+    return res.hands[0]
 
 
 def test_a_kong_at_the_deal_is_not_a_call_for_earthly_win():
@@ -175,16 +183,7 @@ def test_a_kong_at_the_deal_is_not_a_call_for_earthly_win():
 
 def test_a_flower_out_of_turn_is_reported_once_and_the_table_resumes():
     deal = (DEAL[0], DEAL[1], DEAL[2], "345m678m346p789s22z1p3f")  # seat 3 holds 3f (秋: not its own)
-    b = HandBuilder(deal=deal, keep="7z2z")
-    b.discard(0, "2z").draw(1)
-    b.ev("flower", 3, tile="3f").draw(3, back=True)  # seat 1 is to discard: out of turn
-    b.discard(1, b.events[-3]["tile"])
-    b.turn = 2
-    b.idle(2)
-    b.draw(0).discard(0, "7z").win(1, "7z", 0)
-    res = run(b.hand())
-    assert codes(res) == ["turn_order/wrong_seat"]
-    assert res.hands[0].wins[0].legal
+    stray_event_then_seat_1_wins(HandBuilder(deal=deal, keep="7z2z"), "flower", 3, "3f")
 
 
 def test_mcr_has_no_kongs_at_the_deal():
@@ -474,14 +473,6 @@ def test_liability_window_positions():
     assert liability_draw(4, 4) == 1
     assert liability_draw(7, 4) == 4
     assert liability_draw(8, 4) == 5
-
-
-LIABLE_DEAL = (
-    "1z7z234m567m234p567p111s",  # dealer: single 东 (its wind) and single 中
-    "123m456m789p123s456s7z",  # seat 1 waits on 中
-    "234m567m234p678p88s9s1p",
-    "345m678m346p789s22z1p9s",
-)
 
 
 def liable_at(position: int) -> HandBuilder:
