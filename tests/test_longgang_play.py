@@ -220,6 +220,14 @@ def test_dealers_three_caishen_after_a_kong_at_the_deal():
     assert all_codes(run(*recorded(b.hand()))) == []
 
 
+def test_dealers_three_caishen_on_its_17th_tile():
+    b = HandBuilder(deal=("5p5p1z2z333z4z666z9m9p12s7p5p", *DEAL[1:]))  # the 17th tile is the third 财神
+    b.win(0, "5p", 0)
+    res = run(*recorded(b.hand()))
+    assert all_codes(res) == []
+    assert {"三财神", "天胡"} <= {i.name for i in res.hands[0].wins[0].score.items}
+
+
 def test_dealer_without_three_caishen_still_gets_wrong_tile():
     deal = ("5p5p1z1z2z333z4z666z9m9p12s7p", *DEAL[1:])
     b = HandBuilder(deal=deal)
