@@ -196,6 +196,9 @@ class Ruleset:
     tracks_declined_wins: ClassVar[bool] = False
     #: the replay asks :meth:`abortive_draw` (may be a property that reads the options)
     checks_abortive_draws: ClassVar[bool] = False
+    #: every seat may declare concealed kongs at the deal (before the first discard), seat by
+    #: seat in turn order from the dealer; they do not count as calls for the first go-round
+    deal_kongs: ClassVar[bool] = False
 
     def __init__(self, options: Any = None):
         if options is None or isinstance(options, Mapping):
@@ -258,6 +261,18 @@ class Ruleset:
         """False when the platform's payout for several winners is undocumented: the auditor
         then reports ``platform_quirk/multiple_win_payout`` instead of comparing deltas."""
         return getattr(self.options, "multiple_win_payout", "each") != "unknown"
+
+    @property
+    def seabed_replacement(self) -> str:
+        """How a replacement owed just before the seabed is made (see :mod:`engine.seabed`):
+        ``"shorten"`` (an ordinary one; the seabed gets shorter) or ``"seed"``."""
+        return "shorten"
+
+    @property
+    def seabed_reserve(self) -> int:
+        """Tiles of the dead wall that a replacement owed just before the seabed may take
+        (``"seed"`` procedure; 龙港's 21st 王牌 tile)."""
+        return 0
 
     @property
     def winner_order(self) -> str:

@@ -47,7 +47,13 @@ class LonggangOptions:
     """Options of 龙港麻将. Each default is the seed's 龙港 rule; each option is an
     alternative the seed names (有的地方 …, 选用)."""
 
-    dead_wall: Literal[20, 21] = _opt(20, "tiles never drawn at the back of the wall (王牌): 20 or 21")
+    dead_wall: Literal[20, 21] = _opt(
+        20, "tiles never drawn at the back of the wall (王牌): 20 or 21. With 21 and seabed_replacement "
+            "'seed', the 21st is the reserve a replacement owed at the 河底 tile or the one before it takes")
+    seabed_replacement: Literal["seed", "shorten"] = _opt(
+        "seed", "a flower/kong replacement owed at the 河底 tile or the one before it (二、一)6 e): seed — one "
+                "replacement, kept without a discard, the other seats share the three seabed tiles left; "
+                "shorten — an ordinary replacement and discard, the seabed one tile shorter")
     eight_pairs: bool = _opt(True, "八对半 (7 pairs + 1 triplet, concealed, no kong) is a winning shape (选用)")
     eight_pairs_limit: bool = _opt(False, "八对半 is a limit hand (腊子) (有的地方来法算腊子)")
     single_wait_self_draw_bonus: bool = _opt(
@@ -73,8 +79,9 @@ class LonggangOptions:
         "discarded 中/发/seat wind commits 诈胡 (false_win); honour_only: in that hand only such a discard may "
         "be won on (有的来法); off: no rule")
     liability_window: int = _opt(
-        4, "包三家: live draws left before the seabed (分张前几张) from which a wrong 中/发 discard that is won on "
-           "makes the discarder pay for all three; 0 turns the rule off")
+        4, "包三家: a wrong 中/发 discard that is won on makes the discarder pay for all three when it follows one "
+           "of the last N live draws before the seabed (分张前几张: the 河底 tile and the N-1 before it); 0 turns "
+           "the rule off")
     four_winds_wild_restriction: bool = _opt(
         False, "大/小四喜 with a wild in its wind sets needs two or more wilds and no wild elsewhere "
                "(现在习惯上不作此限制)")
@@ -111,6 +118,14 @@ class LonggangOptions:
         )
 
 
+def liability_draw(drawable_left: int, seabed: int) -> int:
+    """Where a discard stands in 包三家's window (四、a–c "行牌至最后阶段（分张前几张）"): the live
+    draws before the seabed counted back from the 河底 tile, with ``drawable_left`` tiles (seabed
+    included) left at the discard. A discard after the 河底 draw is at 1, after the draw before
+    it at 2, …; the rule covers positions 1 … ``liability_window``."""
+    return drawable_left - seabed + 1
+
+
 #: 136 tiles: suits × 4, 东南西北 × 4, no 白板, 发 中 × 4, 春夏秋冬 once each, no 梅兰竹菊
 COPIES = (4,) * 27 + (4, 4, 4, 4, 0, 4, 4) + (1, 1, 1, 1) + (0, 0, 0, 0)
 
@@ -134,6 +149,8 @@ class Longgang(Ruleset):
     discard_context = True
     #: 三财神吊字牌 needs to know whether the seat let a win pass (see :meth:`forbidden_win`)
     tracks_declined_wins = True
+    #: concealed kongs at the deal by any seat, 东→南→西→北 (二、二)10)
+    deal_kongs = True
 
     def __init__(self, options: Any = None):
         super().__init__(options)
@@ -142,6 +159,16 @@ class Longgang(Ruleset):
     @property
     def dead_wall(self) -> int:  # type: ignore[override]
         return int(self.options.dead_wall)
+
+    @property
+    def seabed_replacement(self) -> str:  # type: ignore[override]
+        """二、一)6 e (``"seed"``) or the ordinary replacement (``"shorten"``); see :mod:`engine.seabed`."""
+        return str(self.options.seabed_replacement)
+
+    @property
+    def seabed_reserve(self) -> int:  # type: ignore[override]
+        """With a 21-tile 王牌 the odd tile at its end is the reserve of 二、一)6 e ①."""
+        return 1 if self.options.seabed_replacement == "seed" and self.options.dead_wall == 21 else 0
 
     # --- wilds and flowers ------------------------------------------------------------
     def wilds(self, seat: int, dealer: int, indicator: int | None) -> S.Wilds:
@@ -184,7 +211,7 @@ class Longgang(Ruleset):
             return ()
         wind = T.wind_tile((ctx.seat - ctx.dealer) % 4)
         reason = S.liable_discard(ctx.tile, ctx.hand, wind, wind in ctx.wilds, ctx.discarded, ctx.melds,
-                                  ctx.drawable_left - self.seabed, self.options.liability_window)
+                                  liability_draw(ctx.drawable_left, self.seabed), self.options.liability_window)
         return () if reason is None else (("liable", ctx.seat), ("liable_rule", reason))
 
     def score_win(self, sit: WinSituation) -> Score:
