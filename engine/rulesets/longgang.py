@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
 
 from engine import tiles as T
@@ -36,6 +37,7 @@ from engine.hand import Meld, Score, WinSituation
 from engine.ruleset import DiscardContext, HandEnd, OptionError, Ruleset, Settlement, TableView
 from engine.rulesets import longgang_draws as D
 from engine.rulesets import longgang_score as S
+from engine.situation_check import FieldSpec
 
 
 def _opt(default: Any, help: str) -> Any:
@@ -111,6 +113,30 @@ class LonggangOptions:
         )
 
 
+#: roles of a scored situation that mean a seat that did not win (陪家)
+NON_WINNER_ROLES = ("other", "loser", "peijia")
+
+#: the ``ruleset_fields`` of a scored situation (see the module docstring)
+SITUATION_FIELDS = MappingProxyType({
+    "indicator": FieldSpec("tile", "the flipped tile: the other copies of its kind are 财神 (a flower: 花财神)",
+                           excludes=("wildcards", "seat_flower")),
+    "wildcards": FieldSpec("tiles", "the 财神 tiles themselves (instead of indicator)", excludes=("indicator",)),
+    "seat_flower": FieldSpec("flower_or_false", "with wildcards: the seat's 坐花, or false for none "
+                                                "(default: the seat wind's flower)", excludes=("indicator",)),
+    "heavenly": FieldSpec("bool", "天胡: the dealer wins before its first discard"),
+    "human": FieldSpec("bool", "地胡: a win on the dealer's first discard"),
+    "dihu": FieldSpec("bool", "地胡 (same as human)"),
+    "earthly": FieldSpec("bool", "人胡 by self-draw (with the option human_win)"),
+    "first_round_discards": FieldSpec("int", "discards made so far in an unbroken first go-round (人胡 timing)",
+                                      low=0),
+    "seat": FieldSpec("int", "the winner's seat (with dealer: 人胡 timing)", low=0, high=3),
+    "dealer": FieldSpec("int", "the dealer's seat", low=0, high=3),
+    "declined_win": FieldSpec("bool", "the seat let a win pass earlier in the hand (三财神吊字牌)"),
+    "liable": FieldSpec("int", "包三家: the discarder's seat, liable for all three", low=0, high=3),
+    "role": FieldSpec("choice", "winner (default), or other / loser / peijia: score the standing tiles as a "
+                                "陪家", choices=("winner", *NON_WINNER_ROLES)),
+})
+
 #: 136 tiles: suits × 4, 东南西北 × 4, no 白板, 发 中 × 4, 春夏秋冬 once each, no 梅兰竹菊
 COPIES = (4,) * 27 + (4, 4, 4, 4, 0, 4, 4) + (1, 1, 1, 1) + (0, 0, 0, 0)
 
@@ -134,6 +160,9 @@ class Longgang(Ruleset):
     discard_context = True
     #: 三财神吊字牌 needs to know whether the seat let a win pass (see :meth:`forbidden_win`)
     tracks_declined_wins = True
+    situation_fields = SITUATION_FIELDS
+    result_list = "items"
+    result_details = (("hu", 0), ("tai", 0), ("limit", False), ("others_zero", False), ("follow_tai", 0))
 
     def __init__(self, options: Any = None):
         super().__init__(options)
@@ -159,6 +188,31 @@ class Longgang(Ruleset):
 
     def wildcard_indicator_required(self) -> bool:
         return True
+
+    # --- scored situations ------------------------------------------------------------
+    def situation_wilds(self, sit: WinSituation) -> frozenset[int]:
+        """正财 and 坐花 from ``indicator`` or ``wildcards`` / ``seat_flower``."""
+        return S.wilds_of(sit).all
+
+    def situation_table_tiles(self, sit: WinSituation) -> tuple[int, ...]:
+        """The flipped indicator is one copy of its kind, out of every hand."""
+        ind = sit.get("indicator")
+        return (ind,) if isinstance(ind, int) and not isinstance(ind, bool) else ()
+
+    def situation_is_winner(self, sit: WinSituation) -> bool:
+        return sit.get("role") not in NON_WINNER_ROLES
+
+    def standing_sizes(self, sit: WinSituation) -> tuple[int, ...]:
+        """17 for a winner (16 + the winning tile; a kong adds one beyond its 3); 16 for a 陪家's
+        standing tiles, and for 三财神, which wins on the tiles held (四、7 "抓16张牌时如有三财神亦可胡牌")."""
+        if not self.situation_is_winner(sit):
+            return (self.hand_size,)
+        w = S.wilds_of(sit)
+        c = T.counts(sit.full_concealed)
+        zuo = c[w.zuo] if w.zuo is not None else 0
+        if S._three_caishen(sum(c[t] for t in w.real), zuo, w, self.rules):
+            return (self.hand_size + 1, self.hand_size)
+        return (self.hand_size + 1,)
 
     # --- wins --------------------------------------------------------------------------
     def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int] = frozenset()) -> bool:
@@ -189,7 +243,7 @@ class Longgang(Ruleset):
 
     def score_win(self, sit: WinSituation) -> Score:
         """The winner's 胡 and 台 (or, with ``role: "other"``, a non-winner's)."""
-        if sit.get("role") in ("other", "loser", "peijia"):
+        if sit.get("role") in NON_WINNER_ROLES:
             return S.score_other(sit.full_concealed, sit.melds, sit.flowers, sit.seat_wind, S.wilds_of(sit),
                                  self.rules, sit.round_wind)
         return S.score_winner(sit, self.rules)
