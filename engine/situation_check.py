@@ -245,13 +245,6 @@ def check_situation(rs: Ruleset, sit: WinSituation) -> None:
             raise _fail("not_a_flower", f"flowers: {T.name(t)} is not a flower")
     wilds = rs.situation_wilds(sit)
     winner = rs.situation_is_winner(sit)
-    standing = sit.full_concealed
-    for t in standing:
-        if T.is_flower(t) and t not in wilds:
-            raise _fail("flower_in_hand", f"{T.name(t)} is among the standing tiles, but {rs.name} sets it aside")
-    for t in sit.flowers:
-        if t in wilds:
-            raise _fail("kept_flower_set_aside", f"flowers: {T.name(t)} stays in hand as a wild, it is never set aside")
     for m in sit.melds:
         _check_meld(rs, m, wilds)
     counts = T.counts(_all_tiles(sit))
@@ -262,6 +255,12 @@ def check_situation(rs: Ruleset, sit: WinSituation) -> None:
             if T.is_flower(t):
                 raise _fail("duplicate_flower", f"{T.name(t)} appears {n} times; there is one")
             raise _fail("too_many_copies", f"{n} copies of {T.name(t)}; the set has {copies[t]}")
+    for t in sit.full_concealed:
+        if T.is_flower(t) and t not in wilds:
+            raise _fail("flower_in_hand", f"{T.name(t)} is among the standing tiles, but {rs.name} sets it aside")
+    for t in sit.flowers:
+        if t in wilds:
+            raise _fail("kept_flower_set_aside", f"flowers: {T.name(t)} stays in hand as a wild, it is never set aside")
     n = len(sit.concealed) + 1 + 3 * len(sit.melds)
     sizes = rs.standing_sizes(sit)
     if n not in sizes:

@@ -82,11 +82,12 @@ class MeldIn(BaseModel):
             claimed = T.tile(self.claimed) if self.claimed else tiles[0]
             return Meld(MeldKind.CHI, tiles, claimed, self.from_ or 1)
         t = T.tile(self.tile or "")
+        claimed = T.tile(self.claimed) if self.claimed else t
         if self.type == "pon":
-            return Meld(MeldKind.PON, (t,) * 3, t, self.from_ or 1)
+            return Meld(MeldKind.PON, (t,) * 3, claimed, self.from_ or 1)
         if self.concealed:
             return Meld(MeldKind.CONCEALED_KONG, (t,) * 4)
-        return Meld(MeldKind.KONG, (t,) * 4, t, self.from_ or 1)
+        return Meld(MeldKind.KONG, (t,) * 4, claimed, self.from_ or 1)
 
 
 class Situation(BaseModel):
