@@ -207,7 +207,7 @@ def _check_meld(rs: Ruleset, m: Meld, wilds: frozenset[int]) -> None:
         raise _fail("wild_in_meld", f"{m}: {T.name(bad[0])} is wild and never goes into a chi, pon or kong")
 
 
-def _flag_checks(sit: WinSituation) -> None:
+def _flag_checks(sit: WinSituation, multiple_winners: bool) -> None:
     dealer = sit.seat_wind == 0
     seat, dealer_seat = sit.get("seat"), sit.get("dealer")
     if _is_int(seat) and _is_int(dealer_seat):
@@ -226,9 +226,12 @@ def _flag_checks(sit: WinSituation) -> None:
         if needs_self_draw is False and sit.self_drawn:
             raise _fail("flag_needs_discard", f"{flag} is a win on a discard: self_drawn must be false")
     winners = sit.get("winners", 1)
-    if sit.self_drawn and _is_int(winners) and winners > 1:  # type: ignore[operator]
-        raise _fail("flag_needs_discard", f"winners {winners}: several winners share one discard, "
-                                          "so self_drawn must be false")
+    if _is_int(winners) and winners > 1:  # type: ignore[operator]
+        if not multiple_winners:
+            raise _fail("bad_value", f"winners {winners}: this game's options allow one winner per discard")
+        if sit.self_drawn:
+            raise _fail("flag_needs_discard", f"winners {winners}: several winners share one discard, "
+                                              "so self_drawn must be false")
     if sit.kong and sit.self_drawn and not any(m.is_kong for m in sit.melds):
         raise _fail("kong_flag_without_kong", "kong with self_drawn is a win on a kong replacement (杠上开花), "
                                               "but the hand has no kong")
@@ -272,7 +275,7 @@ def check_situation(rs: Ruleset, sit: WinSituation) -> None:
     if not sit.self_drawn and sit.win_tile in wilds:
         raise _fail("wild_discard_win", f"a win on a discarded {T.name(sit.win_tile)}: wild tiles are never "
                                         "discarded")
-    _flag_checks(sit)
+    _flag_checks(sit, rs.multiple_winners)
 
 
 __all__ = ["ERRORS", "FLAG_TIMING", "FieldSpec", "InvalidSituation", "check_situation", "parse_fields"]

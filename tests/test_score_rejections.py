@@ -222,7 +222,7 @@ def test_every_error_code_is_documented_and_fired():
 def test_a_batch_of_every_rejection_keeps_going():
     """Each bad line gives its own result and the lines after it are still scored."""
     lines, want = [], []
-    for rs, name, change, code in CASES:
+    for rs, _name, change, code in CASES:
         s = _line(rs, change)
         s.setdefault("ruleset", rs)  # "unknown ruleset" keeps its own
         lines += [json.dumps(s, ensure_ascii=False), json.dumps(dict(_line(rs), ruleset=rs))]
