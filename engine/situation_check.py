@@ -33,12 +33,13 @@ if TYPE_CHECKING:
 ERRORS: Mapping[str, str] = MappingProxyType({
     # reading the line (pipeline/commands/score.py, schemas/situation.py)
     "invalid_json": "the line is not JSON",
-    "missing_field": "a required field (concealed, win_tile, a meld's tile/tiles/type) is absent",
+    "missing_field": "a required field (concealed, win_tile, a meld's type) is absent",
     "unknown_field": "a field the situation (or a meld) does not have, or a ruleset_fields key the ruleset does "
                      "not read",
-    "wrong_type": "a value of the wrong JSON type: strict booleans and integers (\"false\" is not false, "
-                  "2.7 is not 2), lists, objects, strings",
-    "bad_value": "a value of the right type outside its allowed set or range (a role, a wind, a seat)",
+    "wrong_type": "a value of the wrong JSON type (or a line that is not an object): strict booleans and "
+                  "integers (\"false\" is not false, 2.7 is not 2), lists, objects, strings",
+    "bad_value": "a value of the right type outside its allowed set or range (a role, a wind, a seat, winners > 1 "
+                 "where the options allow one winner)",
     "bad_tile": "a string that is not a tile name",
     "bad_meld": "a meld of the wrong shape (a chi without three tiles, a pon or kong without its tile, "
                 "'concealed' on a chi or pon, 'from' on a concealed kong)",

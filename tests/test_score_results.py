@@ -144,3 +144,27 @@ def test_multiple_winners_need_the_option():
     assert score_line(json.dumps(line), "guangdong")["error"] == "bad_value"
     line["options"] = {}
     assert score_line(json.dumps(line), "guangdong")["valid"] is True
+
+
+# ------------------------------------------------------------------- the documentation
+
+def test_the_score_page_documents_every_code_field_and_result_detail():
+    from pathlib import Path
+
+    from engine.rulesets import RULESETS
+    from engine.situation_check import ERRORS
+    from schemas.situation import MeldIn, Situation
+
+    page = (Path(__file__).parent.parent / "docs" / "score-cli.md").read_text(encoding="utf-8")
+    for code in ERRORS:
+        assert f"| `{code}` |" in page, code
+    for name in (*Situation.model_fields, "from", *(f for f in MeldIn.model_fields if f != "from_")):
+        assert f"`{name}`" in page, name
+    for cls in RULESETS.values():
+        section = page.split(f"**{cls.name}**")[1].split("**")[0]
+        for key in cls.situation_fields:
+            assert f"`{key}`" in section, (cls.name, key)
+        for key, _ in cls.result_details:
+            assert f"| `{key}` |" in page, key
+    for key in ("minimum", "below_minimum", "decomposition", "fans", "items"):
+        assert f"| `{key}` |" in page, key

@@ -132,7 +132,6 @@ SITUATION_FIELDS = MappingProxyType({
     "seat": FieldSpec("int", "the winner's seat (with dealer: 人胡 timing)", low=0, high=3),
     "dealer": FieldSpec("int", "the dealer's seat", low=0, high=3),
     "declined_win": FieldSpec("bool", "the seat let a win pass earlier in the hand (三财神吊字牌)"),
-    "liable": FieldSpec("int", "包三家: the discarder's seat, liable for all three", low=0, high=3),
     "role": FieldSpec("choice", "winner (default), or other / loser / peijia: score the standing tiles as a "
                                 "陪家", choices=("winner", *NON_WINNER_ROLES)),
 })
