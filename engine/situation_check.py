@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 ERRORS: Mapping[str, str] = MappingProxyType({
     # reading the line (pipeline/commands/score.py, schemas/situation.py)
     "invalid_json": "the line is not JSON",
-    "missing_field": "a required field (concealed, win_tile, a meld's type) is absent",
+    "missing_field": "a required field (concealed, win_tile, a meld's type) is absent, or a ruleset_fields key "
+                     "without the keys it needs (seat_flower without wildcards)",
     "unknown_field": "a field the situation (or a meld) does not have, or a ruleset_fields key the ruleset does "
                      "not read",
     "wrong_type": "a value of the wrong JSON type (or a line that is not an object): strict booleans and "
@@ -87,8 +88,8 @@ FieldKind = Literal["bool", "int", "tile", "tiles", "flower_or_false", "choice"]
 
 @dataclass(frozen=True, slots=True)
 class FieldSpec:
-    """One ``ruleset_fields`` key a ruleset reads: its type (strict), range or choices, and
-    the keys it may not be combined with."""
+    """One ``ruleset_fields`` key a ruleset reads: its type (strict), range or choices, the
+    keys it may not be combined with and the keys without which it would mean nothing."""
 
     kind: FieldKind
     help: str
@@ -96,6 +97,7 @@ class FieldSpec:
     high: int | None = None
     choices: tuple[str, ...] = ()
     excludes: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
 
 
 #: flags whose timing fixes who won and how: (needs the dealer, needs a self-draw), None = either.
@@ -179,6 +181,9 @@ def parse_fields(rs: Ruleset, raw: Mapping[str, object]) -> tuple[tuple[str, obj
         clash = sorted(set(spec.excludes) & set(raw))
         if clash:
             raise _fail("conflicting_fields", f"ruleset_fields: {name} and {clash[0]} exclude each other")
+        absent = [k for k in spec.requires if k not in raw]
+        if absent:
+            raise _fail("missing_field", f"ruleset_fields: {name} needs {' and '.join(absent)}")
         out.append((name, _field_value(rs, name, spec, raw[name])))
     return tuple(out)
 

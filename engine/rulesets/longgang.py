@@ -119,16 +119,16 @@ NON_WINNER_ROLES = ("other", "loser", "peijia")
 #: the ``ruleset_fields`` of a scored situation (see the module docstring)
 SITUATION_FIELDS = MappingProxyType({
     "indicator": FieldSpec("tile", "the flipped tile: the other copies of its kind are 财神 (a flower: 花财神)",
-                           excludes=("wildcards", "seat_flower")),
+                           excludes=("wildcards",)),
     "wildcards": FieldSpec("tiles", "the 财神 tiles themselves (instead of indicator)", excludes=("indicator",)),
     "seat_flower": FieldSpec("flower_or_false", "with wildcards: the seat's 坐花, or false for none "
-                                                "(default: the seat wind's flower)", excludes=("indicator",)),
+                                                "(default: the seat wind's flower)", requires=("wildcards",)),
     "heavenly": FieldSpec("bool", "天胡: the dealer wins before its first discard"),
     "human": FieldSpec("bool", "地胡: a win on the dealer's first discard"),
     "dihu": FieldSpec("bool", "地胡 (same as human)"),
     "earthly": FieldSpec("bool", "人胡 by self-draw (with the option human_win)"),
     "first_round_discards": FieldSpec("int", "discards made so far in an unbroken first go-round (人胡 timing)",
-                                      low=0),
+                                      low=0, requires=("seat", "dealer")),
     "seat": FieldSpec("int", "the winner's seat (with dealer: 人胡 timing)", low=0, high=3),
     "dealer": FieldSpec("int", "the dealer's seat", low=0, high=3),
     "declined_win": FieldSpec("bool", "the seat let a win pass earlier in the hand (三财神吊字牌)"),
