@@ -168,3 +168,30 @@ def test_the_score_page_documents_every_code_field_and_result_detail():
             assert f"| `{key}` |" in page, key
     for key in ("minimum", "below_minimum", "decomposition", "fans", "items"):
         assert f"| `{key}` |" in page, key
+
+
+# ------------------------------------------------------------- against the reference (MCR)
+
+def test_the_reference_calculator_on_what_we_reject_as_impossible():
+    """pymahjonggb (MahjongFanCalculator) refuses a wrong tile count too, and gives no 杠上开花 for a
+    kong-replacement win without a kong (the flag cannot be true). It does score a fifth copy
+    (555p 55p out of five 5p): there the check is stricter than the reference."""
+    import dataclasses
+
+    from MahjongGB import MahjongFanCalculator
+
+    from engine import tiles as T
+    from engine.hand import Meld, WinSituation
+    from tests.mcr_handgen import oracle_args
+
+    base = WinSituation(T.parse("456m789m123p5p"), (Meld.chi(T.tile("1s"), T.tile("2s"), 1),), T.tile("5p"), False)
+    short = dataclasses.replace(base, concealed=T.parse("456m789m123p"))
+    with pytest.raises(TypeError):
+        MahjongFanCalculator(**oracle_args(short))
+    assert score_line(json.dumps(dict(SMALL, concealed=T.names(short.concealed))), "mcr")["error"] == "wrong_tile_count"
+    five = dataclasses.replace(base, concealed=T.parse("5555p456m789m"))
+    assert MahjongFanCalculator(**oracle_args(five))
+    assert score_line(json.dumps(dict(SMALL, concealed=T.names(five.concealed))), "mcr")["error"] == "too_many_copies"
+    fans = MahjongFanCalculator(**oracle_args(dataclasses.replace(base, self_drawn=True, kong=True)))
+    assert "杠上开花" not in {name for _, name in fans}
+    assert score_line(json.dumps(dict(SMALL, self_drawn=True, kong=True)), "mcr")["error"] == "kong_flag_without_kong"
