@@ -214,6 +214,7 @@ def _check_meld(rs: Ruleset, m: Meld, wilds: frozenset[int]) -> None:
 
 
 def _flag_checks(sit: WinSituation, multiple_winners: bool) -> None:
+    """The ruleset fields that fix who won and how (FLAG_TIMING, seat/dealer, winners)."""
     dealer = sit.seat_wind == 0
     seat, dealer_seat = sit.get("seat"), sit.get("dealer")
     if _is_int(seat) and _is_int(dealer_seat):
@@ -238,35 +239,42 @@ def _flag_checks(sit: WinSituation, multiple_winners: bool) -> None:
         if sit.self_drawn:
             raise _fail("flag_needs_discard", f"winners {winners}: several winners share one discard, "
                                               "so self_drawn must be false")
-    if sit.kong and sit.self_drawn and not any(m.is_kong for m in sit.melds):
-        raise _fail("kong_flag_without_kong", "kong with self_drawn is a win on a kong replacement (杠上开花), "
-                                              "but the hand has no kong")
 
 
 def check_situation(rs: Ruleset, sit: WinSituation) -> None:
-    """Raise :class:`InvalidSituation` if ``sit`` cannot occur under ``rs`` (fields already parsed)."""
+    """Raise :class:`InvalidSituation` if ``sit`` cannot occur under ``rs`` (fields already parsed).
+
+    Checked in this order, the first problem reported: tiles outside the set, flowers that are
+    not flowers, each meld, copies, flowers held or set aside wrongly, the tile count, then
+    (for a winner) a win on a wild and the flags."""
     copies = rs.copies
+    counts = [0] * T.N_TILES
     for t in _all_tiles(sit):
+        counts[t] += 1
+    over = [t for t in range(T.N_TILES) if counts[t] > copies[t]]
+    for t in over:
         if not copies[t]:
             raise _fail("tile_not_in_set", f"{T.name(t)} is not among {rs.name}'s tiles")
     for t in sit.flowers:
         if not T.is_flower(t):
             raise _fail("not_a_flower", f"flowers: {T.name(t)} is not a flower")
     wilds = rs.situation_wilds(sit)
-    winner = rs.situation_is_winner(sit)
     for m in sit.melds:
         _check_meld(rs, m, wilds)
-    counts = T.counts(_all_tiles(sit))
-    for t in rs.situation_table_tiles(sit):
-        counts[t] += 1
-    for t, n in enumerate(counts):
-        if n > copies[t]:
-            if T.is_flower(t):
-                raise _fail("duplicate_flower", f"{T.name(t)} appears {n} times; there is one")
-            raise _fail("too_many_copies", f"{n} copies of {T.name(t)}; the set has {copies[t]}")
-    for t in sit.full_concealed:
-        if T.is_flower(t) and t not in wilds:
-            raise _fail("flower_in_hand", f"{T.name(t)} is among the standing tiles, but {rs.name} sets it aside")
+    table = rs.situation_table_tiles(sit)
+    if table:
+        for t in table:
+            counts[t] += 1
+        over = [t for t in range(T.N_TILES) if counts[t] > copies[t]]
+    for t in over:
+        n = counts[t]
+        if T.is_flower(t):
+            raise _fail("duplicate_flower", f"{T.name(t)} appears {n} times; there is one")
+        raise _fail("too_many_copies", f"{n} copies of {T.name(t)}; the set has {copies[t]}")
+    if max(sit.full_concealed) >= T.N_KINDS:
+        for t in sit.full_concealed:
+            if T.is_flower(t) and t not in wilds:
+                raise _fail("flower_in_hand", f"{T.name(t)} is among the standing tiles, but {rs.name} sets it aside")
     for t in sit.flowers:
         if t in wilds:
             raise _fail("kept_flower_set_aside", f"flowers: {T.name(t)} stays in hand as a wild, it is never set aside")
@@ -276,12 +284,16 @@ def check_situation(rs: Ruleset, sit: WinSituation) -> None:
         want = " or ".join(map(str, sizes))
         raise _fail("wrong_tile_count", f"{len(sit.concealed)} standing + {len(sit.melds)} melds × 3 + the winning "
                                         f"tile = {n}, not {want}")
-    if not winner:
+    if not rs.situation_is_winner(sit):
         return
     if not sit.self_drawn and sit.win_tile in wilds:
         raise _fail("wild_discard_win", f"a win on a discarded {T.name(sit.win_tile)}: wild tiles are never "
                                         "discarded")
-    _flag_checks(sit, rs.multiple_winners)
+    if sit.kong and sit.self_drawn and not any(m.is_kong for m in sit.melds):
+        raise _fail("kong_flag_without_kong", "kong with self_drawn is a win on a kong replacement (杠上开花), "
+                                              "but the hand has no kong")
+    if sit.extra:
+        _flag_checks(sit, rs.multiple_winners)
 
 
 __all__ = ["ERRORS", "FLAG_TIMING", "FieldSpec", "InvalidSituation", "check_situation", "parse_fields"]
