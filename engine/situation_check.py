@@ -67,7 +67,9 @@ ERRORS: Mapping[str, str] = MappingProxyType({
     "flag_needs_dealer": "a flag only the dealer can have (heavenly: 天和/天胡) on another seat",
     "flag_needs_non_dealer": "a flag only a non-dealer can have (earthly, human, dihu) on the dealer",
     "flag_needs_self_draw": "a self-draw flag (heavenly, earthly) on a win on a discard",
-    "flag_needs_discard": "a flag of a win on a discard (human, dihu; winners > 1) on a self-draw",
+    "flag_needs_discard": "a flag of a win on a discard (longgang's human/dihu 地胡; winners > 1) on a self-draw",
+    "flag_needs_no_call": "a first-go-round flag (heavenly, earthly, human, dihu) on a hand with a chi, pon or "
+                          "exposed kong",
     "kong_flag_without_kong": "kong on a self-draw (杠上开花) but the hand has no kong",
     "wrong_tile_count": "standing tiles + 3 per meld + the winning tile is not the ruleset's winning hand size",
     # scoring (the ruleset)
@@ -89,7 +91,8 @@ FieldKind = Literal["bool", "int", "tile", "tiles", "flower_or_false", "choice"]
 @dataclass(frozen=True, slots=True)
 class FieldSpec:
     """One ``ruleset_fields`` key a ruleset reads: its type (strict), range or choices, the
-    keys it may not be combined with and the keys without which it would mean nothing."""
+    keys it may not be combined with, the keys without which it would mean nothing, and for
+    a timing flag (天和, 地和, …) who can have it and how."""
 
     kind: FieldKind
     help: str
@@ -98,18 +101,12 @@ class FieldSpec:
     choices: tuple[str, ...] = ()
     excludes: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
-
-
-#: flags whose timing fixes who won and how: (needs the dealer, needs a self-draw), None = either.
-#: Their meaning is the replay's (engine.hand.situation_extra): heavenly 天和/天胡; earthly a
-#: non-dealer's self-draw in the first go-round; human a non-dealer's win on the dealer's first
-#: discard (地和 in MCR's optional fans is earthly; longgang's 地胡 is human, also spelled dihu).
-FLAG_TIMING: Mapping[str, tuple[bool | None, bool | None]] = MappingProxyType({
-    "heavenly": (True, True),
-    "earthly": (False, True),
-    "human": (False, False),
-    "dihu": (False, False),
-})
+    #: a flag (``bool``) that, when true, fixes who won and how: only the dealer (True) or only
+    #: another seat (False); only by self-draw (True) or only on a discard (False); None = either
+    dealer: bool | None = None
+    self_drawn: bool | None = None
+    #: the flag is a first-go-round win: no seat has called yet, so no chi, pon or exposed kong
+    no_call: bool = False
 
 
 def _fail(code: str, message: str) -> InvalidSituation:
@@ -213,28 +210,31 @@ def _check_meld(rs: Ruleset, m: Meld, wilds: frozenset[int]) -> None:
         raise _fail("wild_in_meld", f"{m}: {T.name(bad[0])} is wild and never goes into a chi, pon or kong")
 
 
-def _flag_checks(sit: WinSituation, multiple_winners: bool) -> None:
-    """The ruleset fields that fix who won and how (FLAG_TIMING, seat/dealer, winners)."""
+def _flag_checks(rs: Ruleset, sit: WinSituation) -> None:
+    """The ruleset fields that fix who won and how (timing flags, seat/dealer, winners)."""
     dealer = sit.seat_wind == 0
     seat, dealer_seat = sit.get("seat"), sit.get("dealer")
     if _is_int(seat) and _is_int(dealer_seat):
         if (seat - dealer_seat) % 4 != sit.seat_wind:  # type: ignore[operator]
             raise _fail("conflicting_fields", f"seat {seat} with dealer {dealer_seat} is seat wind "
                                               f"{'ESWN'[(seat - dealer_seat) % 4]}, not {'ESWN'[sit.seat_wind]}")  # type: ignore[operator]
-    for flag, (needs_dealer, needs_self_draw) in FLAG_TIMING.items():
-        if sit.get(flag) is not True:
+    for flag, value in sit.extra:
+        spec = rs.situation_fields.get(flag)
+        if value is not True or spec is None:
             continue
-        if needs_dealer is True and not dealer:
+        if spec.dealer is True and not dealer:
             raise _fail("flag_needs_dealer", f"{flag}: only the dealer (seat wind E) can have it")
-        if needs_dealer is False and dealer:
+        if spec.dealer is False and dealer:
             raise _fail("flag_needs_non_dealer", f"{flag}: the dealer (seat wind E) cannot have it")
-        if needs_self_draw is True and not sit.self_drawn:
+        if spec.self_drawn is True and not sit.self_drawn:
             raise _fail("flag_needs_self_draw", f"{flag} is a self-drawn win: self_drawn must be true")
-        if needs_self_draw is False and sit.self_drawn:
+        if spec.self_drawn is False and sit.self_drawn:
             raise _fail("flag_needs_discard", f"{flag} is a win on a discard: self_drawn must be false")
+        if spec.no_call and any(not m.is_concealed for m in sit.melds):
+            raise _fail("flag_needs_no_call", f"{flag} is a win before anyone called: no chi, pon or exposed kong")
     winners = sit.get("winners", 1)
     if _is_int(winners) and winners > 1:  # type: ignore[operator]
-        if not multiple_winners:
+        if not rs.multiple_winners:
             raise _fail("bad_value", f"winners {winners}: this game's options allow one winner per discard")
         if sit.self_drawn:
             raise _fail("flag_needs_discard", f"winners {winners}: several winners share one discard, "
@@ -293,7 +293,7 @@ def check_situation(rs: Ruleset, sit: WinSituation) -> None:
         raise _fail("kong_flag_without_kong", "kong with self_drawn is a win on a kong replacement (杠上开花), "
                                               "but the hand has no kong")
     if sit.extra:
-        _flag_checks(sit, rs.multiple_winners)
+        _flag_checks(rs, sit)
 
 
-__all__ = ["ERRORS", "FLAG_TIMING", "FieldSpec", "InvalidSituation", "check_situation", "parse_fields"]
+__all__ = ["ERRORS", "FieldSpec", "InvalidSituation", "check_situation", "parse_fields"]

@@ -75,6 +75,16 @@ def _both(*changes: Change) -> Change:
     return change
 
 
+def _closed(s: dict[str, Any]) -> None:
+    """The chi taken back into the hand: nobody has called (first go-round flags)."""
+    s["melds"] = []
+    s["concealed"] = ["1s", "2s", "3s", *s["concealed"]]
+
+
+def _flag(change: Change, **fields: Any) -> Change:
+    return _both(_closed, change, _fields(**fields))
+
+
 def _drop_tile(s: dict[str, Any]) -> None:
     s["concealed"].pop()
 
@@ -164,20 +174,23 @@ REJECTIONS: list[tuple[str, tuple[str, ...], Change, str]] = [
     ("a win on a discarded 财神", ("longgang",), _set(win_tile="9s"), "wild_discard_win"),
     ("robbing a kong of a 财神", ("longgang",), _set(win_tile="9s", kong=True), "wild_discard_win"),
     # flags that contradict each other
-    ("heavenly for a non-dealer", ("mcr", "longgang"), _both(_set(self_drawn=True, seat_wind="S"),
-                                                             _fields(heavenly=True)), "flag_needs_dealer"),
-    ("heavenly on a discard", ("mcr", "longgang"), _fields(heavenly=True), "flag_needs_self_draw"),
-    ("earthly for the dealer", ("mcr", "longgang"), _both(_set(self_drawn=True), _fields(earthly=True)),
+    ("heavenly for a non-dealer", ("mcr", "longgang"), _flag(_set(self_drawn=True, seat_wind="S"), heavenly=True),
+     "flag_needs_dealer"),
+    ("heavenly on a discard", ("mcr", "longgang"), _flag(_set(), heavenly=True), "flag_needs_self_draw"),
+    ("heavenly after a call", ("mcr", "longgang"), _both(_set(self_drawn=True), _fields(heavenly=True)),
+     "flag_needs_no_call"),
+    ("earthly for the dealer", ("mcr", "longgang"), _flag(_set(self_drawn=True), earthly=True),
      "flag_needs_non_dealer"),
-    ("earthly on a discard", ("mcr", "longgang"), _both(_set(seat_wind="W"), _fields(earthly=True)),
-     "flag_needs_self_draw"),
-    ("地胡 with self_drawn", ("longgang",), _both(_set(self_drawn=True, seat_wind="S"), _fields(human=True)),
+    ("earthly on a discard", ("mcr", "longgang"), _flag(_set(seat_wind="W"), earthly=True), "flag_needs_self_draw"),
+    ("earthly after a call", ("mcr", "longgang"), _both(_set(self_drawn=True, seat_wind="S"), _fields(earthly=True)),
+     "flag_needs_no_call"),
+    ("地胡 with self_drawn", ("longgang",), _flag(_set(self_drawn=True, seat_wind="S"), human=True),
      "flag_needs_discard"),
-    ("地胡 (dihu) with self_drawn", ("longgang",), _both(_set(self_drawn=True, seat_wind="N"), _fields(dihu=True)),
+    ("地胡 (dihu) with self_drawn", ("longgang",), _flag(_set(self_drawn=True, seat_wind="N"), dihu=True),
      "flag_needs_discard"),
-    ("地胡 for the dealer", ("longgang",), _fields(human=True), "flag_needs_non_dealer"),
-    ("人和 with self_drawn", ("mcr",), _both(_set(self_drawn=True, seat_wind="S"), _fields(human=True)),
-     "flag_needs_discard"),
+    ("地胡 for the dealer", ("longgang",), _flag(_set(), human=True), "flag_needs_non_dealer"),
+    ("地胡 after a call", ("longgang",), _both(_set(seat_wind="S"), _fields(dihu=True)), "flag_needs_no_call"),
+    ("人和 for the dealer", ("mcr",), _flag(_set(self_drawn=True), human=True), "flag_needs_non_dealer"),
     ("self_drawn with winners 2", ("guangdong",), _both(_set(self_drawn=True), _fields(winners=2)),
      "flag_needs_discard"),
     ("kong flag on a self-draw with no kong", ALL, _set(self_drawn=True, kong=True), "kong_flag_without_kong"),
@@ -250,8 +263,16 @@ LEGAL: list[tuple[str, tuple[str, ...], Change]] = [
     ("a self-drawn 财神", ("longgang",), _both(_set(self_drawn=True), _hand("9s"))),
     ("wildcards and no seat flower", ("longgang",), _both(_set(ruleset_fields={}),
                                                           _fields(wildcards=["9s"], seat_flower=False))),
-    ("heavenly for the dealer", ("mcr", "longgang"), _both(_set(self_drawn=True), _fields(heavenly=True))),
-    ("地胡 on a discard", ("longgang",), _both(_set(seat_wind="S"), _fields(human=True))),
+    ("heavenly for the dealer", ("mcr", "longgang"), _flag(_set(self_drawn=True), heavenly=True)),
+    # 四、6 "天和：庄家起牌或者补完花（可暗杠）而胡牌"
+    ("天胡 with a concealed kong", ("longgang",), _both(
+        _set(self_drawn=True, melds=[{"type": "kong", "tile": "9p", "concealed": True}]),
+        lambda s: s.__setitem__("concealed", ["1s", "2s", "3s", *s["concealed"][3:]]), _fields(heavenly=True))),
+    ("地胡 on a discard", ("longgang",), _flag(_set(seat_wind="S"), human=True)),
+    ("地和 by the next seat's self-draw", ("mcr",), _flag(_set(seat_wind="S", self_drawn=True), earthly=True)),
+    # seed 004: "人和108番〔非國標牌型〕第一圈內胡牌，牌型不限" — on a discard or self-drawn
+    ("人和 self-drawn", ("mcr",), _flag(_set(seat_wind="W", self_drawn=True), human=True)),
+    ("人和 on a discard", ("mcr",), _flag(_set(seat_wind="N"), human=True)),
     ("seat and dealer agreeing with seat_wind", ("longgang",), _both(_set(seat_wind="W"), _fields(seat=3, dealer=1))),
     ("人胡 timing", ("longgang",), _both(_set(seat_wind="S", options={"human_win": True}),
                                         _fields(seat=1, dealer=0, first_round_discards=2))),

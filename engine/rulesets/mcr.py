@@ -103,9 +103,11 @@ class MCR(Ruleset):
     passed_pon_rule = False
     #: the flags of the optional fans of ``extra_fans`` (read only when that fan is on)
     situation_fields = MappingProxyType({
-        "heavenly": FieldSpec("bool", "天和: the dealer wins on its dealt tiles"),
-        "earthly": FieldSpec("bool", "地和: a non-dealer wins on its first draw"),
-        "human": FieldSpec("bool", "人和: a non-dealer wins on a discard of the first go-round"),
+        "heavenly": FieldSpec("bool", "天和: the dealer wins on its dealt tiles", dealer=True, self_drawn=True,
+                              no_call=True),
+        "earthly": FieldSpec("bool", "地和: a non-dealer wins by self-draw right after the dealer's first discard",
+                             dealer=False, self_drawn=True, no_call=True),
+        "human": FieldSpec("bool", "人和: a non-dealer wins in the first go-round", dealer=False, no_call=True),
         "wildcard_kong": FieldSpec("bool", "混杠"),
     })
 
