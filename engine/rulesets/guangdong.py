@@ -37,6 +37,7 @@ from engine.decompose import PAIR, SEQ, TRIPLET, decompositions, is_complete, is
 from engine.hand import Meld, NotAWin, Score, ScoreItem, WinSituation
 from engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
 from engine.rulesets import guangdong_fans as F
+from engine.situation_check import FieldSpec
 
 ORPHANS = T.TERMINALS_AND_HONOURS
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
@@ -113,6 +114,11 @@ class Guangdong(Ruleset):
     Options = GuangdongOptions
     hand_size = 13
     tile_copies = (4,) * 34 + (0,) * 8  # 136 tiles, no flowers
+    situation_fields = MappingProxyType({
+        "winners": FieldSpec("int", "seats winning on the same discard (一炮多响)", low=1, high=3),
+        "ready": FieldSpec("bool", "the winner had declared ready (报听; scored with the addition 报听)"),
+    })
+    result_details = (("special", False), ("capped", False))
 
     @property
     def chi_allowed(self) -> bool:  # type: ignore[override]

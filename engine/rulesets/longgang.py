@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
 
 from engine import tiles as T
@@ -36,6 +37,7 @@ from engine.hand import Meld, Score, WinSituation
 from engine.ruleset import DiscardContext, HandEnd, OptionError, Ruleset, Settlement, TableView
 from engine.rulesets import longgang_draws as D
 from engine.rulesets import longgang_score as S
+from engine.situation_check import FieldSpec
 
 
 def _opt(default: Any, help: str) -> Any:
@@ -125,6 +127,31 @@ def liability_draw(drawable_left: int, seabed: int) -> int:
     it at 2, …; the rule covers positions 1 … ``liability_window``."""
     return drawable_left - seabed + 1
 
+#: roles of a scored situation that mean a seat that did not win (陪家)
+NON_WINNER_ROLES = ("other", "loser", "peijia")
+
+#: the ``ruleset_fields`` of a scored situation (see the module docstring)
+SITUATION_FIELDS = MappingProxyType({
+    "indicator": FieldSpec("tile", "the flipped tile: the other copies of its kind are 财神 (a flower: 花财神)",
+                           excludes=("wildcards",)),
+    "wildcards": FieldSpec("tiles", "the 财神 tiles themselves (instead of indicator)", excludes=("indicator",)),
+    "seat_flower": FieldSpec("flower_or_false", "with wildcards: the seat's 坐花, or false for none "
+                                                "(default: the seat wind's flower)", requires=("wildcards",)),
+    "heavenly": FieldSpec("bool", "天胡: the dealer wins before its first discard", dealer=True, self_drawn=True,
+                          no_call=True),
+    "human": FieldSpec("bool", "地胡: a win on the dealer's first discard", dealer=False, self_drawn=False,
+                       no_call=True),
+    "dihu": FieldSpec("bool", "地胡 (same as human)", dealer=False, self_drawn=False, no_call=True),
+    "earthly": FieldSpec("bool", "人胡 by self-draw (with the option human_win)", dealer=False, self_drawn=True,
+                         no_call=True),
+    "first_round_discards": FieldSpec("int", "discards made so far in an unbroken first go-round (人胡 timing)",
+                                      low=0, requires=("seat", "dealer")),
+    "seat": FieldSpec("int", "the winner's seat (with dealer: 人胡 timing)", low=0, high=3),
+    "dealer": FieldSpec("int", "the dealer's seat", low=0, high=3),
+    "declined_win": FieldSpec("bool", "the seat let a win pass earlier in the hand (三财神吊字牌)"),
+    "role": FieldSpec("choice", "winner (default), or other / loser / peijia: score the standing tiles as a "
+                                "陪家", choices=("winner", *NON_WINNER_ROLES)),
+})
 
 #: 136 tiles: suits × 4, 东南西北 × 4, no 白板, 发 中 × 4, 春夏秋冬 once each, no 梅兰竹菊
 COPIES = (4,) * 27 + (4, 4, 4, 4, 0, 4, 4) + (1, 1, 1, 1) + (0, 0, 0, 0)
@@ -151,6 +178,9 @@ class Longgang(Ruleset):
     tracks_declined_wins = True
     #: concealed kongs at the deal by any seat, 东→南→西→北 (二、二)10)
     deal_kongs = True
+    situation_fields = SITUATION_FIELDS
+    result_list = "items"
+    result_details = (("hu", 0), ("tai", 0), ("limit", False), ("others_zero", False), ("follow_tai", 0))
 
     def __init__(self, options: Any = None):
         super().__init__(options)
@@ -187,6 +217,31 @@ class Longgang(Ruleset):
     def wildcard_indicator_required(self) -> bool:
         return True
 
+    # --- scored situations ------------------------------------------------------------
+    def situation_wilds(self, sit: WinSituation) -> frozenset[int]:
+        """正财 and 坐花 from ``indicator`` or ``wildcards`` / ``seat_flower``."""
+        return S.wilds_of(sit).all
+
+    def situation_table_tiles(self, sit: WinSituation) -> tuple[int, ...]:
+        """The flipped indicator is one copy of its kind, out of every hand."""
+        ind = sit.get("indicator")
+        return (ind,) if isinstance(ind, int) and not isinstance(ind, bool) else ()
+
+    def situation_is_winner(self, sit: WinSituation) -> bool:
+        return sit.get("role") not in NON_WINNER_ROLES
+
+    def standing_sizes(self, sit: WinSituation) -> tuple[int, ...]:
+        """17 for a winner (16 + the winning tile; a kong adds one beyond its 3); 16 for a 陪家's
+        standing tiles, and for 三财神, which wins on the tiles held (四、7 "抓16张牌时如有三财神亦可胡牌")."""
+        if not self.situation_is_winner(sit):
+            return (self.hand_size,)
+        w = S.wilds_of(sit)
+        c = T.counts(sit.full_concealed)
+        zuo = c[w.zuo] if w.zuo is not None else 0
+        if S._three_caishen(sum(c[t] for t in w.real), zuo, w, self.rules):
+            return (self.hand_size + 1, self.hand_size)
+        return (self.hand_size + 1,)
+
     # --- wins --------------------------------------------------------------------------
     def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int] = frozenset()) -> bool:
         """Standing tiles (a tile sequence, or 34/42 per-tile counts) incl. the winning tile."""
@@ -216,7 +271,7 @@ class Longgang(Ruleset):
 
     def score_win(self, sit: WinSituation) -> Score:
         """The winner's 胡 and 台 (or, with ``role: "other"``, a non-winner's)."""
-        if sit.get("role") in ("other", "loser", "peijia"):
+        if sit.get("role") in NON_WINNER_ROLES:
             return S.score_other(sit.full_concealed, sit.melds, sit.flowers, sit.seat_wind, S.wilds_of(sit),
                                  self.rules, sit.round_wind)
         return S.score_winner(sit, self.rules)

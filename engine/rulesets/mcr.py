@@ -16,6 +16,7 @@ from engine import tiles as T
 from engine.decompose import is_complete, is_seven_pairs
 from engine.hand import Meld, Score, WinSituation
 from engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
+from engine.situation_check import FieldSpec
 
 ORPHANS = T.TERMINALS_AND_HONOURS
 #: the six ways to lay 147 / 258 / 369 over the three suits (组合龙 / 全不靠)
@@ -106,6 +107,15 @@ class MCR(Ruleset):
     swap_calling_allowed = True
     passed_win_rule = False
     passed_pon_rule = False
+    #: the flags of the optional fans of ``extra_fans`` (read only when that fan is on)
+    situation_fields = MappingProxyType({
+        "heavenly": FieldSpec("bool", "天和: the dealer wins on its dealt tiles", dealer=True, self_drawn=True,
+                              no_call=True),
+        "earthly": FieldSpec("bool", "地和: a non-dealer wins by self-draw right after the dealer's first discard",
+                             dealer=False, self_drawn=True, no_call=True),
+        "human": FieldSpec("bool", "人和: a non-dealer wins in the first go-round", dealer=False, no_call=True),
+        "wildcard_kong": FieldSpec("bool", "混杠"),
+    })
 
     @property
     def copies(self) -> tuple[int, ...]:

@@ -140,7 +140,9 @@ def winning(rng: random.Random) -> dict | None:
     wild_win = win == name(wk) or win == SEAT_FLOWER[seat_wind]
     self_drawn = wild_win or rng.random() < 0.5
     has_kong = any(m["type"] == "kong" for m in melds)
-    kong = self_drawn and (has_kong or bool(flowers)) and rng.random() < 0.2
+    # a self-drawn win on a replacement: after a kong (the kong flag needs a kong in the hand;
+    # `score` rejects it otherwise) or after a flower
+    kong = self_drawn and (has_kong or bool(flowers)) and rng.random() < 0.2 and has_kong
     if not self_drawn and rng.random() < 0.04:
         kong = True  # 抢杠: 二、二)5 "按放炮胡计"
     fields: dict = {"indicator": name(wk)}

@@ -607,7 +607,11 @@ def score_other(h: Hand, o: Options = DEFAULT) -> Verdict:
 
 def score(sit: dict, o: Options = DEFAULT) -> Verdict:
     h = parse(sit)
-    return score_other(h, o) if h.other else score_winner(h, o)
+    if h.other:
+        # 二、三)c "跟胡数仅限胡家": a 陪家 has no 跟胡数 level (the command reports 0)
+        v = score_other(h, o)
+        return replace(v, follow_tai=0) if v.valid else v
+    return score_winner(h, o)
 
 
 def agrees(v: Verdict, res: dict) -> bool:
