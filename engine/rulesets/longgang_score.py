@@ -26,9 +26,11 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from engine import tiles as T
-from engine.decompose import PAIR, SEQ, TRIPLET, Part, decompositions, is_seven_pairs
+from engine.decompose import PAIR, SEQ, TRIPLET
 from engine.decompose import is_complete as shape_complete
 from engine.hand import Meld, MeldKind, NotAWin, Score, ScoreItem, WinSituation
+from engine.rulesets import longgang_readings as R
+from engine.rulesets.longgang_readings import Reading
 
 # ------------------------------------------------------------------ tables
 
@@ -242,83 +244,6 @@ def _honour_scoring(t: int | None, seat_wind: int) -> bool:
     return t is not None and (t in DRAGON_KINDS or t == T.wind_tile(seat_wind))
 
 
-def _wait(part: Part, w: int, wild_win: bool) -> str:
-    if part.kind == PAIR:
-        return "single"
-    if part.kind == TRIPLET:
-        return "triplet"
-    if wild_win or part.tile is None:
-        return "closed"
-    a = part.tile
-    if w == a + 1:
-        return "closed"
-    if (w == a and T.rank(a) == 7) or (w == a + 2 and T.rank(a) == 1):
-        return "edge"
-    return "two_sided"
-
-
-def _contains(part: Part, w: int) -> bool:
-    if part.tile is None:
-        return False
-    if part.kind == SEQ:
-        return part.tile <= w <= part.tile + 2 and T.suit(w) == T.suit(part.tile)
-    return part.tile == w
-
-
-@dataclass(frozen=True, slots=True)
-class _Arrangement:
-    parts: tuple[Part, ...]
-    substitutes: int  # wilds standing for another tile (0: 硬胡 / 财神归位)
-    shape: str  # "standard" | "eight_pairs"
-
-
-def _arrangements(nat: list[int], w: Wilds, real: int, zuo: int, n_sets: int, rules: Rules,
-                  concealed_only: bool) -> list[_Arrangement]:
-    """Every way to read the standing tiles as a winning shape, for each number of
-    正财 standing for themselves (财神归位)."""
-    out: list[_Arrangement] = []
-    wild_total = real + zuo
-    homing = range(real + 1) if w.caishen_kind is not None else range(1)
-    for k in homing:
-        c = list(nat)
-        if w.caishen_kind is not None:
-            c[w.caishen_kind] += k
-        left = wild_total - k
-        for parts in decompositions(c, n_sets, left):
-            out.append(_Arrangement(parts, left, "standard"))
-        if rules.eight_pairs and concealed_only:
-            out.extend(_Arrangement(p, left, "eight_pairs") for p in _eight_pairs(c, left))
-    return out
-
-
-def _eight_pairs(c: Sequence[int], wilds: int) -> list[tuple[Part, ...]]:
-    """八对半: seven pairs (four alike = two pairs) and one triplet, wilds filling in."""
-    if sum(c[:34]) + wilds != 17:
-        return []
-    out = []
-    choices: list[int | None] = [t for t in range(34) if c[t]]
-    choices.append(None)
-    for t in choices:
-        need = 3 if t is None else max(0, 3 - c[t])
-        if need > wilds:
-            continue
-        rest = list(c[:34])
-        if t is not None:
-            rest[t] -= min(3, rest[t])
-        if not is_seven_pairs(rest, wilds - need, pairs=7):
-            continue
-        parts = [Part(TRIPLET, t, need)]
-        left = wilds - need
-        for x in range(34):
-            parts.extend([Part(PAIR, x, 0)] * (rest[x] // 2))
-            if rest[x] % 2:
-                parts.append(Part(PAIR, x, 1))
-                left -= 1
-        parts.extend([Part(PAIR, None, 2)] * (left // 2))
-        out.append(tuple(parts))
-    return out
-
-
 # ------------------------------------------------------------------ shape test
 
 
@@ -349,7 +274,7 @@ def complete(counts: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
         return False
     if shape_complete(nat, n_sets, w):
         return True
-    return rules.eight_pairs and n_melds == 0 and bool(_eight_pairs(nat, w))
+    return rules.eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w)
 
 
 # ------------------------------------------------------------------ the winner
@@ -360,23 +285,43 @@ def _three_caishen(real: int, zuo: int, w: Wilds, rules: Rules) -> bool:
     return n >= rules.three_caishen
 
 
-def score_winner(sit: WinSituation, rules: Rules) -> Score:
-    """Score a declared win; raise NotAWin if it is none of the winning shapes."""
+@dataclass(frozen=True, slots=True)
+class WinnerContext:
+    """What every reading of one winning hand shares: the seat's wilds, the 正财 and 坐花
+    held (the winning tile included), the flowers set aside and the special wins (天胡…)."""
+
+    wilds: Wilds
+    real: int
+    zuo: int
+    flower_items: tuple[tuple[str, int, str], ...]
+    special: tuple[str, ...]
+
+
+def winner_context(sit: WinSituation, rules: Rules) -> WinnerContext:
+    """The shared part of a winner's scoring; raise NotAWin for a flower that should have
+    been set aside."""
     w = wilds_of(sit)
     c = T.counts(sit.full_concealed)
     bad_flowers = [t for t in range(T.FLOWER0, T.N_TILES) if c[t] and t not in w.all]
     if bad_flowers:
         raise NotAWin("not_a_win", f"flower {T.name(bad_flowers[0])} held but not set aside")
-    real = sum(c[t] for t in w.real)
-    zuo = c[w.zuo] if w.zuo is not None else 0
-    flower_items = [("花", FLOWER_HU, "hu")] * len(sit.flowers)
-    special = []
+    special: list[str] = []
     if sit.get("heavenly"):
         special.append("天胡")
     elif sit.get("human") or sit.get("dihu"):
         special.append("地胡")
     elif rules.human_win and (sit.get("earthly") or is_human_win(sit)):
         special.append("人胡")
+    return WinnerContext(w, sum(c[t] for t in w.real), c[w.zuo] if w.zuo is not None else 0,
+                         (("花", FLOWER_HU, "hu"),) * len(sit.flowers), tuple(special))
+
+
+def score_winner(sit: WinSituation, rules: Rules) -> Score:
+    """Score a declared win by its most favourable reading (see :mod:`longgang_readings`);
+    raise NotAWin if it is none of the winning shapes."""
+    ctx = winner_context(sit, rules)
+    w, real, zuo, flower_items, special = ctx.wilds, ctx.real, ctx.zuo, list(ctx.flower_items), ctx.special
+    c = T.counts(sit.full_concealed)
     if _three_caishen(real, zuo, w, rules):
         items = [("底胡", WINNER_BASE, "hu"), *flower_items, ("三财神", LIMIT_TAI, "tai")]
         items += [(s, LIMIT_TAI, "tai") for s in special]
@@ -385,16 +330,42 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
     n_sets = 5 - len(sit.melds)
     if n_sets < 0:
         raise NotAWin("not_a_win", "more than five melds")
-    arrs = _arrangements(nat, w, real, zuo, n_sets, rules, concealed_only=not sit.melds)
+    win = sit.win_tile
+    win_wild = win in w.all
+    if not win_wild:
+        nat[win] -= 1
+    readings = R.winner_readings(tuple(nat), None if win_wild else win, win in w.real,
+                                 real - (win in w.real), zuo - (win == w.zuo), w.caishen_kind, n_sets,
+                                 rules.eight_pairs and not sit.melds)
+    robbing = sit.kong and not sit.self_drawn
     best: tuple[tuple[int, int, int], Score] | None = None
-    for arr in arrs:
-        for sc in _score_arrangement(sit, arr, w, real, zuo, flower_items, special, rules):
-            key = (sc.total, int(_detail(sc, "tai")), int(_detail(sc, "hu")))
-            if best is None or key > best[0]:
-                best = (key, sc)
+    for r in readings:
+        part = r.parts[r.win_idx]
+        if robbing and not rules.wild_pair_robbing and part.kind == PAIR and part.wilds > 0:
+            continue  # 单吊抢杠 with a 财神 as the pair's other tile (option)
+        sc = score_reading(sit, r, rules, ctx)
+        key = (sc.total, int(_detail(sc, "tai")), int(_detail(sc, "hu")))
+        if best is None or key > best[0]:
+            best = (key, sc)
     if best is None:
         raise NotAWin("not_a_win", "not five sets and a pair, 八对半 or three 财神")
     return best[1]
+
+
+def winner_readings(sit: WinSituation, rules: Rules) -> tuple[Reading, ...]:
+    """Every reading :func:`score_winner` chooses from (for tests and explanations)."""
+    w = wilds_of(sit)
+    c = T.counts(sit.full_concealed)
+    nat = [0 if t in w.all else c[t] for t in range(34)]
+    win = sit.win_tile
+    win_wild = win in w.all
+    if not win_wild:
+        nat[win] -= 1
+    real = sum(c[t] for t in w.real)
+    zuo = c[w.zuo] if w.zuo is not None else 0
+    return R.winner_readings(tuple(nat), None if win_wild else win, win in w.real, real - (win in w.real),
+                             zuo - (win == w.zuo), w.caishen_kind, 5 - len(sit.melds),
+                             rules.eight_pairs and not sit.melds)
 
 
 def is_human_win(sit: WinSituation) -> bool:
@@ -419,26 +390,15 @@ def _limit_score(items: list[tuple[str, int, str]], limits: tuple[str, ...]) -> 
                                               ("others_zero", zero), ("follow_tai", min(3, tai))))
 
 
-def _score_arrangement(sit: WinSituation, arr: _Arrangement, w: Wilds, real: int, zuo: int,
-                       flower_items: list, special: list[str], rules: Rules) -> Iterable[Score]:
-    win = sit.win_tile
-    wild_win = win in w.all
-    robbing = sit.kong and not sit.self_drawn
-    kong_draw = sit.kong and sit.self_drawn
-    if wild_win:
-        cands = [i for i, p in enumerate(arr.parts) if p.wilds > 0]
-    else:
-        cands = [i for i, p in enumerate(arr.parts) if _contains(p, win)]
-    for i in cands:
-        part = arr.parts[i]
-        wait = _wait(part, win, wild_win)
-        if robbing and not rules.wild_pair_robbing and part.kind == PAIR and part.wilds > 0:
-            continue
-        yield _score_one(sit, arr, i, wait, w, real, zuo, flower_items, special, rules, kong_draw)
-
-
-def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w: Wilds, real: int, zuo: int,
-               flower_items: list, special: list[str], rules: Rules, kong_draw: bool) -> Score:
+def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContext | None = None) -> Score:
+    """The winner's score under one reading of its hand."""
+    if ctx is None:
+        ctx = winner_context(sit, rules)
+    w, real, zuo, flower_items, special = ctx.wilds, ctx.real, ctx.zuo, list(ctx.flower_items), ctx.special
+    arr, win_idx = r, r.win_idx
+    wait = R.wait_of(r.parts[win_idx], r.win_kind)
+    # 二、二)9 and 1: a win on the replacement tile of a kong or a flower (补花) counts only 自摸 2
+    kong_draw = sit.self_drawn and (sit.kong or sit.get("replacement") in ("kong", "flower"))
     hu: list[tuple[str, int, str]] = [("底胡", WINNER_BASE, "hu")]
     tai: list[tuple[str, int, str]] = []
     seat_wind_tile = T.wind_tile(sit.seat_wind)
@@ -452,8 +412,8 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
             name = "明刻" if exposed else "暗刻"
             big = is_big(p.tile)
             hu.append((f"{name}{'大子' if big else '小子'}", SET_HU[(name, big)], "hu"))
-        elif p.kind == PAIR and _honour_scoring(p.tile, sit.seat_wind):
-            hu.append(("将", PAIR_HU, "hu"))
+        elif p.kind == PAIR and _honour_scoring(p.tile, sit.seat_wind) and R.part_wilds(r, i, w.caishen_kind) < 2:
+            hu.append(("将", PAIR_HU, "hu"))  # not for a pair of 财神/坐花 (二、三)a "不计将胡数")
     hu.extend(flower_items)
     if sit.self_drawn:
         if kong_draw:
@@ -474,7 +434,8 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
 
     # --- 台
     limits: list[str] = list(special)
-    all_wild_triplet = any(p.kind == TRIPLET and p.tile is None for p in arr.parts)
+    all_wild_triplet = any(p.kind == TRIPLET and R.part_wilds(r, i, w.caishen_kind) == 3
+                           for i, p in enumerate(r.parts))
     if all_wild_triplet:
         limits.append("财神会")  # two 正财 + 坐花 as one triplet (three 正财 is 三财神, above)
     if zuo:
@@ -507,11 +468,12 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
         tai.append(("对对胡", TAI["对对胡"], "tai"))
     triplet_kinds = [t for k, t in sets if k == TRIPLET]
     pair_kinds = [t for k, t in sets if k == PAIR]
+    wild_pair = any(p.kind == PAIR and p.tile is None for p in r.parts)  # stands for whatever pair suits
     winds = sum(1 for t in triplet_kinds if T.is_wind(t))
     four_winds_ok = not rules.four_winds_wild_restriction or _four_winds_wilds_ok(arr, real + zuo)
     if winds == 4 and four_winds_ok:
         limits.append("大四喜")
-    elif winds == 3 and any(T.is_wind(t) for t in pair_kinds) and four_winds_ok:
+    elif winds == 3 and (wild_pair or any(T.is_wind(t) for t in pair_kinds)) and four_winds_ok:
         limits.append("小四喜")
     if no_seq and shown and all(T.is_terminal(t) for t in shown):
         limits.append("清老头")
@@ -519,7 +481,7 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
         limits.append("混老头")
     if rules.four_kings_limit and arr.shape == "standard":
         hon_trip = sum(1 for t in triplet_kinds if T.is_honour(t))
-        if hon_trip >= 4 or (hon_trip == 3 and any(T.is_honour(t) for t in pair_kinds)):
+        if hon_trip >= 4 or (hon_trip == 3 and (wild_pair or any(T.is_honour(t) for t in pair_kinds))):
             limits.append("四金刚")
     if arr.shape == "eight_pairs":
         if rules.eight_pairs_limit:
@@ -557,7 +519,7 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
         ("follow_tai", min(3, tai_total))))
 
 
-def _four_winds_wilds_ok(arr: _Arrangement, wilds_held: int) -> bool:
+def _four_winds_wilds_ok(arr: Reading, wilds_held: int) -> bool:
     """三、10 (option): a 四喜 with a wild in its wind sets needs two or more wilds held
     (坐花 counting), and no wild standing for a tile outside the wind sets."""
     in_winds = sum(p.wilds for p in arr.parts if p.tile is not None and T.is_wind(p.tile))
@@ -565,7 +527,7 @@ def _four_winds_wilds_ok(arr: _Arrangement, wilds_held: int) -> bool:
     return in_winds == 0 or (wilds_held >= 2 and elsewhere == 0)
 
 
-def _appendix(sit: WinSituation, arr: _Arrangement, sets: list[tuple[int, int]], shown: list[int],
+def _appendix(sit: WinSituation, arr: Reading, sets: list[tuple[int, int]], shown: list[int],
               win_idx: int, rules: Rules) -> list[str]:
     """The 附一 rows (named in ``rules.appendix_hands``) this reading of the hand shows."""
     if not rules.appendix_hands or arr.shape != "standard":
