@@ -604,23 +604,21 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
             fixed.append((mh[0], mh[1], "hu"))
             fixed_tai.extend(_triplet_tai(m.first, swt, round_wind, w, rules))
     fixed.extend([("花", FLOWER_HU, "hu")] * len(flowers))
-    base_trip = [t for t in range(34) if nat[t] >= 3]
-    # upgrade candidates: a pair costs one wild, a single two
-    cands = [(t, 3 - nat[t]) for t in range(34) if 1 <= nat[t] <= 2]
     wild_n = real + zuo
     best: Score | None = None
-    for chosen in _subsets(cands, wild_n):
-        used = sum(cost for _, cost in chosen)
+    for chosen in other_placements(nat, wild_n):
+        used = sum(3 * m - nat[t] for t, m in chosen if 3 * m > nat[t])
         used_real = min(real, used)  # 正财 fill first; the 坐花 only where they run out (seed f)
         used_zuo = used - used_real
-        upgraded = {t for t, _ in chosen}
+        triplets = dict(chosen)
         hu = list(fixed)
         tai = list(fixed_tai)
-        for t in sorted(set(base_trip) | upgraded):
-            hu.append((f"暗刻{'大子' if is_big(t) else '小子'}", SET_HU[("暗刻", is_big(t))], "hu"))
-            tai.extend(_triplet_tai(t, swt, round_wind, w, rules))
         for t in range(34):
-            if nat[t] == 2 and t not in upgraded and _honour_scoring(t, seat_wind):
+            m = triplets.get(t, nat[t] // 3)
+            for _ in range(m):
+                hu.append((f"暗刻{'大子' if is_big(t) else '小子'}", SET_HU[("暗刻", is_big(t))], "hu"))
+                tai.extend(_triplet_tai(t, swt, round_wind, w, rules))
+            if nat[t] - 3 * m == 2 and _honour_scoring(t, seat_wind):
                 hu.append(("将", PAIR_HU, "hu"))
         if used_zuo:
             four = not w.flower_mode and all(T.FLOWER0 + k in flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
@@ -650,11 +648,25 @@ def _triplet_tai(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> l
     return []
 
 
-def _subsets(cands: list[tuple[int, int]], budget: int) -> Iterable[tuple[tuple[int, int], ...]]:
-    """Every subset of upgrade candidates whose cost fits the wild budget (∅ first)."""
+def other_placements(nat: Sequence[int], budget: int) -> list[tuple[tuple[int, int], ...]]:
+    """Every placement of a 陪家's wilds (``budget`` of them): for each kind with ``n``
+    natural tiles, ``m`` concealed triplets (each with a natural tile: 三个财神不能当独作刻子;
+    beyond the fourth copy too, 二、三)e "手中有四个红中配双财神"), using ``3m − n`` wilds.
+    Returns the (kind, m) choices that differ from the plain ``n // 3`` (∅ first)."""
     out: list[tuple[tuple[int, int], ...]] = [()]
-    for cand in cands:
-        out += [s + (cand,) for s in out if sum(x[1] for x in s) + cand[1] <= budget]
+    for t in range(34):
+        n = nat[t]
+        if not n:
+            continue
+        grown = []
+        for chosen in out:
+            left = budget - sum(3 * m - nat[k] for k, m in chosen if 3 * m > nat[k])
+            for m in range(n // 3 + 1, n + 1):
+                cost = 3 * m - n
+                if cost > left:
+                    break
+                grown.append(chosen + ((t, m),))
+        out += grown
     return out
 
 
