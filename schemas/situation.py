@@ -60,16 +60,22 @@ class Situation(BaseModel):
     last_tile: bool = False
     kong: bool = False
     last_copy: bool = False
+    replacement: Literal["kong", "flower"] | None = Field(
+        None, description="a self-drawn win on a replacement tile: after a kong or a flower (补花)")
     ruleset_fields: dict[str, Any] = Field(default_factory=dict)
 
     def to_situation(self) -> WinSituation:
-        extra = tuple(sorted((k, _freeze(v)) for k, v in self.ruleset_fields.items()))
+        fields = dict(self.ruleset_fields)
+        if self.replacement is not None:
+            fields["replacement"] = self.replacement
+        extra = tuple(sorted((k, _freeze(v)) for k, v in fields.items()))
         return WinSituation(
             concealed=tuple(T.tile(x) for x in self.concealed),
             melds=tuple(m.to_meld() for m in self.melds),
             win_tile=T.tile(self.win_tile), self_drawn=self.self_drawn,
             seat_wind=WINDS[self.seat_wind], round_wind=WINDS[self.round_wind],
-            flowers=tuple(T.tile(x) for x in self.flowers), last_tile=self.last_tile, kong=self.kong,
+            flowers=tuple(T.tile(x) for x in self.flowers), last_tile=self.last_tile,
+            kong=self.kong or (self.self_drawn and self.replacement == "kong"),
             last_copy=self.last_copy, extra=extra,
         )
 
