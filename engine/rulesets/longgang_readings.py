@@ -58,6 +58,16 @@ def part_wilds(r: Reading, i: int, caishen_kind: int | None) -> int:
     return min(part_size(p), p.wilds + (1 if i == r.win_idx and r.win_wild else 0))
 
 
+def free_tile(r: Reading, i: int, caishen_kind: int | None) -> int | None:
+    """The tile part ``i`` is read as, or None when it is made only of wilds standing for
+    another tile (it may then stand for whatever suits the hand best)."""
+    p = r.parts[i]
+    if p.tile is None or p.tile == caishen_kind:
+        return p.tile
+    subs = p.wilds + (1 if i == r.win_idx and r.win_wild else 0)
+    return None if subs >= part_size(p) else p.tile
+
+
 def wait_of(p: Part, x: int) -> str:
     """The wait the winning tile ``x`` completes in part ``p``: single (单吊), triplet,
     closed (卡档/坎张, the middle of a run), edge (边张: 3 to 12, 7 to 89) or two_sided."""

@@ -406,8 +406,9 @@ def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContex
         mh = _meld_hu(m)
         if mh:
             hu.append((mh[0], mh[1], "hu"))
+    tiles = [R.free_tile(r, i, w.caishen_kind) for i in range(len(r.parts))]
     for i, p in enumerate(arr.parts):
-        if p.kind == TRIPLET and p.tile is not None:
+        if p.kind == TRIPLET and tiles[i] is not None:
             exposed = i == win_idx and not sit.self_drawn
             name = "明刻" if exposed else "暗刻"
             big = is_big(p.tile)
@@ -445,7 +446,7 @@ def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContex
         tai.append(("双财神", TAI["双财神"], "tai"))
     if arr.substitutes == 0:
         tai.append(("硬胡", TAI["硬胡"], "tai"))
-    sets = [(p.kind, p.tile) for p in arr.parts if p.tile is not None] + [
+    sets = [(p.kind, tiles[i]) for i, p in enumerate(arr.parts) if tiles[i] is not None] + [
         (SEQ if m.kind is MeldKind.CHI else TRIPLET, m.first) for m in sit.melds]
     for kind, t in sets:
         if kind != TRIPLET or t in w.real or t == w.caishen_kind:
@@ -468,7 +469,7 @@ def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContex
         tai.append(("对对胡", TAI["对对胡"], "tai"))
     triplet_kinds = [t for k, t in sets if k == TRIPLET]
     pair_kinds = [t for k, t in sets if k == PAIR]
-    wild_pair = any(p.kind == PAIR and p.tile is None for p in r.parts)  # stands for whatever pair suits
+    wild_pair = any(p.kind == PAIR and tiles[i] is None for i, p in enumerate(r.parts))  # stands for whatever pair suits
     winds = sum(1 for t in triplet_kinds if T.is_wind(t))
     four_winds_ok = not rules.four_winds_wild_restriction or _four_winds_wilds_ok(arr, real + zuo)
     if winds == 4 and four_winds_ok:
@@ -590,52 +591,57 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
                 w: Wilds, rules: Rules, round_wind: int = 0) -> Score:
     """Score a seat that did not win: its melds, its concealed triplets and honour pairs,
     flowers set aside; wilds count only where they turn a pair or a single into a
-    triplet (财神卖兵 otherwise), and so do their 台. No base, no 硬胡/混一色/对对胡."""
+    triplet (财神卖兵 otherwise), and so do their 台. No base, no 硬胡/混一色/对对胡.
+    The placement of the wilds is the most favourable one (what the others pay depends on it)."""
+    c = T.counts(concealed)
+    nat = [0 if t in w.all else c[t] for t in range(34)]
+    wild_n = sum(c[t] for t in w.all)
+    best: Score | None = None
+    for chosen in other_placements(nat, wild_n):
+        sc = score_other_placement(concealed, melds, flowers, seat_wind, w, rules, chosen, round_wind)
+        if best is None or (sc.total, _detail(sc, "tai"), _detail(sc, "hu")) > (  # type: ignore[operator]
+                best.total, _detail(best, "tai"), _detail(best, "hu")):
+            best = sc
+    return best if best is not None else Score((), 0, details=(("hu", 0), ("tai", 0)))
+
+
+def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequence[int], seat_wind: int,
+                          w: Wilds, rules: Rules, chosen: tuple[tuple[int, int], ...], round_wind: int = 0) -> Score:
+    """A 陪家's score with its wilds placed as ``chosen`` says (see :func:`other_placements`)."""
     c = T.counts(concealed)
     real = sum(c[t] for t in w.real)
-    zuo = c[w.zuo] if w.zuo is not None else 0
     nat = [0 if t in w.all else c[t] for t in range(34)]
-    fixed: list[tuple[str, int, str]] = []
-    fixed_tai: list[tuple[str, int, str]] = []
     swt = T.wind_tile(seat_wind)
+    hu: list[tuple[str, int, str]] = []
+    tai: list[tuple[str, int, str]] = []
     for m in melds:
         mh = _meld_hu(m)
         if mh:
-            fixed.append((mh[0], mh[1], "hu"))
-            fixed_tai.extend(_triplet_tai(m.first, swt, round_wind, w, rules))
-    fixed.extend([("花", FLOWER_HU, "hu")] * len(flowers))
-    wild_n = real + zuo
-    best: Score | None = None
-    for chosen in other_placements(nat, wild_n):
-        used = sum(3 * m - nat[t] for t, m in chosen if 3 * m > nat[t])
-        used_real = min(real, used)  # 正财 fill first; the 坐花 only where they run out (seed f)
-        used_zuo = used - used_real
-        triplets = dict(chosen)
-        hu = list(fixed)
-        tai = list(fixed_tai)
-        for t in range(34):
-            m = triplets.get(t, nat[t] // 3)
-            for _ in range(m):
-                hu.append((f"暗刻{'大子' if is_big(t) else '小子'}", SET_HU[("暗刻", is_big(t))], "hu"))
-                tai.extend(_triplet_tai(t, swt, round_wind, w, rules))
-            if nat[t] - 3 * m == 2 and _honour_scoring(t, seat_wind):
-                hu.append(("将", PAIR_HU, "hu"))
-        if used_zuo:
-            four = not w.flower_mode and all(T.FLOWER0 + k in flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
-            if four:
-                tai.append(("四花", rules.non_winner_four_flowers_tai, "tai"))
-            else:
-                tai.append(("坐花", TAI["坐花"], "tai"))
-        if used_real + used_zuo >= 2:
-            tai.append(("双财神", TAI["双财神"], "tai"))
-        hu_total = sum(v for _, v, _u in hu)
-        tai_total = sum(v for _, v, _u in tai)
-        sc = Score(_items(hu + tai), ceil_cap(hu_total * 2 ** tai_total),
-                   details=(("hu", hu_total), ("tai", tai_total)))
-        if best is None or (sc.total, tai_total, hu_total) > (best.total, int(_detail(best, "tai")),
-                                                              int(_detail(best, "hu"))):
-            best = sc
-    return best if best is not None else Score((), 0, details=(("hu", 0), ("tai", 0)))
+            hu.append((mh[0], mh[1], "hu"))
+            tai.extend(_triplet_tai(m.first, swt, round_wind, w, rules))
+    hu.extend([("花", FLOWER_HU, "hu")] * len(flowers))
+    used = sum(3 * m - nat[t] for t, m in chosen if 3 * m > nat[t])
+    used_real = min(real, used)  # 正财 fill first; the 坐花 only where they run out (seed f)
+    used_zuo = used - used_real
+    triplets = dict(chosen)
+    for t in range(34):
+        m = triplets.get(t, nat[t] // 3)
+        for _ in range(m):
+            hu.append((f"暗刻{'大子' if is_big(t) else '小子'}", SET_HU[("暗刻", is_big(t))], "hu"))
+            tai.extend(_triplet_tai(t, swt, round_wind, w, rules))
+        if nat[t] - 3 * m == 2 and _honour_scoring(t, seat_wind):
+            hu.append(("将", PAIR_HU, "hu"))
+    if used_zuo:
+        four = not w.flower_mode and all(T.FLOWER0 + k in flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
+        if four:
+            tai.append(("四花", rules.non_winner_four_flowers_tai, "tai"))
+        else:
+            tai.append(("坐花", TAI["坐花"], "tai"))
+    if used_real + used_zuo >= 2:
+        tai.append(("双财神", TAI["双财神"], "tai"))
+    hu_total = sum(v for _, v, _u in hu)
+    tai_total = sum(v for _, v, _u in tai)
+    return Score(_items(hu + tai), ceil_cap(hu_total * 2 ** tai_total), details=(("hu", hu_total), ("tai", tai_total)))
 
 
 def _triplet_tai(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> list[tuple[str, int, str]]:
