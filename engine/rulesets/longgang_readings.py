@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine import tiles as T
-from engine.decompose import PAIR, SEQ, TRIPLET, Part, decompositions, is_complete, is_seven_pairs
+from engine.decompose import PAIR, SEQ, TRIPLET, Part, decompositions, is_complete
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,15 +201,18 @@ def winner_readings(nat: tuple[int, ...], win: int | None, win_real: bool, held_
 
 
 def is_eight_pairs(c: Sequence[int], wilds: int) -> bool:
-    """The fast test for 八对半 (see :func:`eight_pairs_parts`)."""
+    """The fast test for 八对半 (see :func:`eight_pairs_parts`): a triplet of ``n`` natural
+    tiles and ``3 − n`` wilds, and every kind left with an odd count gets a wild."""
     if sum(c[:34]) + wilds != 17:
         return False
-    if wilds >= 3 and is_seven_pairs(c, wilds - 3, pairs=7):
+    odd = sum(n & 1 for n in c[:34])
+    if wilds >= 3 and odd <= wilds - 3:
         return True
     for t in range(34):
-        for n in range(max(1, 3 - wilds), min(3, c[t]) + 1):
-            rest = list(c[:34])
-            rest[t] -= n
-            if is_seven_pairs(rest, wilds - (3 - n), pairs=7):
+        ct = c[t]
+        if not ct:
+            continue
+        for n in range(max(1, 3 - wilds), min(3, ct) + 1):
+            if odd - (ct & 1) + ((ct - n) & 1) <= wilds - (3 - n):
                 return True
     return False
