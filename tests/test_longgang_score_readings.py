@@ -14,7 +14,7 @@ import pytest
 
 from engine import tiles as T
 from engine.decompose import PAIR, TRIPLET, Part
-from engine.hand import Meld, WinSituation
+from engine.hand import Meld, NotAWin, WinSituation
 from engine.rulesets import longgang_readings as R
 from engine.rulesets import longgang_score as S
 from engine.rulesets.longgang import Longgang
@@ -270,3 +270,52 @@ def test_issue_examples_totals():
     ]
     for s, total in cases:
         assert RS.score_win(s).total == total
+
+
+# ---------------------------------------------------------------- the seed's worked examples
+
+SEED_160_MELDS = (Meld.chi(0, 0), Meld.chi(2, 2), Meld.chi(6, 6))
+
+
+@pytest.mark.parametrize("win", ["2m", "4m", "6m", "8m", "2z"])
+def test_seed_160_with_the_runs_exposed(win):
+    # 五、(二)4 A "胡家三台最少是160胡，如庄家牌型：123 2财4 345 6财8 789 南花；放炮胡牌"
+    standing = T.parse("2468m2z5p5p1f")
+    rest = list(standing)
+    rest.remove(T.tile(win))
+    s = WinSituation(tuple(rest), SEED_160_MELDS, T.tile(win), False, extra=(("indicator", T.tile("5p")),))
+    sc = RS.score_win(s)
+    assert sc.total == 160 and names(sc, "tai") == {"坐花": 1, "双财神": 1, "混一色": 1}
+
+
+@pytest.mark.parametrize("win,total", [("2z", 200), ("1m", 230), ("2m", 240), ("3m", 240), ("9m", 230)])
+def test_seed_160_cannot_be_reached_with_the_runs_concealed(win, total):
+    # the same tiles all standing: 南 + two wilds is a 南 triplet, the third wild fills a gap
+    standing = list(T.parse("123m24m345m68m789m2z5p5p1f"))
+    standing.remove(T.tile(win))
+    s = WinSituation(tuple(standing), (), T.tile(win), False, extra=(("indicator", T.tile("5p")),))
+    sc = RS.score_win(s)
+    assert sc.total == total > 160
+
+
+# ---------------------------------------------------------------- beyond the fourth copy
+
+def test_fifth_copy_only_of_red_green_or_seat_wind():
+    # 二、三)e "如手牌已碰红中（青发，坐风同理）…或手中有四个红中配双财神也计3台"
+    red = RS.score_win(sit("7777z123m456m789m11s6z", "1f", self_drawn=True, indicator="6z"))
+    assert names(red, "tai")["字刻"] == 2
+    own_wind = RS.score_win(sit("2222z123m456m789m11s6z", "2f", self_drawn=True, indicator="6z", seat_wind=1))
+    assert names(own_wind, "tai")["字刻"] == 2
+    with pytest.raises(NotAWin):  # 北 is not the East seat's wind: no fifth and sixth 北
+        RS.score_win(sit("4444z123m456m789m11s6z", "1f", self_drawn=True, indicator="6z"))
+    pon = Meld.pon(T.RED)
+    red_pon = RS.score_win(sit("7z123m456m789m11s6z", "1f", [pon], self_drawn=True, indicator="6z"))
+    assert names(red_pon, "tai")["字刻"] == 2  # 已碰红中, 再胡红中配两财神
+    with pytest.raises(NotAWin):
+        RS.score_win(sit("4z123m456m789m11s6z", "1f", [Meld.pon(T.tile("4z"))], self_drawn=True, indicator="6z"))
+
+
+def test_non_winner_fifth_copy_only_of_red_green_or_seat_wind():
+    w = S.wilds_for(0, T.tile("5p"))
+    assert names(S.score_other(T.parse("4444z5p1f"), (), (), 0, w, S.Rules()), "hu") == {"暗刻大子": 8}
+    assert names(S.score_other(T.parse("1111z5p1f"), (), (), 0, w, S.Rules()), "hu") == {"暗刻大子": 16}

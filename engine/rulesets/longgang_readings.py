@@ -68,6 +68,25 @@ def free_tile(r: Reading, i: int, caishen_kind: int | None) -> int | None:
     return None if subs >= part_size(p) else p.tile
 
 
+def within_copy_limits(r: Reading, limits: Sequence[int]) -> bool:
+    """No kind shows more copies in the reading's sets than ``limits`` allows (a set made
+    only of wilds may stand for any kind, so it counts for none)."""
+    used = [0] * 34
+    for p in r.parts:
+        if p.tile is None:
+            continue
+        if p.kind == SEQ:
+            for t in (p.tile, p.tile + 1, p.tile + 2):
+                used[t] += 1
+                if used[t] > limits[t]:
+                    return False
+        else:
+            used[p.tile] += part_size(p)
+            if used[p.tile] > limits[p.tile]:
+                return False
+    return True
+
+
 def wait_of(p: Part, x: int) -> str:
     """The wait the winning tile ``x`` completes in part ``p``: single (单吊), triplet,
     closed (卡档/坎张, the middle of a run), edge (边张: 3 to 12, 7 to 89) or two_sided."""

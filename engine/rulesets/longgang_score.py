@@ -338,11 +338,14 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
                                  real - (win in w.real), zuo - (win == w.zuo), w.caishen_kind, n_sets,
                                  rules.eight_pairs and not sit.melds)
     robbing = sit.kong and not sit.self_drawn
+    copy_limits = copy_limits_of(sit.melds, sit.seat_wind)
     best: tuple[tuple[int, int, int], Score] | None = None
     for r in readings:
         part = r.parts[r.win_idx]
         if robbing and not rules.wild_pair_robbing and part.kind == PAIR and part.wilds > 0:
             continue  # 单吊抢杠 with a 财神 as the pair's other tile (option)
+        if not R.within_copy_limits(r, copy_limits):
+            continue
         sc = score_reading(sit, r, rules, ctx)
         key = (sc.total, int(_detail(sc, "tai")), int(_detail(sc, "hu")))
         if best is None or key > best[0]:
@@ -350,6 +353,23 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
     if best is None:
         raise NotAWin("not_a_win", "not five sets and a pair, 八对半 or three 财神")
     return best[1]
+
+
+#: kinds a wild may stand for beyond the fourth copy (二、三)e "如手牌已碰红中（青发，坐风同理）,
+#: 再胡红中配两财神…或手中有四个红中配双财神也计3台"): 中, 发 and (below) the seat's own wind
+BEYOND_FOURTH_COPY = DRAGON_KINDS
+
+
+def copy_limits_of(melds: Sequence[Meld], seat_wind: int) -> tuple[int, ...]:
+    """How many copies of each kind the concealed sets may show: 4 less those in melds, or
+    no limit (99) for the kinds of :data:`BEYOND_FOURTH_COPY`."""
+    limits = [4] * 34
+    for m in melds:
+        for t in m.tiles[:4]:
+            limits[t] -= 1
+    for t in (*BEYOND_FOURTH_COPY, T.wind_tile(seat_wind)):
+        limits[t] = 99
+    return tuple(limits)
 
 
 def winner_readings(sit: WinSituation, rules: Rules) -> tuple[Reading, ...]:
@@ -597,7 +617,7 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     nat = [0 if t in w.all else c[t] for t in range(34)]
     wild_n = sum(c[t] for t in w.all)
     best: Score | None = None
-    for chosen in other_placements(nat, wild_n):
+    for chosen in other_placements(nat, wild_n, copy_limits_of(melds, seat_wind)):
         sc = score_other_placement(concealed, melds, flowers, seat_wind, w, rules, chosen, round_wind)
         if best is None or (sc.total, _detail(sc, "tai"), _detail(sc, "hu")) > (  # type: ignore[operator]
                 best.total, _detail(best, "tai"), _detail(best, "hu")):
@@ -654,10 +674,12 @@ def _triplet_tai(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> l
     return []
 
 
-def other_placements(nat: Sequence[int], budget: int) -> list[tuple[tuple[int, int], ...]]:
+def other_placements(nat: Sequence[int], budget: int,
+                     limits: Sequence[int] = (4,) * 34) -> list[tuple[tuple[int, int], ...]]:
     """Every placement of a 陪家's wilds (``budget`` of them): for each kind with ``n``
-    natural tiles, ``m`` concealed triplets (each with a natural tile: 三个财神不能当独作刻子;
-    beyond the fourth copy too, 二、三)e "手中有四个红中配双财神"), using ``3m − n`` wilds.
+    natural tiles, ``m`` concealed triplets (each with a natural tile: 三个财神不能当独作刻子),
+    using ``3m − n`` wilds, at most ``limits[kind]`` copies (see :func:`copy_limits_of`: beyond
+    the fourth copy only for 中, 发 and the seat wind, 二、三)e "手中有四个红中配双财神").
     Returns the (kind, m) choices that differ from the plain ``n // 3`` (∅ first)."""
     out: list[tuple[tuple[int, int], ...]] = [()]
     for t in range(34):
@@ -669,7 +691,7 @@ def other_placements(nat: Sequence[int], budget: int) -> list[tuple[tuple[int, i
             left = budget - sum(3 * m - nat[k] for k, m in chosen if 3 * m > nat[k])
             for m in range(n // 3 + 1, n + 1):
                 cost = 3 * m - n
-                if cost > left:
+                if cost > left or 3 * m > limits[t]:
                     break
                 grown.append(chosen + ((t, m),))
         out += grown
