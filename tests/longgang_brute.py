@@ -121,7 +121,7 @@ def winner_readings(sit: WinSituation, rules: S.Rules) -> set[Reading]:
             for k in kinds:
                 if k != FREE:
                     full[k] += 1
-            if any(full[k] + meld_copies[k] > 4 for k in range(34) if k not in beyond):
+            if any(full[k] + meld_copies[k] > max(4, nat[k] + meld_copies[k]) for k in range(34) if k not in beyond):
                 continue  # a fifth copy only of 中, 发 or the seat wind (二、三)e)
             free_parts: tuple[Part, ...] = {0: (), 2: (Part(PAIR, None, 2),), 3: (Part(TRIPLET, None, 3),)}[free]
             substitutes = len(held) + (1 if win_wild else 0) - homed - (1 if win_homed else 0)
@@ -215,7 +215,7 @@ def other_best_key(concealed, melds, flowers, seat_wind, w: S.Wilds, rules: S.Ru
             a = assign.count(t)
             m = min(nat[t], (nat[t] + a) // 3)  # every triplet holds a natural tile
             if t not in (T.RED, T.GREEN, T.wind_tile(seat_wind)):
-                m = min(m, max(nat[t] // 3, (4 - sum(x.tiles[:4].count(t) for x in melds)) // 3))
+                m = min(m, max(nat[t] // 3, max(nat[t], 4 - sum(x.tiles[:4].count(t) for x in melds)) // 3))
             if m > nat[t] // 3:
                 chosen.append((t, m))
         sc = S.score_other_placement(concealed, melds, flowers, seat_wind, w, rules, tuple(chosen))

@@ -338,7 +338,7 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
                                  real - (win in w.real), zuo - (win == w.zuo), w.caishen_kind, n_sets,
                                  rules.eight_pairs and not sit.melds)
     robbing = sit.kong and not sit.self_drawn
-    copy_limits = copy_limits_of(sit.melds, sit.seat_wind)
+    copy_limits = copy_limits_of(sit.melds, sit.seat_wind, [0 if t in w.all else c[t] for t in range(34)])
     best: tuple[tuple[int, int, int], Score] | None = None
     for r in readings:
         part = r.parts[r.win_idx]
@@ -360,13 +360,15 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
 BEYOND_FOURTH_COPY = DRAGON_KINDS
 
 
-def copy_limits_of(melds: Sequence[Meld], seat_wind: int) -> tuple[int, ...]:
-    """How many copies of each kind the concealed sets may show: 4 less those in melds, or
-    no limit (99) for the kinds of :data:`BEYOND_FOURTH_COPY`."""
+def copy_limits_of(melds: Sequence[Meld], seat_wind: int, nat: Sequence[int]) -> tuple[int, ...]:
+    """How many copies of each kind the concealed sets may show: 4 less those in melds (but
+    never fewer than the natural tiles ``nat`` held: wilds are what may not add a fifth), or
+    no limit (99) for the kinds of :data:`BEYOND_FOURTH_COPY` and the seat wind."""
     limits = [4] * 34
     for m in melds:
         for t in m.tiles[:4]:
             limits[t] -= 1
+    limits = [max(n, lim) for n, lim in zip(nat[:34], limits, strict=True)]
     for t in (*BEYOND_FOURTH_COPY, T.wind_tile(seat_wind)):
         limits[t] = 99
     return tuple(limits)
@@ -617,7 +619,7 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     nat = [0 if t in w.all else c[t] for t in range(34)]
     wild_n = sum(c[t] for t in w.all)
     best: Score | None = None
-    for chosen in other_placements(nat, wild_n, copy_limits_of(melds, seat_wind)):
+    for chosen in other_placements(nat, wild_n, copy_limits_of(melds, seat_wind, nat)):
         sc = score_other_placement(concealed, melds, flowers, seat_wind, w, rules, chosen, round_wind)
         if best is None or (sc.total, _detail(sc, "tai"), _detail(sc, "hu")) > (  # type: ignore[operator]
                 best.total, _detail(best, "tai"), _detail(best, "hu")):
