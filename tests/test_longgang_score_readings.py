@@ -22,19 +22,15 @@ from schemas.situation import Situation
 from tests import longgang_brute as B
 from tests import longgang_handgen as G
 from tests.test_longgang_replay import HandBuilder, audit, codes
+from tests.test_longgang_score import names
+from tests.test_longgang_score import sit as base_sit
 
 RS = Longgang()
 
 
-def sit(concealed: str, win: str, melds=(), *, self_drawn=False, seat_wind=0, indicator="9s", flowers="",
-        kong=False, **extra) -> WinSituation:
-    ex = {"indicator": indicator, **extra}
-    return WinSituation(T.parse(concealed), tuple(melds), T.tile(win), self_drawn, seat_wind=seat_wind,
-                        flowers=T.parse(flowers) if flowers else (), kong=kong, extra=tuple(sorted(ex.items())))
-
-
-def names(score, unit=None) -> dict[str, int]:
-    return {i.name: i.value * i.count for i in score.items if unit is None or i.unit == unit}
+def sit(concealed: str, win: str, melds=(), *, indicator="9s", **kw) -> WinSituation:
+    """As in test_longgang_score, with a 财神 kind (9s) none of these hands holds by default."""
+    return base_sit(concealed, win, melds, indicator=indicator, **kw)
 
 
 WAIT_ITEMS = ("自摸卡档", "自摸", "卡档", "边张", "单吊", "自摸单吊")

@@ -4,7 +4,8 @@ winning tile completes — for the scorer to take the most favourable one (五�
 
 A wild (正财 or 坐花) may stand for any tile: its own kind too (财神归位, 二、三)c, which is
 not a substitution, so the hand stays 硬胡), and beyond the fourth copy of a kind
-(二、三)e "手中有四个红中配双财神"). A winning tile that is itself a wild is read as the tile
+(二、三)e "手中有四个红中配双财神": the scorer keeps that for 中, 发 and the seat wind, see
+:func:`within_copy_limits`). A winning tile that is itself a wild is read as the tile
 it stands for, so the wait bonus comes from the place it takes in the set (二、二)1, 3).
 
 A :class:`Reading` keeps :class:`engine.decompose.Part` as the decomposer gives it:
