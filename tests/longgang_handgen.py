@@ -82,8 +82,8 @@ def winning_hand(rng: random.Random) -> WinSituation | None:
                         flowers=flowers, extra=extra)
 
 
-def other_hand(rng: random.Random) -> tuple[tuple[int, ...], int, int]:
-    """A 陪家's standing tiles (16 or fewer, honours and pairs likely), its seat wind and the
+def other_hand(rng: random.Random) -> tuple[tuple[int, ...], tuple[Meld, ...], int, int]:
+    """A 陪家's standing tiles (honours and pairs likely), a pon or none, its seat wind and the
     indicator."""
     seat_wind = rng.randrange(4)
     indicator = rng.choice(KINDS)
@@ -95,8 +95,13 @@ def other_hand(rng: random.Random) -> tuple[tuple[int, ...], int, int]:
         n = rng.choice((1, 1, 2, 2, 3, 4))
         n = min(n, 4 - tiles.count(t))
         tiles += [t] * n
+    melds: tuple[Meld, ...] = ()
+    single = [t for t in set(tiles) if tiles.count(t) == 1]
+    if single and rng.random() < 0.4:
+        melds = (Meld.pon(rng.choice(sorted(single))),)  # the fourth copy stands, the pon shows three
+        tiles = tiles[:-1] if len(tiles) > 12 else tiles
     n_real = rng.choice((0, 1, 1, 2, 2))
     tiles += [indicator] * n_real
     if rng.random() < 0.5:
         tiles.append(T.FLOWER0 + seat_wind)
-    return tuple(tiles), seat_wind, indicator
+    return tuple(tiles), melds, seat_wind, indicator

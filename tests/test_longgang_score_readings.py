@@ -249,10 +249,10 @@ def test_chosen_reading_is_never_worse_than_any_placement(seed):
 
 @pytest.mark.parametrize("seed", range(120))
 def test_non_winner_placement_is_never_worse(seed):
-    tiles, seat_wind, indicator = G.other_hand(random.Random(seed))
+    tiles, melds, seat_wind, indicator = G.other_hand(random.Random(seed))
     w = S.wilds_for(seat_wind, indicator)
-    sc = S.score_other(tiles, (), (), seat_wind, w, S.Rules())
-    assert key(sc) == B.other_best_key(tiles, (), (), seat_wind, w, S.Rules())
+    sc = S.score_other(tiles, melds, (), seat_wind, w, S.Rules())
+    assert key(sc) == B.other_best_key(tiles, melds, (), seat_wind, w, S.Rules())
 
 
 def test_issue_examples_totals():
