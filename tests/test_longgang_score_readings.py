@@ -113,6 +113,15 @@ def test_drawn_caishen_between_with_natural_eyes_is_closed():
     assert sc.total == S.ceil_cap(20 + 8 + 4)
 
 
+@pytest.mark.parametrize("suit", "mps")
+@pytest.mark.parametrize("r", range(2, 9))
+def test_drawn_caishen_between_with_natural_eyes_family(suit, r):
+    # (r−1) r r (r+1) + a drawn 财神: r−1 _ r+1 with the wild as r, the natural r r as the eyes
+    hand = f"{r - 1}{r}{r}{r + 1}{suit}" + {"m": "123p456p789s", "p": "123m456m789s", "s": "123m456m789p"}[suit]
+    sc = RS.score_win(sit(hand + "111z", "6z", self_drawn=True, indicator="6z", seat_wind=1))
+    assert wait_bonus(sc) == {"自摸卡档": 4}
+
+
 def test_eight_pairs_honour_triplet_with_two_wilds_and_honour_pair():
     # 八对半: 中 + two wilds as the triplet (the drawn one completing it) with 中中 as a pair
     sc = RS.score_win(sit("11m22m33p44p66s77s777z1f", "9s", self_drawn=True, indicator="9s"))
@@ -189,6 +198,19 @@ def test_flower_replacement_win_is_plain_self_draw():
     assert wait_bonus(RS.score_win(closed)) == {"自摸": 2}  # not 自摸卡档 4
     opt = Longgang({"kong_replacement_tai": True})
     assert "杠上开花" in names(opt.score_win(closed))
+
+
+@pytest.mark.parametrize("replacement", ["flower", "kong"])
+@pytest.mark.parametrize("concealed,win", [
+    ("13m456p789s123s11z999m", "2m"),  # closed: not 自摸卡档 4
+    ("12m456p789s123s11z999m", "3m"),  # edge
+    ("23m456p789s123s11z999m", "4m"),  # two-sided
+    ("123m456p789s123s1z999m", "1z"),  # single: not 0
+    ("77z123m456m789m234p55s", "7z"),  # triplet: 自摸 2 beside the concealed triplet
+])
+def test_replacement_win_family(replacement, concealed, win):
+    sc = RS.score_win(sit(concealed, win, self_drawn=True, seat_wind=1, indicator="4z", replacement=replacement))
+    assert wait_bonus(sc) == {"自摸": 2}
 
 
 def test_flower_replacement_win_in_a_replayed_hand():
