@@ -374,22 +374,6 @@ def copy_limits_of(melds: Sequence[Meld], seat_wind: int, nat: Sequence[int]) ->
     return tuple(limits)
 
 
-def winner_readings(sit: WinSituation, rules: Rules) -> tuple[Reading, ...]:
-    """Every reading :func:`score_winner` chooses from (for tests and explanations)."""
-    w = wilds_of(sit)
-    c = T.counts(sit.full_concealed)
-    nat = [0 if t in w.all else c[t] for t in range(34)]
-    win = sit.win_tile
-    win_wild = win in w.all
-    if not win_wild:
-        nat[win] -= 1
-    real = sum(c[t] for t in w.real)
-    zuo = c[w.zuo] if w.zuo is not None else 0
-    return R.winner_readings(tuple(nat), None if win_wild else win, win in w.real, real - (win in w.real),
-                             zuo - (win == w.zuo), w.caishen_kind, 5 - len(sit.melds),
-                             rules.eight_pairs and not sit.melds)
-
-
 def is_human_win(sit: WinSituation) -> bool:
     """人胡 timing (三、5 B; 四、6): a non-dealer's win within one go-round of the dealer's first
     discard, with no call in between — a self-draw on its first draw, or a win on one of the
