@@ -1015,6 +1015,9 @@ class HandReplay:
         more = list(self.discard_fields) if from_seat is not None and self.phase == "claim" else []
         if self.seats[s].declined_win:
             more.append(("declined_win", True))
+        st = self.seats[s]
+        if from_seat is None and self.turn == s and st.last_draw_back and st.last_back_reason in ("kong", "flower"):
+            more.append(("replacement", st.last_back_reason))  # the win's tile is a kong's or a flower's replacement
         return tuple(sorted(out + tuple(more), key=lambda kv: kv[0])) if more else out
 
     def can_win_now(self, st: SeatState) -> bool:

@@ -71,6 +71,8 @@ ERRORS: Mapping[str, str] = MappingProxyType({
     "flag_needs_no_call": "a first-go-round flag (heavenly, earthly, human, dihu) on a hand with a chi, pon or "
                           "exposed kong",
     "kong_flag_without_kong": "kong on a self-draw (杠上开花) but the hand has no kong",
+    "replacement_needs_self_draw": "replacement (a win on a kong or flower replacement tile) on a win on a discard",
+    "replacement_without_flower": "replacement: flower, but no flower was set aside (flowers is empty)",
     "wrong_tile_count": "standing tiles + 3 per meld + the winning tile is not the ruleset's winning hand size",
     # scoring (the ruleset)
     "not_a_win": "the tiles are no winning shape of the ruleset",
@@ -292,6 +294,13 @@ def check_situation(rs: Ruleset, sit: WinSituation) -> None:
     if sit.kong and sit.self_drawn and not any(m.is_kong for m in sit.melds):
         raise _fail("kong_flag_without_kong", "kong with self_drawn is a win on a kong replacement (杠上开花), "
                                               "but the hand has no kong")
+    replacement = dict(sit.extra).get("replacement") if sit.extra else None
+    if replacement is not None and not sit.self_drawn:
+        raise _fail("replacement_needs_self_draw", f"replacement: {replacement} is a self-drawn win on a "
+                                                   "replacement tile, but self_drawn is false")
+    if replacement == "flower" and not sit.flowers:
+        raise _fail("replacement_without_flower", "replacement: flower follows a flower set aside, but flowers "
+                                                  "is empty")
     if sit.extra:
         _flag_checks(rs, sit)
 

@@ -107,19 +107,25 @@ class Situation(BaseModel):
     last_tile: StrictBool = False
     kong: StrictBool = False
     last_copy: StrictBool = False
+    replacement: Literal["kong", "flower"] | None = Field(
+        None, description="a self-drawn win on a replacement tile: after a kong or a flower (补花)")
     ruleset_fields: dict[str, Any] = Field(default_factory=dict)
 
     def to_situation(self, extra: tuple[tuple[str, object], ...] | None = None) -> WinSituation:
         """The engine's situation; ``extra`` is the parsed ``ruleset_fields``
-        (:func:`engine.situation_check.parse_fields`), else the raw fields, frozen."""
+        (:func:`engine.situation_check.parse_fields`), else the raw fields, frozen. The
+        ``replacement`` kind joins them (the rulesets read it from there)."""
         if extra is None:
             extra = tuple(sorted((k, _freeze(v)) for k, v in self.ruleset_fields.items()))
+        if self.replacement is not None:
+            extra = tuple(sorted((*extra, ("replacement", self.replacement))))
         return WinSituation(
             concealed=tuple(T.tile(x) for x in self.concealed),
             melds=tuple(m.to_meld() for m in self.melds),
             win_tile=T.tile(self.win_tile), self_drawn=self.self_drawn,
             seat_wind=WINDS[self.seat_wind], round_wind=WINDS[self.round_wind],
-            flowers=tuple(T.tile(x) for x in self.flowers), last_tile=self.last_tile, kong=self.kong,
+            flowers=tuple(T.tile(x) for x in self.flowers), last_tile=self.last_tile,
+            kong=self.kong or (self.self_drawn and self.replacement == "kong"),
             last_copy=self.last_copy, extra=extra,
         )
 

@@ -194,6 +194,11 @@ REJECTIONS: list[tuple[str, tuple[str, ...], Change, str]] = [
     ("self_drawn with winners 2", ("guangdong",), _both(_set(self_drawn=True), _fields(winners=2)),
      "flag_needs_discard"),
     ("kong flag on a self-draw with no kong", ALL, _set(self_drawn=True, kong=True), "kong_flag_without_kong"),
+    ("a kong replacement win with no kong", ALL, _set(self_drawn=True, replacement="kong"), "kong_flag_without_kong"),
+    ("a replacement win on a discard", ALL, _set(replacement="kong"), "replacement_needs_self_draw"),
+    ("a flower replacement win with no flower", ("mcr", "longgang"), _set(self_drawn=True, replacement="flower"),
+     "replacement_without_flower"),
+    ("replacement of another kind", ALL, _set(self_drawn=True, replacement="dice"), "bad_value"),
     ("indicator with wildcards", ("longgang",), _fields(wildcards=["9s"]), "conflicting_fields"),
     ("seat and dealer against seat_wind", ("longgang",), _fields(seat=2, dealer=0), "conflicting_fields"),
     # the wrong number of tiles says so

@@ -62,7 +62,7 @@ class LonggangOptions:
         False, "a self-drawn single wait (单吊) also gets the 2 胡 self-draw bonus (现习惯上也有计4胡的)")
     edge_single_discard_bonus: bool = _opt(
         False, "on a discard, an edge (边张) or single (单吊) wait gets 2 胡 like a closed wait (有的地方也计2胡)")
-    kong_replacement_tai: bool = _opt(False, "a win on a kong replacement (杠上开花) adds 1 台 (有的地方来法也计一台)")
+    kong_replacement_tai: bool = _opt(False, "a win on the replacement tile of a kong or a flower (杠上开花, 补花) adds 1 台 (有的地方来法也计一台)")
     round_wind_triplet_tai: bool = _opt(False, "a triplet of the round wind (圈风刻) adds 1 台 (龙港来法不计)")
     pure_straight_tai: bool = _opt(False, "一条龙 (123 456 789 of one suit) adds 1 台 (选用)")
     human_win: bool = _opt(False, "人胡 (a non-dealer wins by self-draw in the first go-round) is a limit hand "

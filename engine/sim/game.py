@@ -179,11 +179,15 @@ class HandSim:
             self.draw(s, back=True)
 
     def situation_extra(self, s: int, from_seat: int | None) -> tuple[tuple[str, object], ...]:
-        return situation_extra(
+        out = situation_extra(
             dealer=self.dealer, seat=s, from_seat=from_seat, discards_made=self.discards_made,
             first_go_round=self.first_go_round,
             any_melds=sum(len(x.melds) for x in self.seats) > self.deal_melds,
             ready=False, indicator=self.indicator, wilds=self.seats[s].wilds)
+        st = self.seats[s]
+        if from_seat is None and st.last_draw_back and st.last_back_reason in ("kong", "flower"):
+            out = tuple(sorted((*out, ("replacement", st.last_back_reason)), key=lambda kv: kv[0]))
+        return out
 
     def try_win(self, s: int, t: int, *, self_drawn: bool, kong: bool, last_tile: bool,
                 from_seat: int | None) -> tuple[WinSituation, Score] | None:
