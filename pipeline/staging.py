@@ -119,3 +119,13 @@ def read_manifest(staging: str) -> Mapping[str, tuple[str, ...]]:
     with fs.open(path) as f:
         data = json.loads(f.read().decode())
     return {t: tuple(p) for t, p in data.items() if p}
+
+
+def plain(path: str) -> str:
+    """A ``file://`` URL as the local path it names (Beam's FileSystems has no ``file``
+    scheme); any other path unchanged."""
+    if path.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        return unquote(urlparse(path).path) or "/"
+    return path

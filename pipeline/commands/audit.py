@@ -35,7 +35,7 @@ are not an error), 1 usage or I/O error, 2 database locked by another process.
 
 OUR_OPTIONS = frozenset({
     "-h", "--help", "--db", "--from", "--workers", "--in-memory", "--staging", "--log",
-    "--progress", "--no-progress",
+    "--progress", "--no-progress", "--connect-timeout",
 })
 
 
@@ -71,6 +71,9 @@ def register(subparsers) -> None:
     p.add_argument("--staging", metavar="DIR",
                    help="base folder for the run's Parquet staging files (may be gs://…); "
                         "default: --temp_location if given, else beside --db")
+    p.add_argument("--connect-timeout", type=float, default=None, metavar="S",
+                   help="seconds a job service (--job_endpoint) or external worker pool has to accept "
+                        "a connection before the run is given up (default 30; 0 = do not check)")
     p.add_argument("--log", metavar="FILE", help="log file for runner and worker output (default: <db>.log)")
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_const", const=True,
@@ -163,6 +166,7 @@ def _log_metrics(result) -> None:
 def run(args: argparse.Namespace, audit_fn=None) -> int:
     """Run the audit. ``audit_fn`` replaces engine.audit.audit_game (tests only)."""
     from pipeline import read, runner, sink
+    from pipeline import staging as staging_files
 
     t0 = time.monotonic()
     started = datetime.now(UTC).replace(tzinfo=None)
@@ -179,10 +183,16 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     except (OSError, ValueError) as e:
         _err(str(e))
         return 1
-    staging_base = default_staging(args.db, args.beam_args, args.staging)
-    if not choice.local and "://" not in staging_base:
-        _err(f"runner {choice.name} needs --staging (or --temp_location) on a shared filesystem, "
-             "e.g. gs://bucket/audit-staging")
+    staging_base = staging_files.plain(default_staging(args.db, args.beam_args, args.staging))
+    if not choice.local and not args.staging and "://" not in staging_base:
+        _err(f"runner {choice.name} needs --staging (or --temp_location) on a filesystem every worker "
+             "reaches: a shared mount (/mnt/shared/audit-staging) or gs://bucket/audit-staging")
+        return 1
+    try:
+        runner.preflight(choice.args, runner.CONNECT_TIMEOUT if args.connect_timeout is None
+                         else args.connect_timeout)
+    except runner.RunnerUnreachable as e:
+        _err(str(e))
         return 1
     staging = _join(staging_base, run_id)
     log_path = args.log or f"{args.db}.log"
@@ -212,6 +222,9 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     except sink.DatabaseError as e:
         _err(str(e))
         return 1
+    except runner.PipelineFailed as e:
+        _err(f"{e} (details in {log_path})")
+        return 1
     finally:
         con.close()
     _print_summary(summary, time.monotonic() - t0, choice.name, args.db, log_path)
@@ -221,6 +234,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
 def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_out) -> None:
     import apache_beam as beam
 
+    from pipeline import runner
     from pipeline.progress import ProgressBar
     from pipeline.runner import make_pipeline
     from pipeline.transforms import AuditPipeline
@@ -236,7 +250,13 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
     bar = ProgressBar(progress_dir, progress_out) if progress_out is not None else contextlib.nullcontext()
     with bar:
         result = p.run()
-        result.wait_until_finish()
+        try:
+            result.wait_until_finish()
+        except RuntimeError as e:
+            if choice.local:
+                raise
+            logging.exception("the job failed")
+            raise runner.PipelineFailed(f"the job failed on {choice.name}: {runner.first_line(e)}") from None
     _log_metrics(result)
 
 
