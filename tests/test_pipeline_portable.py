@@ -11,6 +11,7 @@ a local run on the same input. Unreachable services end the run with exit 1, qui
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -64,9 +65,16 @@ def _wait_ready(port: int, proc: subprocess.Popen, log: Path) -> None:
 
 
 def build_wheel(out: Path) -> Path:
-    """The project as a wheel, as one would build it to ship to a cluster."""
+    """The project as a wheel, as one would build it to ship to a cluster (built from a
+    copy of the sources, so the build leaves nothing in the working tree)."""
+    src = out.parent / "src"
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "build")
+    for name in ("engine", "schemas", "pipeline"):
+        shutil.copytree(ROOT / name, src / name, ignore=ignore)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                    "--disable-pip-version-check", "-w", str(out), str(ROOT)],
+                    "--disable-pip-version-check", "-w", str(out), str(src)],
                    check=True, timeout=300, capture_output=True)
     (wheel,) = out.glob("mahjong_audit-*.whl")
     return wheel

@@ -1,4 +1,4 @@
-"""``mahjong-audit stats --db FILE``: the summary views as aligned text tables.
+"""``mahjong-audit stats --db FILE`` (or ``--parquet DIR``): the summary views as aligned text tables.
 
 Views: ``player_stats``, ``fan_stats`` and ``finding_summary`` (created by ``audit``).
 Exit status 1 if the database is missing or has no audit tables, 2 if it is locked.
@@ -17,7 +17,9 @@ VIEWS = ("player_stats", "fan_stats", "finding_summary")
 def register(subparsers) -> None:
     p = subparsers.add_parser("stats", help="print player, fan and finding summaries from an audit database",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--db", required=True, metavar="FILE", help="DuckDB file written by `audit`")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--db", metavar="FILE", help="DuckDB file written by `audit`")
+    src.add_argument("--parquet", metavar="DIR", help="Parquet dataset written by `audit --parquet`")
     p.add_argument("--view", choices=VIEWS, action="append",
                    help="print only this view (repeatable; default: all)")
     p.add_argument("--limit", type=int, default=40, metavar="N", help="rows per view (default 40; 0 = all)")
@@ -60,6 +62,19 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.parquet is not None:
+        from pipeline import dataset
+
+        try:
+            with dataset.connect(args.parquet) as con:
+                return _print_views(con, args)
+        except dataset.NoDataset as e:
+            print(f"mahjong-audit stats: {e}", file=sys.stderr)
+            return 1
+    return _run_db(args)
+
+
+def _run_db(args: argparse.Namespace) -> int:
     from pipeline import sink
 
     if "://" not in args.db and not os.path.exists(args.db):
@@ -74,22 +89,26 @@ def run(args: argparse.Namespace) -> int:
         print(f"mahjong-audit stats: {e}", file=sys.stderr)
         return 1
     try:
-        present = {n for (n,) in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
-        missing = [v for v in VIEWS if v not in present]
-        if missing:
-            print(f"mahjong-audit stats: {args.db} has no audit views ({', '.join(missing)}); "
-                  "run `mahjong-audit audit` first", file=sys.stderr)
-            return 1
-        for i, view in enumerate(args.view or VIEWS):
-            (total,) = con.execute(f"SELECT count(*) FROM {view}").fetchone()
-            limit = f" LIMIT {int(args.limit)}" if args.limit > 0 else ""
-            cur = con.execute(f"SELECT * FROM {view}{limit}")
-            headers = [d[0] for d in cur.description]
-            rows = cur.fetchall()
-            shown = f", showing {len(rows)}" if len(rows) < total else ""
-            print(("\n" if i else "") + f"{view} ({total} rows{shown})")
-            print(format_table(headers, rows))
+        return _print_views(con, args)
     finally:
         con.close()
+
+
+def _print_views(con, args: argparse.Namespace) -> int:
+    present = {n for (n,) in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
+    missing = [v for v in VIEWS if v not in present]
+    if missing:
+        print(f"mahjong-audit stats: {args.db or args.parquet} has no audit views ({', '.join(missing)}); "
+              "run `mahjong-audit audit` first", file=sys.stderr)
+        return 1
+    for i, view in enumerate(args.view or VIEWS):
+        (total,) = con.execute(f"SELECT count(*) FROM {view}").fetchone()
+        limit = f" LIMIT {int(args.limit)}" if args.limit > 0 else ""
+        cur = con.execute(f"SELECT * FROM {view}{limit}")
+        headers = [d[0] for d in cur.description]
+        rows = cur.fetchall()
+        shown = f", showing {len(rows)}" if len(rows) < total else ""
+        print(("\n" if i else "") + f"{view} ({total} rows{shown})")
+        print(format_table(headers, rows))
     return 0
