@@ -10,6 +10,7 @@ a local run on the same input. Unreachable services end the run with exit 1, qui
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -23,8 +24,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from pipeline import read
 from pipeline.runner import probe
-from tests.test_pipeline_e2e import make_corpus
+from tests.test_pipeline_e2e import make_corpus, win_game
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOT = Path(__file__).resolve().parent / "portable_boot.py"
@@ -136,17 +138,28 @@ def table_rows(db: Path, table: str) -> list[tuple]:
         return con.execute(f"SELECT {sel} FROM {table} ORDER BY ALL").fetchall()
 
 
+def padded_file(path: Path) -> None:
+    """A file over MIN_SPLIT_BYTES with few records: games at both ends, blank lines of
+    spaces between, so that a run with --workers 2 reads it as two byte ranges."""
+    games = [json.dumps(win_game(f"p{i}")) for i in range(4)]
+    filler = [" " * 1000] * (read.MIN_SPLIT_BYTES // 1000 + 10)
+    path.write_text("\n".join(games[:2] + filler + games[2:]) + "\n")
+
+
 def test_portable_job_api_run_equals_local_run(services, tmp_path):
     job, pool, wheel, root = services
     corpus = make_corpus(tmp_path)
+    padded_file(corpus / "padded.jsonl")
     local = audit_cli(str(corpus), "--db", str(tmp_path / "local.duckdb"), "--in-memory")
     assert local.returncode == 0, local.stderr
     remote = audit_cli(str(corpus), "--db", str(tmp_path / "portable.duckdb"),
                        "--runner", "PortableRunner", "--job_endpoint", job,
                        "--environment_type", "EXTERNAL", "--environment_config", pool,
-                       "--staging", str(tmp_path / "shared-staging"), "--extra_package", str(wheel))
+                       "--staging", str(tmp_path / "shared-staging"), "--extra_package", str(wheel),
+                       "--workers", "2")
     assert remote.returncode == 0, remote.stderr + (tmp_path / "portable.duckdb.log").read_text()[-3000:]
     assert "on PortableRunner" in remote.stdout
+    assert "4 files in 5 shards" in (tmp_path / "portable.duckdb.log").read_text()  # padded.jsonl in 2 byte ranges
     for table in TABLES:
         assert table_rows(tmp_path / "portable.duckdb", table) == table_rows(tmp_path / "local.duckdb", table), table
     assert table_rows(tmp_path / "local.duckdb", "games"), "the corpus has games"
@@ -190,3 +203,27 @@ def test_worker_pool_dying_after_the_check_fails_the_job_not_hangs(services, tmp
     assert res.returncode == 1
     assert "the job failed on PortableRunner" in res.stderr
     assert time.monotonic() - t0 < 90
+
+
+def test_staging_may_be_a_file_url_or_a_plain_path():
+    from pipeline.staging import plain
+
+    assert plain("file:///mnt/shared/audit%20staging") == "/mnt/shared/audit staging"
+    assert plain("/mnt/shared/x") == "/mnt/shared/x"
+    assert plain("gs://bucket/x") == "gs://bucket/x"
+
+
+def test_a_file_url_staging_works_for_a_local_run(tmp_path):
+    corpus = make_corpus(tmp_path)
+    res = audit_cli(str(corpus), "--db", str(tmp_path / "db.duckdb"), "--in-memory",
+                    "--staging", (tmp_path / "st").as_uri())
+    assert res.returncode == 0, res.stderr
+    assert "audited 5 games" in res.stdout and not (tmp_path / "st").exists()  # removed when done
+
+
+def test_a_remote_runner_without_a_shared_staging_is_refused(tmp_path, capsys):
+    from pipeline.cli import main
+
+    assert main(["audit", str(ROOT / "sample_logs" / "mcr-clean.jsonl"), "--db", str(tmp_path / "x.duckdb"),
+                 "--runner", "PortableRunner", "--job_endpoint", "localhost:1"]) == 1
+    assert "needs --staging" in capsys.readouterr().err
