@@ -1,11 +1,13 @@
 """``mahjong-audit audit INPUT... --db FILE``: audit game logs at scale into DuckDB.
 
-The driver splits the input files into shards (``pipeline.read.plan_shards``: a big file
-is read by several workers, each keeping every n-th record); the Beam pipeline
+The driver splits the input files into shards (``pipeline.read.plan_shards``: a big
+uncompressed JSON Lines file is read as byte ranges by several workers); the Beam pipeline
 (``pipeline.transforms.AuditPipeline``) audits the shards and writes Parquet files into a
 staging folder unique to the run; the driver then loads them into the DuckDB file in one
-transaction (``pipeline.sink``), keeping the first copy of each game_id, and removes the
-folder. Options this command does not
+transaction (``pipeline.sink``), keeping the first copy of each game_id, and/or writes
+them as a partition of a Parquet dataset (``--parquet``, ``pipeline.dataset``), and
+removes the folder. ``--skip-audited`` leaves out files audited unchanged
+(``pipeline.incremental``). Options this command does not
 know are Beam pipeline options and are passed through unchanged.
 """
 
@@ -27,10 +29,13 @@ Any other option is a Beam pipeline option, passed through unchanged, e.g.
   --runner FlinkRunner --flink_master HOST:8081 --environment_type LOOPBACK
   --runner DataflowRunner --project P --region R --temp_location gs://B/tmp
         --setup_file ./setup.py   (or --extra_package dist/mahjong_audit-*.whl)
+  --runner PortableRunner --job_endpoint HOST:8099 --environment_type EXTERNAL
+        --environment_config HOST:50000 --extra_package dist/mahjong_audit-*.whl
 On a cluster the workers need this package installed (--setup_file/--extra_package or a
 custom container) and --staging (or --temp_location) must be a path every worker and
-this machine can reach, e.g. gs://bucket/audit-staging. Exit status: 0 done (findings
-are not an error), 1 usage or I/O error, 2 database locked by another process.
+this machine can reach: gs://bucket/audit-staging, s3://…, or a shared mount. Exit
+status: 0 done (findings are not an error), 1 usage or I/O error, an unreachable job
+service or worker pool, or a failed job, 2 database locked by another process.
 """
 
 OUR_OPTIONS = frozenset({
@@ -76,12 +81,14 @@ def register(subparsers) -> None:
                         "with another --runner, how many shards a big file is read in")
     p.add_argument("--in-memory", action="store_true", help="run in this process (small inputs, tests)")
     p.add_argument("--staging", metavar="DIR",
-                   help="base folder for the run's Parquet staging files (may be gs://…); "
-                        "default: --temp_location if given, else beside --db")
+                   help="base folder for the run's Parquet staging files: any path the workers reach "
+                        "(a shared mount, file://…, gs://…, s3://…); default: --temp_location if given, "
+                        "else beside --db, else DIR/_staging of --parquet")
     p.add_argument("--connect-timeout", type=float, default=None, metavar="S",
                    help="seconds a job service (--job_endpoint) or external worker pool has to accept "
                         "a connection before the run is given up (default 30; 0 = do not check)")
-    p.add_argument("--log", metavar="FILE", help="log file for runner and worker output (default: <db>.log)")
+    p.add_argument("--log", metavar="FILE", help="log file for runner and worker output (default: <db>.log; "
+                        "with only --parquet, DIR/_logs/<run>.log for a local DIR)")
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_const", const=True,
                       help="always draw the progress line on stderr")
