@@ -95,15 +95,3 @@ def test_a_file_whose_read_failed_is_audited_again(tmp_path, capsys):
     capsys.readouterr()
     assert _audit(str(folder), "--db", str(db), "--skip-audited") == 0
     assert "skipped:" not in capsys.readouterr().out
-
-
-def test_a_split_file_gets_a_parts_hash_and_its_line_count(tmp_path, monkeypatch):
-    path = tmp_path / "one.jsonl"
-    path.write_text("".join(json.dumps(win_game(f"s{i}")) + "\n" for i in range(6)))
-    monkeypatch.setattr("pipeline.read.MIN_SPLIT_BYTES", 1)
-    db = tmp_path / "db.duckdb"
-    assert main(["audit", str(path), "--db", str(db), "--workers", "2", "--no-progress"]) == 0
-    ((digest, lines),) = query(db, "SELECT content_hash, lines FROM files")
-    assert digest.startswith("parts:") and lines == 6
-    assert query(db, "SELECT source_line FROM games ORDER BY source_line") == [(i,) for i in range(1, 7)]
-
