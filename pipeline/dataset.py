@@ -113,7 +113,7 @@ def _local_copies(root: str, tables: Sequence[str]) -> Iterator[dict[str, list[s
 def _all_rows(files: Sequence[str], table: str) -> str:
     """Every row of a table over all runs, with the partition column ``run``."""
     if not files:
-        return (f"SELECT *, NULL::VARCHAR AS {PARTITION} FROM {_quote(table)}_empty")
+        return f"SELECT *, NULL::VARCHAR AS {PARTITION} FROM {_quote(table + '_empty')}"
     return (f"SELECT * FROM read_parquet([{', '.join(_lit(f) for f in files)}], "
             "hive_partitioning = true, union_by_name = true)")
 

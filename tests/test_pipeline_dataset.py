@@ -98,3 +98,12 @@ def test_skip_audited_with_only_a_dataset_reads_its_files_table(tmp_path, capsys
     assert "skipped: 3 files audited unchanged" in capsys.readouterr().out
     with dataset.connect(str(out)) as con:
         assert con.execute("SELECT count(*) FROM games").fetchone() == (5,)
+
+
+def test_skip_audited_into_a_new_dataset_audits_everything(tmp_path, capsys):
+    """Regression: a dataset folder without any partition yet (empty tables stand in)."""
+    corpus = make_corpus(tmp_path)
+    out = tmp_path / "fresh"
+    assert _audit(str(corpus), "--parquet", str(out), "--skip-audited") == 0
+    printed = capsys.readouterr().out
+    assert "audited 5 games" in printed and "skipped:" not in printed
