@@ -32,6 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 BOOT = Path(__file__).resolve().parent / "portable_boot.py"
 TABLES = ("games", "hands", "hand_scores", "payouts", "findings", "rejected")
 START_TIMEOUT = 60.0
+# One pair of services for the whole module, in one xdist worker (`make test` runs
+# with --dist loadgroup; under plain -n each worker would start its own pair).
+pytestmark = pytest.mark.xdist_group("portable")
 
 
 def free_port() -> int:
