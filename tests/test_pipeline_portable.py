@@ -230,3 +230,15 @@ def test_a_remote_runner_without_a_shared_staging_is_refused(tmp_path, capsys):
     assert main(["audit", str(ROOT / "sample_logs" / "mcr-clean.jsonl"), "--db", str(tmp_path / "x.duckdb"),
                  "--runner", "PortableRunner", "--job_endpoint", "localhost:1"]) == 1
     assert "needs --staging" in capsys.readouterr().err
+
+
+def test_a_plain_temp_location_is_a_staging_the_user_chose(tmp_path, capsys):
+    """Only the default beside --db is refused for a remote runner; a plain --temp_location
+    (a shared mount) is taken, and the run then goes on to the connection check."""
+    from pipeline.cli import main
+
+    assert main(["audit", str(ROOT / "sample_logs" / "mcr-clean.jsonl"), "--db", str(tmp_path / "x.duckdb"),
+                 "--runner", "PortableRunner", "--job_endpoint", f"localhost:{free_port()}",
+                 "--temp_location", str(tmp_path / "shared"), "--connect-timeout", "0.5"]) == 1
+    err = capsys.readouterr().err
+    assert "needs --staging" not in err and "did not answer within 0.5 s" in err

@@ -214,7 +214,8 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         _err(str(e))
         return 1
     staging_base = staging_files.plain(default_staging(args.db, args.beam_args, args.staging, parquet))
-    if not choice.local and not args.staging and "://" not in staging_base:
+    beside_db = not (args.staging or runner.option_value(args.beam_args, "temp_location") or args.db is None)
+    if not choice.local and beside_db and "://" not in staging_base:
         _err(f"runner {choice.name} needs --staging (or --temp_location) on a filesystem every worker "
              "reaches: a shared mount (/mnt/shared/audit-staging) or gs://bucket/audit-staging")
         return 1
