@@ -242,3 +242,16 @@ def test_a_plain_temp_location_is_a_staging_the_user_chose(tmp_path, capsys):
                  "--temp_location", str(tmp_path / "shared"), "--connect-timeout", "0.5"]) == 1
     err = capsys.readouterr().err
     assert "needs --staging" not in err and "did not answer within 0.5 s" in err
+
+
+def test_endpoints_named_in_the_options_are_the_ones_checked():
+    from pipeline import runner
+
+    args = ("--runner", "PortableRunner", "--job_endpoint", "h:1", "--environment_type", "external",
+            "--environment_config=h:2")
+    assert runner.endpoints(args) == (("job service (--job_endpoint)", "h:1"),
+                                      ("SDK worker pool (--environment_config)", "h:2"))
+    # an embedded job server and a DOCKER environment have nothing to check
+    assert runner.endpoints(("--job_endpoint", "embed", "--environment_type", "DOCKER",
+                             "--environment_config", "apache/beam_python3.11_sdk")) == ()
+    runner.preflight(args, 0)  # 0: no check at all, even for unreachable hosts
