@@ -20,7 +20,7 @@ audit: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check engine schemas pipeline tests bench
-	$(BIN)/python -m pytest -n 2 tests
+	$(BIN)/python -m pytest -n 2 --dist loadgroup tests
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

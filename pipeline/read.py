@@ -7,11 +7,13 @@ are installed; ``.gz`` is decompressed by extension, with Python's own gzip read
 is several times faster than Beam's line reader) and read line by line, so a big
 ``.jsonl.gz`` is never held in memory.
 
-A big file is read as several :class:`Shard` s: shard ``k`` of ``n`` keeps the records
-whose ordinal in the file is ``k`` modulo ``n``. Every shard reads (and decompresses) the
-whole file but parses and audits only its own records, so the shards of one file can run
-on different workers without any record crossing a shuffle. :func:`plan_shards` decides
-``n`` per file from the file sizes and the parallelism wanted.
+A big uncompressed JSON Lines file is read as several :class:`Shard` s, byte ranges that
+each own the lines beginning inside them (``pipeline.splits``), so the shards of one file
+run on different workers and together read the file about once. Compressed files,
+whole-document files and importer formats are read whole by one shard.
+:func:`plan_shards` decides the ranges from the file sizes and the parallelism wanted.
+Every reader also reports what it read (:class:`pipeline.splits.PartRead`: lines owned,
+bytes, SHA-256), for line numbers past a split and for the ``files`` table.
 
 A file name ending in ``.json`` (before ``.gz``) holds one game document, possibly
 pretty-printed; any other native file holds one game per line (JSON Lines). With an
@@ -33,6 +35,7 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from engine.findings import CODES
+from pipeline import splits
 from pipeline.importers import IMPORTERS, ImportFailure, Record, detect
 from pipeline.importers.base import whole_document
 from schemas.log import Game, describe_errors
@@ -42,9 +45,9 @@ NATIVE_SUFFIXES = (".json", ".jsonl", ".ndjson")
 # Skipped in directories and globs; a file named explicitly is still read.
 SKIPPED_SUFFIXES = (".labels.jsonl",)
 HEAD_CHARS = 256 * 1024  # importers sniff this much; a Botzone match names its initdata near the end
-# Sharding: a file is split only if it holds at least this much (uncompressed) text, and a
-# .gz file is taken to hold this many times its size. Every shard re-reads the whole file,
-# so a file is never cut into more shards than the parallelism asked for.
+# Sharding: an uncompressed JSON Lines file is split into byte ranges only if it holds at
+# least this much; a .gz file (never split) is taken to hold this many times its size when
+# sharing out the parallelism.
 MIN_SPLIT_BYTES = 1 << 20
 GZ_RATIO = 8
 _GLOB_CHARS = frozenset("*?[")
@@ -62,22 +65,32 @@ class RawRecord:
     line: int
     text: str
     importer: str | None = None  # None: native mahjong-log/1
+    shard_start: int = 0  # > 0: ``line`` counts from the start of a split (pipeline.splits)
 
 
 @dataclass(frozen=True, slots=True)
 class Shard:
-    """Shard ``index`` of ``count`` of one file: its records whose ordinal % count == index."""
+    """Shard ``index`` of ``count`` of one file: the lines beginning in bytes
+    ``[start, end)`` (``end`` None: to the end). One shard of one: the whole file."""
 
     path: str
     index: int = 0
     count: int = 1
+    start: int = 0
+    end: int | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.index < self.count:
             raise ValueError(f"shard {self.index} of {self.count}")
+        if self.start < 0 or (self.end is not None and self.end < self.start):
+            raise ValueError(f"bad byte range [{self.start}, {self.end})")
+        if self.count > 1 and (self.index + 1 < self.count) == (self.end is None):
+            raise ValueError(f"shard {self.index} of {self.count} needs a byte range (see plan_shards)")
 
-    def keeps(self, ordinal: int) -> bool:
-        return ordinal % self.count == self.index
+    @property
+    def split(self) -> bool:
+        """True: a byte range of a file read by several shards."""
+        return self.count > 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +101,7 @@ class ParsedGame:
     line: int
     index: int
     game: Game
+    shard_start: int = 0  # see RawRecord
 
     @property
     def position(self) -> tuple[str, int, int]:
@@ -108,6 +122,7 @@ class Rejection:
     message: str
     game_id: str | None = None
     ruleset: str | None = None
+    shard_start: int = 0  # see RawRecord
 
     def __post_init__(self) -> None:
         if self.code not in CODES or not self.code.startswith("invalid_log/"):
@@ -202,25 +217,42 @@ def _text_bytes(path: str, size: int) -> int:
     return size * GZ_RATIO if path.lower().endswith(".gz") else size
 
 
+def splittable(path: str, importer: str | None) -> bool:
+    """True for a file that may be read in byte ranges: native JSON Lines, uncompressed."""
+    from apache_beam.io.filesystem import CompressionTypes
+
+    return (importer is None and not is_document_file(path)
+            and CompressionTypes.detect_compression_type(path) == CompressionTypes.UNCOMPRESSED)
+
+
 def plan_shards(files: Sequence[str], parallelism: int,
-                sizes: Mapping[str, int] | None = None) -> tuple[Shard, ...]:
+                sizes: Mapping[str, int] | None = None,
+                importers: Mapping[str, str | None] | None = None) -> tuple[Shard, ...]:
     """The shards to read ``files`` in, about ``parallelism`` at a time.
 
-    A file gets ``ceil(parallelism * its share of all the text)`` shards, at most
-    ``parallelism`` and 1 for a small file or a one-document ``.json``: one big file is
-    split across every worker, many files are spread over the workers whole.
+    A splittable file (:func:`splittable`) of at least MIN_SPLIT_BYTES gets
+    ``ceil(parallelism * its share of all the text)`` byte ranges, at most
+    ``parallelism``: one big file is split across every worker, many files are spread
+    over the workers whole. ``importers`` maps a file to its importer (None: native),
+    see :func:`importers_for_splitting`; a file missing from it is read whole. Without
+    ``importers`` every file is taken as native.
     """
     if parallelism < 1:
         raise ValueError("parallelism must be at least 1")
+    _filesystems()
     sizes = file_sizes(files) if sizes is None else sizes
+    kinds = importers if importers is not None else dict.fromkeys(files)
     text = {f: _text_bytes(f, sizes.get(f, 0)) for f in files}
     total = sum(text.values())
     shards: list[Shard] = []
     for f in files:
         n = 1
-        if total and text[f] >= MIN_SPLIT_BYTES and not is_document_file(f):
+        if total and text[f] >= MIN_SPLIT_BYTES and f in kinds and splittable(f, kinds[f]):
             n = max(1, min(parallelism, math.ceil(text[f] * parallelism / total)))
-        shards += [Shard(f, k, n) for k in range(n)]
+        if n == 1:
+            shards.append(Shard(f))
+            continue
+        shards += [Shard(f, k, n, start, end) for k, (start, end) in enumerate(splits.split_points(sizes[f], n))]
     return tuple(shards)
 
 
@@ -242,6 +274,34 @@ def _open(path: str) -> Iterator:
         yield f
 
 
+@contextlib.contextmanager
+def _open_hashed(path: str) -> Iterator[tuple[object, splits.HashingReader]]:
+    """Like :func:`_open`, and the hashing stream under it (the bytes as stored)."""
+    from apache_beam.io.filesystem import CompressedFile, CompressionTypes
+
+    fs = _filesystems()
+    kind = CompressionTypes.detect_compression_type(path)
+    with fs.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as raw:
+        h = splits.HashingReader(raw)
+        if path.lower().endswith(".gz"):
+            with gzip.GzipFile(fileobj=h, mode="rb") as f:
+                yield f, h
+        elif kind == CompressionTypes.UNCOMPRESSED:
+            yield h, h
+        else:
+            yield CompressedFile(h, kind), h
+
+
+def _text_lines(f) -> Iterator[str]:
+    first = True
+    for raw in f:
+        text = raw.decode("utf-8", errors="replace")
+        if first:
+            text = text.removeprefix("\ufeff")
+            first = False
+        yield text.rstrip("\r\n")
+
+
 def iter_lines(path: str) -> Iterator[str]:
     """The text lines of a file, newline stripped, streamed (``.gz`` decompressed).
 
@@ -249,13 +309,7 @@ def iter_lines(path: str) -> Iterator[str]:
     reported with its line instead of stopping the file.
     """
     with _open(path) as f:
-        first = True
-        for raw in f:
-            text = raw.decode("utf-8", errors="replace")
-            if first:
-                text = text.removeprefix("\ufeff")
-                first = False
-            yield text.rstrip("\r\n")
+        yield from _text_lines(f)
 
 
 def read_head(path: str, n: int = HEAD_CHARS) -> str:
@@ -288,8 +342,7 @@ def _native_records(path: str, lines: Iterable[str]) -> Iterator[RawRecord]:
             yield RawRecord(path, no, line)
 
 
-def _all_records(path: str, importer: str | None) -> Iterator[RawRecord]:
-    lines = iter_lines(path)
+def _records_of(path: str, importer: str | None, lines: Iterable[str]) -> Iterator[RawRecord]:
     if importer is None:
         yield from _native_records(path, lines)
         return
@@ -297,30 +350,81 @@ def _all_records(path: str, importer: str | None) -> Iterator[RawRecord]:
         yield RawRecord(rec.source, rec.line, rec.text, importer)
 
 
+def _all_records(path: str, importer: str | None) -> Iterator[RawRecord]:
+    return _records_of(path, importer, iter_lines(path))
+
+
 def read_records(path: str, importer: str | None = None) -> Iterator[RawRecord]:
     """Stream the records of one file. ``importer`` must already be resolved (see importer_for)."""
     return _all_records(path, importer)
 
 
-def read_shard(shard: Shard, chosen_importer: str | None = None) -> Iterator[RawRecord | Rejection]:
-    """Records of one shard of a file; an unreadable file (I/O, corrupt gzip) ends in a
-    Rejection, from shard 0 only (the other shards stop quietly at the same place)."""
-    line = None
+_READ_ERRORS = (OSError, EOFError, zlib.error, ImportFailure)
+
+
+def _read_whole(path: str, chosen_importer: str | None) -> Iterator[RawRecord | Rejection | splits.PartRead]:
+    line, h, lines, complete = None, None, 0, False
     try:
-        imp = importer_for(shard.path, chosen_importer)
-        for i, rec in enumerate(_all_records(shard.path, imp)):
-            line = rec.line
-            if shard.keeps(i):
+        imp = importer_for(path, chosen_importer)
+        with _open_hashed(path) as (f, h):
+            def counted(f=f):
+                nonlocal lines
+                for text in _text_lines(f):
+                    lines += 1
+                    yield text
+            for rec in _records_of(path, imp, counted()):
+                line = rec.line
                 yield rec
-    except (OSError, EOFError, zlib.error, ImportFailure) as e:
-        if shard.index == 0:
-            after = f" after line {line}" if line else ""
-            yield Rejection(shard.path, None, "invalid_log/json", f"file unreadable{after}: {e}")
+            h.drain()
+            complete = True
+    except _READ_ERRORS as e:
+        after = f" after line {line}" if line else ""
+        yield Rejection(path, None, "invalid_log/json", f"file unreadable{after}: {e}")
+    yield splits.PartRead(path, 0, lines, h.bytes_read if h else 0, h.hexdigest() if complete else None)
+
+
+def _read_split(shard: Shard) -> Iterator[RawRecord | Rejection | splits.PartRead]:
+    reader = splits.RangeReader(shard.path, shard.start, shard.end)
+    try:
+        for no, raw in reader:
+            text = raw.decode("utf-8", errors="replace")
+            if no == 1 and shard.start == 0:
+                text = text.removeprefix("\ufeff")
+            if text.strip():
+                yield RawRecord(shard.path, no, text, None, shard.start)
+    except _READ_ERRORS as e:
+        end = "end" if shard.end is None else shard.end
+        yield Rejection(shard.path, None, "invalid_log/json",
+                        f"file unreadable in bytes {shard.start}-{end}: {e}")
+    yield reader.part()
+
+
+def read_shard(shard: Shard, chosen_importer: str | None = None) -> Iterator[RawRecord | Rejection | splits.PartRead]:
+    """Records of one shard of a file, then one :class:`pipeline.splits.PartRead` saying
+    what the shard read. An unreadable file (I/O, corrupt gzip) ends in a Rejection
+    before it. A split shard's lines count from the split's start (``shard_start``)."""
+    if shard.split:
+        return _read_split(shard)
+    return _read_whole(shard.path, chosen_importer)
 
 
 def read_file(path: str, chosen_importer: str | None = None) -> Iterator[RawRecord | Rejection]:
     """Records of one file; an unreadable file (I/O, corrupt gzip) ends in a Rejection."""
-    return read_shard(Shard(path), chosen_importer)
+    return (r for r in read_shard(Shard(path), chosen_importer) if not isinstance(r, splits.PartRead))
+
+
+def importers_for_splitting(files: Sequence[str], sizes: Mapping[str, int],
+                            chosen: str | None) -> dict[str, str | None]:
+    """The importer of each file big enough to be split (others are read whole anyway);
+    a file whose head cannot be read is left out (read whole, reported by its reader)."""
+    out: dict[str, str | None] = {}
+    for f in files:
+        if sizes.get(f, 0) >= MIN_SPLIT_BYTES and not is_document_file(f):
+            try:
+                out[f] = importer_for(f, chosen)
+            except _READ_ERRORS:
+                continue
+    return out
 
 
 # --------------------------------------------------------------------------- parsing

@@ -149,7 +149,8 @@ def engine_error(parsed: ParsedGame, error: BaseException | str) -> Rejection:
     """The replay engine raised on this game: a rejection, never a crash of the run."""
     text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
     return Rejection(parsed.source, parsed.line, "invalid_log/engine_error",
-                     f"the audit engine failed: {text}", parsed.game.game_id, parsed.game.ruleset)
+                     f"the audit engine failed: {text}", parsed.game.game_id, parsed.game.ruleset,
+                     parsed.shard_start)
 
 
 def split_duplicates(copies: Iterable[ParsedGame]) -> tuple[ParsedGame, tuple[ParsedGame, ...]]:

@@ -23,6 +23,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from types import MappingProxyType
 
 import duckdb
@@ -31,7 +32,7 @@ import pyarrow as pa
 from pipeline import staging as staging_files
 from pipeline.rows import DUPLICATE, DUPLICATE_MESSAGE
 from pipeline.tables import ARROW_SCHEMAS, column_names, columns, ddl
-from schemas.results import TABLES, FindingRow, RunRow
+from schemas.results import BOOKKEEPING_TABLES, TABLES, FileRow, FindingRow, RunRow
 
 GAME_TABLES = ("games", "hands", "hand_scores", "payouts")
 # DuckDB settings for the load: a small, fixed memory budget (it spills to <db>.tmp past
@@ -180,7 +181,61 @@ def _quote(name: str) -> str:
 
 def _scan(files: Mapping[str, Sequence[str]], table: str) -> str:
     cols = ", ".join(_quote(c) for c in column_names(TABLES[table]))
-    return f"SELECT {cols} FROM read_parquet({_sql_list(files[table])})"
+    return f"SELECT {cols} FROM {_staged(files, table)}"
+
+
+PARTS = "file_parts"  # staging only: what each shard read (pipeline.splits)
+
+
+def _staged(files: Mapping[str, Sequence[str]], table: str) -> str:
+    """A table's staged rows, with line numbers of split files made absolute: a row read
+    by a split that starts at byte > 0 counts its line from that split, so the lines of
+    the file's earlier splits (``_line_base``, made by :func:`_line_bases`) are added."""
+    scan = f"read_parquet({_sql_list(files[table])})"
+    if PARTS not in files:
+        return scan
+    return (f"(SELECT s.* REPLACE (s.source_line + coalesce(b.base, 0) AS source_line) FROM {scan} AS s "
+            "LEFT JOIN _line_base AS b ON b.source_file = s.source_file AND b.shard_start = s.source_shard_start "
+            "AND s.source_shard_start > 0)")
+
+
+def _line_bases(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]]) -> None:
+    """``_line_base``: for each split of a file, the lines owned by the splits before it."""
+    if PARTS not in files:
+        return
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _line_base AS SELECT source_file, shard_start, "
+        "coalesce(sum(lines) OVER (PARTITION BY source_file ORDER BY shard_start "
+        "ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS base "
+        f"FROM read_parquet({_sql_list(files[PARTS])})")
+
+
+@dataclass(frozen=True, slots=True)
+class FileStat:
+    """What the filesystem says about an input file (driver side)."""
+
+    size: int
+    mtime: datetime | None
+
+
+def file_rows(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]], sources: Sequence[str],
+              stats: Mapping[str, FileStat], run_id: str) -> list[FileRow]:
+    """One ``files`` row per input file of the run, from its size/mtime and what its shards read."""
+    from pipeline.splits import PartRead, file_digest
+
+    parts: dict[str, list[PartRead]] = {}
+    if PARTS in files:
+        for src, start, lines, nbytes, digest in con.execute(
+                f"SELECT source_file, shard_start, lines, bytes_read, sha256 FROM read_parquet({_sql_list(files[PARTS])})"
+        ).fetchall():
+            parts.setdefault(src, []).append(PartRead(src, start, lines, nbytes, digest))
+    out = []
+    for src in sources:
+        st = stats.get(src, FileStat(0, None))
+        got = parts.get(src, [])
+        out.append(FileRow(path=src, size=st.size, mtime=st.mtime, content_hash=file_digest(got),
+                           lines=sum(p.lines for p in got), run_id=run_id))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,10 +273,10 @@ _RUN_FINDINGS = ("game_id IN (SELECT game_id FROM _run_ids) "
 def _occurrences_sql(files: Mapping[str, Sequence[str]]) -> str:
     parts = []
     if "games" in files:
-        parts.append(f"SELECT game_id, source_file, source_line, ruleset FROM read_parquet({_sql_list(files['games'])})")
+        parts.append(f"SELECT game_id, source_file, source_line, ruleset FROM {_staged(files, 'games')}")
     if "findings" in files:
         parts.append(f"SELECT game_id, source_file, source_line, ruleset "
-                     f"FROM read_parquet({_sql_list(files['findings'])}) WHERE {_OCCURRENCE_FINDINGS}")
+                     f"FROM {_staged(files, 'findings')} WHERE {_OCCURRENCE_FINDINGS}")
     return " UNION ALL ".join(parts) or \
         "SELECT NULL::VARCHAR AS game_id, NULL::VARCHAR AS source_file, NULL::BIGINT AS source_line, " \
         "NULL::VARCHAR AS ruleset WHERE false"
@@ -248,14 +303,16 @@ def _inserted(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[object]
 
 
 def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
-         sources: Sequence[str], make_run: Callable[[Summary], RunRow]) -> Summary:
+         sources: Sequence[str], make_run: Callable[[Summary], RunRow],
+         stats: Mapping[str, FileStat] | None = None) -> Summary:
     """Replace this run's games and input files in the database, in one transaction.
 
     Rows of every game_id present in the staged games/findings/rejected files are
     deleted first, and so are the rejected rows and invalid_log findings of every input
     file of the run; then each table is bulk-inserted from its Parquet files, without
     the rows of later occurrences of a game_id, plus a duplicate finding for each of
-    those. ``make_run(summary)`` builds the runs row, inserted last.
+    those. ``make_run(summary)`` builds the runs row, inserted last, with one ``files``
+    row per input file (``stats``: its size and modification time).
     """
     id_sources = [
         f"SELECT game_id FROM read_parquet({_sql_list(files[t])})"
@@ -263,6 +320,7 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
     ]
     con.execute("BEGIN TRANSACTION")
     try:
+        _line_bases(con, files)
         con.execute("CREATE OR REPLACE TEMP TABLE _run_sources AS "
                     "SELECT unnest(?::VARCHAR[]) AS source_file", [list(sources)])
         con.execute("CREATE OR REPLACE TEMP TABLE _run_ids AS SELECT DISTINCT game_id FROM ("
@@ -281,13 +339,13 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
             con.execute(f"DELETE FROM {t} WHERE game_id IN (SELECT game_id FROM _run_ids)")
         con.execute(f"DELETE FROM findings WHERE {_RUN_FINDINGS}")
         con.execute("DELETE FROM rejected WHERE source_file IN (SELECT source_file FROM _run_sources)")
-        counts = dict.fromkeys(t for t in TABLES if t != "runs")
+        counts = dict.fromkeys(t for t in TABLES if t not in BOOKKEEPING_TABLES)
         for t in counts:
             if t not in files:
                 counts[t] = 0
                 continue
             cols = ", ".join(_quote(c) for c in column_names(TABLES[t]))
-            scan = f"SELECT {cols} FROM read_parquet({_sql_list(files[t])}) AS s"
+            scan = f"SELECT {cols} FROM {_staged(files, t)} AS s"
             if n_dups:
                 scan += f" WHERE NOT EXISTS (SELECT 1 FROM _dups AS d WHERE {_SAME_OCCURRENCE})"
             counts[t] = _inserted(con, f"INSERT INTO {_quote(t)} ({cols}) {scan}")
@@ -298,13 +356,12 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
             f"SELECT kind, count(*) FROM findings WHERE {_RUN_FINDINGS} "
             "GROUP BY kind ORDER BY count(*) DESC, kind").fetchall())
         summary = Summary(MappingProxyType(counts), by_kind, int(n_dups))
-        run_table = pa.Table.from_pylist([make_run(summary).model_dump()], schema=ARROW_SCHEMAS["runs"])
-        con.register("_run_row", run_table)
-        run_cols = ", ".join(_quote(c) for c in column_names(RunRow))
-        con.execute(f"INSERT INTO runs ({run_cols}) SELECT {run_cols} FROM _run_row")
-        con.unregister("_run_row")
-        for tmp in ("_run_sources", "_run_ids", "_dups"):
-            con.execute(f"DROP TABLE {tmp}")
+        run_row = make_run(summary)
+        _insert_rows(con, "runs", [run_row])
+        con.execute("DELETE FROM files WHERE path IN (SELECT source_file FROM _run_sources)")
+        _insert_rows(con, "files", file_rows(con, files, sources, stats or {}, run_row.run_id))
+        for tmp in ("_run_sources", "_run_ids", "_dups", "_line_base"):
+            con.execute(f"DROP TABLE IF EXISTS {tmp}")
     except BaseException:
         con.execute("ROLLBACK")
         raise
@@ -312,11 +369,24 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
     return summary
 
 
+def _insert_rows(con: duckdb.DuckDBPyConnection, table: str, rows: Sequence) -> None:
+    """Bulk-insert a few rows made by the driver (one Arrow table, one INSERT)."""
+    if not rows:
+        return
+    arrow = pa.Table.from_pylist([r.model_dump() for r in rows], schema=ARROW_SCHEMAS[table])
+    con.register("_driver_rows", arrow)
+    try:
+        cols = ", ".join(_quote(c) for c in column_names(TABLES[table]))
+        con.execute(f"INSERT INTO {_quote(table)} ({cols}) SELECT {cols} FROM _driver_rows")
+    finally:
+        con.unregister("_driver_rows")
+
+
 def load_staging(con: duckdb.DuckDBPyConnection, staging: str, sources: Sequence[str],
-                 make_run: Callable[[Summary], RunRow]) -> Summary:
+                 make_run: Callable[[Summary], RunRow], stats: Mapping[str, FileStat] | None = None) -> Summary:
     """Load the files a staging folder's manifest names; ``make_run(summary)`` builds the runs row."""
     for name, value in LOAD_SETTINGS:
         con.execute(f"SET {name} = '{value}'")
     with tempfile.TemporaryDirectory(prefix="mahjong-audit-load-") as tmp:
         files = localise(staging_files.read_manifest(staging), tmp)
-        return load(con, files, sources, make_run)
+        return load(con, files, sources, make_run, stats)

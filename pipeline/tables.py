@@ -16,7 +16,7 @@ from datetime import datetime
 import pyarrow as pa
 from pydantic import BaseModel
 
-from schemas.results import TABLES, Instant
+from schemas.results import BOOKKEEPING_TABLES, STAGING_ONLY, TABLES, Instant
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +100,12 @@ ARROW_SCHEMAS: typing.Mapping[str, pa.Schema] = types.MappingProxyType(
 # Every staged row carries the source position of its game's record, so the load can keep
 # one occurrence per game_id; tables whose rows do not hold it get it as extra (nullable)
 # staging columns, which are not loaded.
+# ``source_shard_start`` > 0: source_line counts from that byte offset's split, fixed by
+# the load (pipeline.splits).
 SOURCE_COLUMNS = (
     Column("source_file", TYPE_MAP[str], True),
     Column("source_line", TYPE_MAP[int], True),
+    Column("source_shard_start", TYPE_MAP[int], True),
 )
 
 
@@ -115,7 +118,8 @@ def staging_schema(model: type[BaseModel]) -> pa.Schema:
 
 
 STAGING_SCHEMAS: typing.Mapping[str, pa.Schema] = types.MappingProxyType(
-    {name: staging_schema(model) for name, model in TABLES.items() if name != "runs"}
+    {name: staging_schema(model)
+     for name, model in {**TABLES, **STAGING_ONLY}.items() if name not in BOOKKEEPING_TABLES}
 )
 
 # Summary views. Seats map to players through games.players (0-based seat -> 1-based list).

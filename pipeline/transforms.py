@@ -19,6 +19,7 @@ FileSystems paths, and no Python state is shared between workers.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -29,13 +30,14 @@ from apache_beam.transforms.window import GlobalWindow
 from apache_beam.utils.timestamp import MIN_TIMESTAMP
 from apache_beam.utils.windowed_value import WindowedValue
 
-from pipeline import read, rows, staging
+from pipeline import read, rows, splits, staging
 from pipeline.progress import Marker
-from schemas.results import FindingRow, GameRow, HandRow, RejectedRow
+from schemas.results import FilePartRow, FindingRow, GameRow, HandRow, RejectedRow
 
 NAMESPACE = "mahjong_audit"
 REJECTED = "rejected"
 DUPLICATES = "duplicates"
+PARTS = "parts"  # what each shard read (pipeline.splits.PartRead)
 
 AuditFn = Callable[[Any], Any]  # engine.audit.audit_game: Game -> GameAudit
 
@@ -91,8 +93,9 @@ class ReadShardFn(_MarkingDoFn):
         if shard.index == 0:
             self.files.inc()
         for rec in read.read_shard(shard, self.importer):
-            self.records.inc()
-            self._mark()
+            if not isinstance(rec, splits.PartRead):
+                self.records.inc()
+                self._mark()
             yield rec
 
 
@@ -128,9 +131,14 @@ class ParseFn(_MarkingDoFn):
     phase = "parsed"
 
     def process(self, rec):
+        if isinstance(rec, splits.PartRead):
+            yield pvalue.TaggedOutput(PARTS, rec)
+            return
         self._mark()
         seen: dict[str, read.ParsedGame] = {}
         for out in read.parse_record(rec):
+            if isinstance(rec, read.RawRecord) and rec.shard_start:
+                out = dataclasses.replace(out, shard_start=rec.shard_start)
             if isinstance(out, read.Rejection):
                 yield pvalue.TaggedOutput(REJECTED, out)
             elif out.game.game_id in seen:
@@ -141,7 +149,8 @@ class ParseFn(_MarkingDoFn):
 
 
 class ParseAndValidate(beam.PTransform):
-    """Records -> ``games`` (ParsedGame), ``rejected`` (Rejection), ``duplicates`` (rows)."""
+    """Records -> ``games`` (ParsedGame), ``rejected`` (Rejection), ``duplicates`` (rows),
+    ``parts`` (PartRead, passed through)."""
 
     def __init__(self, progress_dir: str | None = None):
         super().__init__()
@@ -149,7 +158,7 @@ class ParseAndValidate(beam.PTransform):
 
     def expand(self, records):
         return records | "Parse" >> beam.ParDo(ParseFn(self.progress_dir)).with_outputs(
-            REJECTED, DUPLICATES, main="games")
+            REJECTED, DUPLICATES, PARTS, main="games")
 
 
 # --------------------------------------------------------------------------- replay
@@ -206,15 +215,19 @@ class Replay(beam.PTransform):
 # --------------------------------------------------------------------------- rows
 
 
-def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None]:
-    """The rows of one pipeline item (an audit, a Rejection, or rows already made) and
-    the source position of its record."""
+def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None, int]:
+    """The rows of one pipeline item (an audit, a Rejection, a PartRead, or rows already
+    made) and the source position of its record (file, line, split start)."""
     if isinstance(item, read.Rejection):
-        return rows.rejection_rows(item, run_id), item.source, item.line
+        return rows.rejection_rows(item, run_id), item.source, item.line, item.shard_start
     if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], read.ParsedGame):
         parsed = item[0]
-        return rows.audit_rows(parsed, item[1], run_id), parsed.source, parsed.line
-    return item, None, None  # rows already made (duplicates: findings carry their position)
+        return rows.audit_rows(parsed, item[1], run_id), parsed.source, parsed.line, parsed.shard_start
+    if isinstance(item, splits.PartRead):
+        row = FilePartRow(source_file=item.source, shard_start=item.start, lines=item.lines,
+                          bytes_read=item.bytes_read, sha256=item.sha256)
+        return (row,), item.source, None, 0
+    return item, None, None, 0  # rows already made (duplicates: findings carry their position)
 
 
 class WriteRowsFn(beam.DoFn):
@@ -241,9 +254,9 @@ class WriteRowsFn(beam.DoFn):
         self._writer = staging.TableWriter(self.staging_dir, self.batch_rows)
 
     def process(self, item):
-        made, source_file, source_line = item_rows(item, self.run_id)
+        made, source_file, source_line, shard_start = item_rows(item, self.run_id)
         for row in made:
-            self._writer.add(row, source_file, source_line)
+            self._writer.add(row, source_file, source_line, shard_start)
             if isinstance(row, GameRow):
                 self.games.inc()
             elif isinstance(row, HandRow):
@@ -309,7 +322,7 @@ class AuditPipeline(beam.PTransform):
         parsed = records | "ParseAndValidate" >> ParseAndValidate(self.progress_dir)
         replayed = parsed.games | "Replay" >> Replay(self.audit_fn, self.progress_dir)
         outputs = {"Audited": replayed["audited"], "EngineErrors": replayed[REJECTED],
-                   "Rejected": parsed[REJECTED], "Duplicates": parsed[DUPLICATES]}
+                   "Rejected": parsed[REJECTED], "Duplicates": parsed[DUPLICATES], "Parts": parsed[PARTS]}
         written = [pcoll | f"Write{name}" >> WriteRows(self.run_id, self.staging, self.batch_rows)
                    for name, pcoll in outputs.items()]
         return written | "Written" >> beam.Flatten() | "Manifest" >> WriteManifest(self.staging)

@@ -132,6 +132,29 @@ class RejectedRow(_Row):
     message: str
 
 
+class FileRow(_Row):
+    """One input file as last audited: what ``audit --skip-audited`` compares."""
+
+    path: str
+    size: int
+    mtime: datetime | None = Field(description="modification time (UTC) the filesystem reported")
+    content_hash: str | None = Field(description="SHA-256 of the bytes as stored ('parts:' + the hash of "
+                                     "the parts' hashes for a file read in byte ranges); null: not read "
+                                     "to the end")
+    lines: int
+    run_id: str
+
+
+class FilePartRow(_Row):
+    """Staging only: what one shard read of one file (pipeline.splits.PartRead)."""
+
+    source_file: str
+    shard_start: int
+    lines: int
+    bytes_read: int
+    sha256: str | None
+
+
 TABLES: dict[str, type[_Row]] = {
     "runs": RunRow,
     "games": GameRow,
@@ -140,4 +163,9 @@ TABLES: dict[str, type[_Row]] = {
     "payouts": PayoutRow,
     "findings": FindingRow,
     "rejected": RejectedRow,
+    "files": FileRow,
 }
+# Tables the audit writes besides the rows of its games and records (not game data).
+BOOKKEEPING_TABLES = ("runs", "files")
+# Staged by the workers but never loaded as such.
+STAGING_ONLY: dict[str, type[_Row]] = {"file_parts": FilePartRow}

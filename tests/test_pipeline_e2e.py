@@ -248,4 +248,7 @@ def test_a_file_split_into_shards_over_two_processes_gives_the_same_tables(tmp_p
     assert sharded == whole
     assert sharded[1] == [("s0", 1)] + [(f"s{i}", i + 1 + (i >= 3) + (i >= 4)) for i in range(1, 6)]
     assert sharded[2] == [("s0", 4, f"{path}:1")] and sharded[3] == [(6, "invalid_log/json")]
+    # the files table: a file read in byte ranges gets the parts' hash and all its lines
+    ((digest, n_lines),) = query(tmp_path / "workers.duckdb", "SELECT content_hash, lines FROM files")
+    assert digest.startswith("parts:") and n_lines == len(lines)
     assert "duplicates: 1 later copies" in capsys.readouterr().out

@@ -218,7 +218,7 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
          bins: int = 20) -> ReportData:
     """Everything the report shows. Tables that are missing count as empty."""
     have = _existing_tables(con)
-    missing = tuple(t for t in TABLES if t not in have)
+    missing = tuple(t for t in TABLES if t not in have and t != "files")  # files: not reported on
     if missing:
         # Shadow each missing table with an empty one of the right shape, for this session only.
         from pipeline.tables import create_table_sql
