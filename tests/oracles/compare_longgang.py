@@ -12,6 +12,7 @@ agrees, else a signature of the situation's features. Prints one minimal example
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -99,37 +100,19 @@ def features(s: dict) -> str:
 
 
 def classify(s: dict, res: dict) -> str:
-    """The first alternative reading (then pair of readings) under which the oracle agrees."""
+    """The first alternative reading (then pair, three, for a 陪家 four of them) under which
+    the oracle agrees; else a signature of the situation."""
     items = list(ALTERNATIVES.items())
-    for label, change in items:
-        if O.agrees(O.score(s, replace(O.DEFAULT, **change)), res):
-            return label
-    for i, (l1, c1) in enumerate(items):
-        for l2, c2 in items[i + 1:]:
-            if c1.keys() & c2.keys():
+    most = 4 if s.get("ruleset_fields", {}).get("role") == "other" else 2  # a 陪家 is cheap to score
+    for size in range(1, most + 1):
+        for combo in itertools.combinations(items, size):
+            keys = [k for _, c in combo for k in c]
+            if len(keys) != len(set(keys)):
                 continue
-            if O.agrees(O.score(s, replace(O.DEFAULT, **c1, **c2)), res):
-                return f"{l1} + {l2}"
-    if s.get("ruleset_fields", {}).get("role") == "other":  # cheap to score: try triples
-        for i, (l1, c1) in enumerate(items):
-            for j, (l2, c2) in enumerate(items[i + 1:], i + 1):
-                for l3, c3 in items[j + 1:]:
-                    if (c1.keys() | c2.keys()) & c3.keys() or c1.keys() & c2.keys():
-                        continue
-                    if O.agrees(O.score(s, replace(O.DEFAULT, **c1, **c2, **c3)), res):
-                        return f"{l1} + {l2} + {l3}"
-    if _four_alike_with_wilds(s):
-        return "known: 陪家 four alike + wilds as one triplet (with other causes)"
+            change = {k: v for _, c in combo for k, v in c.items()}
+            if O.agrees(O.score(s, replace(O.DEFAULT, **change)), res):
+                return " + ".join(label for label, _ in combo)
     return "unexplained: " + features(s)
-
-
-def _four_alike_with_wilds(s: dict) -> bool:
-    f = s.get("ruleset_fields", {})
-    if f.get("role") != "other":
-        return False
-    tiles = s["concealed"] + [s["win_tile"]]
-    wild = {f.get("indicator"), O.SEAT_FLOWER[s.get("seat_wind", "E")]}
-    return any(t in wild for t in tiles) and any(tiles.count(t) == 4 for t in set(tiles) - wild)
 
 
 def compare(sits: list[dict], options: dict | None = None) -> tuple[int, dict]:
