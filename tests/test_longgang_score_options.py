@@ -52,7 +52,7 @@ def test_zuohua_and_one_caishen_option_counts_only_the_zuohua():
 
 
 def test_non_winner_zuohua_and_one_caishen_option():
-    # a 陪家's 中中 + 坐花 and 白… : 7z7z with the 坐花, 1z1z with the 正财 (East's wind)
+    # a 陪家 (East) with 中中 and 东东: one triplet takes the 坐花, the other the 正财
     default = other("77z11z1f5p")
     assert names(default, "tai") == {"字刻": 2, "坐花": 1, "双财神": 1}
     opt = other("77z11z1f5p", rules=S.Rules(zuo_is_second_caishen=False))
