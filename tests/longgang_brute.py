@@ -121,8 +121,9 @@ def winner_readings(sit: WinSituation, rules: S.Rules) -> set[Reading]:
             for k in kinds:
                 if k != FREE:
                     full[k] += 1
-            if any(full[k] + meld_copies[k] > max(4, nat[k] + meld_copies[k]) for k in range(34) if k not in beyond):
-                continue  # a fifth copy only of 中, 发 or the seat wind (二、三)e)
+            if rules.wild_beyond_fourth_copy != "any" and any(
+                    full[k] + meld_copies[k] > max(4, nat[k] + meld_copies[k]) for k in range(34) if k not in beyond):
+                continue  # a fifth copy only of 中, 发 or the seat wind (二、三)e), unless the option says any
             free_parts: tuple[Part, ...] = {0: (), 2: (Part(PAIR, None, 2),), 3: (Part(TRIPLET, None, 3),)}[free]
             substitutes = len(held) + (1 if win_wild else 0) - homed - (1 if win_homed else 0)
             for shape, parts in _shapes(full, n_sets, free_parts, eight):
@@ -201,10 +202,13 @@ def best_winner_key(sit: WinSituation, rules: S.Rules) -> tuple[tuple[int, int, 
 
 
 def other_best_key(concealed, melds, flowers, seat_wind, w: S.Wilds, rules: S.Rules) -> tuple[int, int, int]:
-    """A 陪家: each wild joins a kind it holds naturally, or is wasted (卖兵)."""
+    """A 陪家: each wild joins a kind it holds naturally, or is wasted (卖兵); the options
+    ``wild_beyond_fourth_copy``, ``non_winner_single_two_wilds`` and ``non_winner_wild_choice``
+    are read from ``rules``."""
     c = T.counts(concealed)
     nat = [0 if t in w.all else c[t] for t in range(34)]
     n_wild = sum(c[t] for t in w.all)
+    n_real = sum(c[t] for t in w.real)
     kinds = [t for t in range(34) if nat[t]] + [FREE]
     best = None
     for assign in itertools.combinations_with_replacement(kinds, n_wild):
@@ -214,12 +218,21 @@ def other_best_key(concealed, melds, flowers, seat_wind, w: S.Wilds, rules: S.Ru
                 continue
             a = assign.count(t)
             m = min(nat[t], (nat[t] + a) // 3)  # every triplet holds a natural tile
-            if t not in (T.RED, T.GREEN, T.wind_tile(seat_wind)):
+            if not rules.non_winner_single_two_wilds:
+                m = min(m, max(nat[t] // 3, nat[t] // 2))  # … two of them (一、A)2))
+            if t not in (T.RED, T.GREEN, T.wind_tile(seat_wind)) and rules.wild_beyond_fourth_copy != "any":
                 m = min(m, max(nat[t] // 3, max(nat[t], 4 - sum(x.tiles[:4].count(t) for x in melds)) // 3))
             if m > nat[t] // 3:
                 chosen.append((t, m))
-        sc = S.score_other_placement(concealed, melds, flowers, seat_wind, w, rules, tuple(chosen))
-        key = (sc.total, int(dict(sc.details)["tai"]), int(dict(sc.details)["hu"]))
-        if best is None or key > best:
-            best = key
+        used = sum(3 * m - nat[t] for t, m in chosen)
+        # which wilds fill: the 正财 first, or (option best) every split of 正财 and 坐花
+        splits = [min(n_real, used)]
+        if rules.non_winner_wild_choice == "best":
+            splits = [r for r in range(used + 1) if r <= n_real and used - r <= n_wild - n_real]
+        for used_real in splits:
+            sc = S.score_other_placement(concealed, melds, flowers, seat_wind, w, rules, tuple(chosen),
+                                         used_real=used_real)
+            key = (sc.total, int(dict(sc.details)["tai"]), int(dict(sc.details)["hu"]))
+            if best is None or key > best:
+                best = key
     return best  # type: ignore[return-value]

@@ -87,6 +87,19 @@ class LonggangOptions:
     four_winds_wild_restriction: bool = _opt(
         False, "大/小四喜 with a wild in its wind sets needs two or more wilds and no wild elsewhere "
                "(现在习惯上不作此限制)")
+    zuo_is_second_caishen: bool = _opt(
+        True, "双财神 (1 台) also for the 坐花 + one 正财 (四、3 \"坐花与正财1台\"); false: only two 正财 "
+              "(四、1 \"两个神计一台\"), the 坐花 scoring its own 台")
+    wild_beyond_fourth_copy: Literal["value_honours", "any"] = _opt(
+        "value_honours", "kinds a wild may stand for as a fifth (or sixth) copy: value_honours — 中, 发 and the "
+                         "seat wind, the kinds 二、三)e names; any — every kind (三)a \"财神可以用来代替其他所有的牌\")")
+    non_winner_single_two_wilds: bool = _opt(
+        True, "陪家: one natural tile and two wilds make a triplet (三)f's example \"坐花，两个财神，红中…只算红中刻8\"); "
+              "false: every triplet of a 陪家 holds two natural tiles (一、A)2) \"两个财神或坐花配一张牌可视为暗刻胡，"
+              "非胡牌者不行\")")
+    non_winner_wild_choice: Literal["caishen_first", "best"] = _opt(
+        "caishen_first", "陪家: which wilds fill its triplets: caishen_first — the 正财, the 坐花 only when they run "
+                         "out (三)f's example counts 2 台 for 坐花 + two 财神 + 中); best — whichever scores more")
     appendix_hands: frozenset[str] = _opt(
         frozenset(), "the rare hands of the seed's 附一 that count (有此地方玩法算腊子): any of "
                      + ", ".join(S.APPENDIX_TAI))
@@ -117,6 +130,10 @@ class LonggangOptions:
             three_caishen=self.three_caishen, non_winner_four_flowers_tai=self.non_winner_four_flowers_tai,
             four_winds_wild_restriction=self.four_winds_wild_restriction,
             appendix_hands=frozenset(self.appendix_hands),
+            zuo_is_second_caishen=self.zuo_is_second_caishen,
+            wild_beyond_fourth_copy=self.wild_beyond_fourth_copy,
+            non_winner_single_two_wilds=self.non_winner_single_two_wilds,
+            non_winner_wild_choice=self.non_winner_wild_choice,
         )
 
 

@@ -213,6 +213,10 @@ class Rules:
     non_winner_four_flowers_tai: int = 2
     four_winds_wild_restriction: bool = False
     appendix_hands: frozenset[str] = frozenset()
+    zuo_is_second_caishen: bool = True
+    wild_beyond_fourth_copy: str = "value_honours"
+    non_winner_single_two_wilds: bool = True
+    non_winner_wild_choice: str = "caishen_first"
 
 
 # ------------------------------------------------------------------ helpers
@@ -338,7 +342,8 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
                                  real - (win in w.real), zuo - (win == w.zuo), w.caishen_kind, n_sets,
                                  rules.eight_pairs and not sit.melds)
     robbing = sit.kong and not sit.self_drawn
-    copy_limits = copy_limits_of(sit.melds, sit.seat_wind, [0 if t in w.all else c[t] for t in range(34)])
+    copy_limits = copy_limits_of(sit.melds, sit.seat_wind, [0 if t in w.all else c[t] for t in range(34)],
+                                 rules.wild_beyond_fourth_copy == "any")
     best: tuple[tuple[int, int, int], Score] | None = None
     for r in readings:
         part = r.parts[r.win_idx]
@@ -360,10 +365,14 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
 BEYOND_FOURTH_COPY = DRAGON_KINDS
 
 
-def copy_limits_of(melds: Sequence[Meld], seat_wind: int, nat: Sequence[int]) -> tuple[int, ...]:
+def copy_limits_of(melds: Sequence[Meld], seat_wind: int, nat: Sequence[int],
+                   any_kind: bool = False) -> tuple[int, ...]:
     """How many copies of each kind the concealed sets may show: 4 less those in melds (but
     never fewer than the natural tiles ``nat`` held: wilds are what may not add a fifth), or
-    no limit (99) for the kinds of :data:`BEYOND_FOURTH_COPY` and the seat wind."""
+    no limit (99) for the kinds of :data:`BEYOND_FOURTH_COPY` and the seat wind — for every
+    kind with ``any_kind`` (option ``wild_beyond_fourth_copy: any``)."""
+    if any_kind:
+        return (99,) * 34
     limits = [4] * 34
     for m in melds:
         for t in m.tiles[:4]:
@@ -448,7 +457,7 @@ def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContex
     if zuo:
         four = not w.flower_mode and all(T.FLOWER0 + k in sit.flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
         tai.append(("四花", TAI["四花"], "tai") if four else ("坐花", TAI["坐花"], "tai"))
-    if real + zuo >= 2:
+    if real + (zuo if rules.zuo_is_second_caishen or w.flower_mode else 0) >= 2:
         tai.append(("双财神", TAI["双财神"], "tai"))
     if arr.substitutes == 0:
         tai.append(("硬胡", TAI["硬胡"], "tai"))
@@ -602,18 +611,33 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     c = T.counts(concealed)
     nat = [0 if t in w.all else c[t] for t in range(34)]
     wild_n = sum(c[t] for t in w.all)
+    real = sum(c[t] for t in w.real)
+    limits = copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
     best: Score | None = None
-    for chosen in other_placements(nat, wild_n, copy_limits_of(melds, seat_wind, nat)):
-        sc = score_other_placement(concealed, melds, flowers, seat_wind, w, rules, chosen, round_wind)
-        if best is None or (sc.total, _detail(sc, "tai"), _detail(sc, "hu")) > (  # type: ignore[operator]
-                best.total, _detail(best, "tai"), _detail(best, "hu")):
-            best = sc
+    for chosen in other_placements(nat, wild_n, limits, rules.non_winner_single_two_wilds):
+        used = wild_cost(nat, chosen)
+        if rules.non_winner_wild_choice == "best":
+            splits = range(max(0, used - (wild_n - real)), min(real, used) + 1)
+        else:
+            splits = range(min(real, used), min(real, used) + 1)
+        for used_real in splits:
+            sc = score_other_placement(concealed, melds, flowers, seat_wind, w, rules, chosen, round_wind, used_real)
+            if best is None or (sc.total, _detail(sc, "tai"), _detail(sc, "hu")) > (  # type: ignore[operator]
+                    best.total, _detail(best, "tai"), _detail(best, "hu")):
+                best = sc
     return best if best is not None else Score((), 0, details=(("hu", 0), ("tai", 0)))
 
 
+def wild_cost(nat: Sequence[int], chosen: tuple[tuple[int, int], ...]) -> int:
+    """Wilds a 陪家's placement ``chosen`` uses."""
+    return sum(3 * m - nat[t] for t, m in chosen if 3 * m > nat[t])
+
+
 def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequence[int], seat_wind: int,
-                          w: Wilds, rules: Rules, chosen: tuple[tuple[int, int], ...], round_wind: int = 0) -> Score:
-    """A 陪家's score with its wilds placed as ``chosen`` says (see :func:`other_placements`)."""
+                          w: Wilds, rules: Rules, chosen: tuple[tuple[int, int], ...], round_wind: int = 0,
+                          used_real: int | None = None) -> Score:
+    """A 陪家's score with its wilds placed as ``chosen`` says (see :func:`other_placements`);
+    ``used_real`` of them 正财, the rest 坐花 (default: the 正财 first, 三)f's example)."""
     c = T.counts(concealed)
     real = sum(c[t] for t in w.real)
     nat = [0 if t in w.all else c[t] for t in range(34)]
@@ -626,8 +650,9 @@ def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowe
             hu.append((mh[0], mh[1], "hu"))
             tai.extend(_triplet_tai(m.first, swt, round_wind, w, rules))
     hu.extend([("花", FLOWER_HU, "hu")] * len(flowers))
-    used = sum(3 * m - nat[t] for t, m in chosen if 3 * m > nat[t])
-    used_real = min(real, used)  # 正财 fill first; the 坐花 only where they run out (seed f)
+    used = wild_cost(nat, chosen)
+    if used_real is None:
+        used_real = min(real, used)  # 正财 fill first; the 坐花 only where they run out (seed f)
     used_zuo = used - used_real
     triplets = dict(chosen)
     for t in range(34):
@@ -643,7 +668,7 @@ def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowe
             tai.append(("四花", rules.non_winner_four_flowers_tai, "tai"))
         else:
             tai.append(("坐花", TAI["坐花"], "tai"))
-    if used_real + used_zuo >= 2:
+    if used_real + (used_zuo if rules.zuo_is_second_caishen or w.flower_mode else 0) >= 2:
         tai.append(("双财神", TAI["双财神"], "tai"))
     hu_total = sum(v for _, v, _u in hu)
     tai_total = sum(v for _, v, _u in tai)
@@ -660,12 +685,14 @@ def _triplet_tai(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> l
     return []
 
 
-def other_placements(nat: Sequence[int], budget: int,
-                     limits: Sequence[int] = (4,) * 34) -> list[tuple[tuple[int, int], ...]]:
+def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4,) * 34,
+                     single_two_wilds: bool = True) -> list[tuple[tuple[int, int], ...]]:
     """Every placement of a 陪家's wilds (``budget`` of them): for each kind with ``n``
     natural tiles, ``m`` concealed triplets (each with a natural tile: 三个财神不能当独作刻子),
     using ``3m − n`` wilds, at most ``limits[kind]`` copies (see :func:`copy_limits_of`: beyond
     the fourth copy only for 中, 发 and the seat wind, 二、三)e "手中有四个红中配双财神").
+    Without ``single_two_wilds`` (option ``non_winner_single_two_wilds``) every triplet holds
+    two natural tiles (``m ≤ n // 2``).
     Returns the (kind, m) choices that differ from the plain ``n // 3`` (∅ first)."""
     out: list[tuple[tuple[int, int], ...]] = [()]
     for t in range(34):
@@ -675,7 +702,7 @@ def other_placements(nat: Sequence[int], budget: int,
         grown = []
         for chosen in out:
             left = budget - sum(3 * m - nat[k] for k, m in chosen if 3 * m > nat[k])
-            for m in range(n // 3 + 1, n + 1):
+            for m in range(n // 3 + 1, (n if single_two_wilds else n // 2) + 1):
                 cost = 3 * m - n
                 if cost > left or 3 * m > limits[t]:
                     break

@@ -145,16 +145,21 @@ def winning(rng: random.Random) -> dict | None:
     kong = self_drawn and (has_kong or bool(flowers)) and rng.random() < 0.2 and has_kong
     if not self_drawn and rng.random() < 0.04:
         kong = True  # 抢杠: 二、二)5 "按放炮胡计"
+    # a self-drawn win on the replacement after a flower (补花): needs a flower set aside
+    flower_replacement = self_drawn and not kong and bool(flowers) and rng.random() < 0.1
     fields: dict = {"indicator": name(wk)}
     if seat_wind == "E" and not melds and self_drawn and not kong and rng.random() < 0.03:
         fields["heavenly"] = True
     if seat_wind != "E" and not melds and not self_drawn and rng.random() < 0.03:
         fields["human"] = True
-    return {
+    sit = {
         "concealed": sorted(tiles), "melds": melds, "win_tile": win, "self_drawn": self_drawn,
         "seat_wind": seat_wind, "round_wind": rng.choice("ESWN"), "flowers": flowers,
         "kong": kong, "last_tile": (not kong) and rng.random() < 0.04, "ruleset_fields": fields,
     }
+    if flower_replacement and not sit["last_tile"] and "heavenly" not in fields:
+        sit["replacement"] = "flower"
+    return sit
 
 
 def other(rng: random.Random) -> dict | None:

@@ -79,8 +79,8 @@ class Options:
     # 二、二)3 "（龙港来法靠壁（边张）、单吊不计2胡，但有的地方也计2户…）".
     edge_single_discard_bonus: bool = False
     # A drawn wild completes the hand wherever it is placed: its place in the chosen
-    # reading decides the wait ("position"). Alternatives: "two" (a drawn wild is a plain
-    # self-draw, 2 胡), "none" (no wait bonus at all), "best" (always the best, 卡档 4).
+    # reading decides the wait ("position"). Alternative: "two" (a drawn wild is a plain
+    # self-draw, 2 胡).
     drawn_wild_wait: str = "position"
     # 陪家: 三)f's example "坐花，两个财神，红中…只算红中刻8…计2台" makes a triplet of one real
     # tile and two wilds, against 一、A)2) "两个财神或坐花配一张牌可视为暗刻胡，非胡牌者不行"
@@ -97,14 +97,13 @@ class Options:
     other_cai_first: bool = False
     # 二、二)9 "开杠或补花时，用杠尾摸的那张牌（岭上牌）而和牌，只计自摸2胡，有的地方来法也计一台":
     # read as "counts as a self-draw (not an extra 台)", the wait bonus as usual.
-    # True: literally 2 胡, whatever the wait (卡档 not 4, 单吊 2).
-    replacement_always_two: bool = False
-    # The engine's behaviours being fixed on another branch (lg-score), as switches so the
-    # comparison can name them: 财神归位 not 硬胡; 陪家 four alike + wilds as one triplet
-    # only; a pair of two wilds scores 将.
-    restored_is_hard: bool = True
-    other_four_two_pairs: bool = True
-    wild_pair_scores: bool = False
+    # Default: the literal reading, 2 胡 whatever the wait (卡档 not 4, 单吊 2), as issue 12
+    # cause 6 asks. False: "counts as a self-draw", the wait bonus as usual.
+    replacement_always_two: bool = True
+    # 二、三)e "如手牌已碰红中（青发，坐风同理）,再胡红中配两财神…（或手中有四个红中配双财神也计3台）":
+    # a wild may stand for a fifth (sixth) copy. Default: of any kind (the wild is any tile,
+    # 三)a "财神可以用来代替其他所有的牌"). False: only 中, 发 and the seat wind, the kinds 三)e names.
+    fifth_copy_any: bool = True
 
 
 DEFAULT = Options()
@@ -328,7 +327,8 @@ def parse(sit: dict) -> Hand:
     return Hand(
         tuple(counts), cai, fl, tuple(melds), win, bool(sit.get("self_drawn")), WINDS[sw], wk,
         len(sit.get("flowers", [])), bool(fields.get("heavenly")), bool(fields.get("human")),
-        fields.get("role") in ("other", "loser", "peijia"), bool(sit.get("kong")),
+        fields.get("role") in ("other", "loser", "peijia"),
+        bool(sit.get("kong")) or sit.get("replacement") in ("kong", "flower"),
     )
 
 
@@ -402,7 +402,7 @@ def _winner_score(h: Hand, groups: tuple, win_at, o: Options, eight: bool):
             if h.self_drawn and h.kong and o.replacement_always_two:
                 face += 2
             elif h.win in ("cai", "flower") and o.drawn_wild_wait != "position":
-                face += {"best": 4, "two": 2, "none": 0}[o.drawn_wild_wait]
+                face += 2
             else:
                 face += _wait_hu(wait, h, o)
     for gi, (typ, mem, meld) in enumerate(groups):
@@ -424,7 +424,7 @@ def _winner_score(h: Hand, groups: tuple, win_at, o: Options, eight: bool):
                 tai += 1
         elif typ == "pair" and k in vk:
             # 三)a "如是财神坐花对作将牌，不计将胡数"; 一、B)4) "单发坐风配财神坐花成对子的，胡牌者计2胡"
-            if any(s == "r" for _, s in mem) or o.wild_pair_scores:
+            if any(s == "r" for _, s in mem):
                 face += 2
     if eight and not o.eight_pairs_every_value_pair:
         extra = sum(1 for typ, mem, _ in groups if typ == "pair" and mem[0][0] in vk
@@ -433,8 +433,6 @@ def _winner_score(h: Hand, groups: tuple, win_at, o: Options, eight: bool):
     # 四、1 "两个神计一台，胡牌时没有财神(坐花)也计一台"
     jokers = [m for _, mem, _ in groups for m in mem if m[1] == "j"]
     restored = h.flower == 0 and all(k == h.wild_kind for k, _ in jokers)  # 三)c 财神归位
-    if jokers and not o.restored_is_hard:
-        restored = False
     two = h.cai == 2 or (o.flower_is_second_wild and h.cai == 1 and h.flower == 1)
     if two and not (o.restored_not_two_wilds and restored and h.cai):
         tai += 1
@@ -481,6 +479,17 @@ def _verdict(cands: list) -> Verdict:
                    frozenset((c[2], c[3]) for c in top), example=top[0][5])
 
 
+def _beyond_fourth(h: Hand, groups) -> bool:
+    """A wild shows a fifth copy of a kind other than 中, 发 or the seat wind."""
+    shown = [0] * 34
+    wild_of = [False] * 34
+    for _typ, mem, _meld in groups:
+        for k, s in mem:
+            shown[k] += 1
+            wild_of[k] |= s == "j"
+    return any(shown[k] > 4 and wild_of[k] and k not in _value_kinds(h) for k in range(34))
+
+
 def score_winner(h: Hand, o: Options = DEFAULT) -> Verdict:
     # 四、7 "凡手牌中含用三个正财神即可马上胡牌…不必符合一般胡牌条件,三台腊子，其他人不能算胡数"
     if h.cai >= 3:
@@ -502,6 +511,8 @@ def score_winner(h: Hand, o: Options = DEFAULT) -> Verdict:
     cands = []
     for groups0, eight in readings:
         groups = groups0 + h.melds
+        if not o.fifth_copy_any and _beyond_fourth(h, groups):
+            continue
         spots = []
         for gi, (_typ, mem, _meld) in enumerate(groups0):
             for pi, (k, s) in enumerate(mem):
@@ -544,6 +555,10 @@ def score_other(h: Hand, o: Options = DEFAULT) -> Verdict:
             base_face += FACE["exposed"][big]
         if typ != "seq" and k in vk and k != h.wild_kind:
             base_tai += 1
+    melded = [0] * 34
+    for _typ, mem, _meld in h.melds:
+        for k, _s in mem[:4]:
+            melded[k] += 1
     kinds = [k for k in range(34) if h.real[k] >= (1 if o.other_single_two_wilds else 2)]
     # per kind: (real triplets, pair+wild triplets, value pair left)
     per_kind = []
@@ -553,8 +568,6 @@ def score_other(h: Hand, o: Options = DEFAULT) -> Verdict:
         for t3 in range(c // 3 + 1):
             for t2 in range((c - 3 * t3) // 2 + 1):
                 two_pairs = c == 4 and t2 == 2
-                if two_pairs and not o.other_four_two_pairs:
-                    continue
                 # a real triplet stays a triplet: wilds only complete pairs (三)f), except
                 # four alike read as two pairs (四、18 "4张同样的牌可视作2对"; 三)e for the winner)
                 if t3 != c // 3 and not two_pairs and not o.other_split_triplet:
@@ -593,6 +606,9 @@ def score_other(h: Hand, o: Options = DEFAULT) -> Verdict:
             need = t2 + 2 * t1
             if used + need > len(wilds):
                 continue
+            if (not o.fifth_copy_any and need and k not in vk
+                    and 3 * (t3 + t2 + t1) + melded[k] > 4):
+                continue
             big = is_big(k)
             n = t3 + t2 + t1
             f = face + n * FACE["concealed"][big]
@@ -609,8 +625,10 @@ def score(sit: dict, o: Options = DEFAULT) -> Verdict:
     h = parse(sit)
     if h.other:
         # 二、三)c "跟胡数仅限胡家": a 陪家 has no 跟胡数 level (the command reports 0)
+        # Protocol, not scoring: `limit` is 腊子, a winner's word (五、(二)4 "胡家三台满贯称为“腊子”，
+        # 陪家最高胡数亦为300胡"); a 陪家 reaching 300 is capped there, not 腊子 (docs/score-cli.md).
         v = score_other(h, o)
-        return replace(v, follow_tai=0) if v.valid else v
+        return replace(v, follow_tai=0, limit=False) if v.valid else v
     return score_winner(h, o)
 
 
