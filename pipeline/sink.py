@@ -21,6 +21,7 @@ import contextlib
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -30,7 +31,7 @@ import pyarrow as pa
 
 from pipeline import staging as staging_files
 from pipeline.rows import DUPLICATE, DUPLICATE_MESSAGE
-from pipeline.tables import ARROW_SCHEMAS, column_names, ddl
+from pipeline.tables import ARROW_SCHEMAS, column_names, columns, ddl
 from schemas.results import TABLES, FindingRow, RunRow
 
 GAME_TABLES = ("games", "hands", "hand_scores", "payouts")
@@ -58,19 +59,29 @@ def _fs():
     return FileSystems
 
 
-def connect(path: str, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """Open the database, turning a held lock into :class:`DatabaseLocked`."""
-    try:
-        return duckdb.connect(path, read_only=read_only)
-    except duckdb.IOException as e:
-        if "lock" in str(e).lower():
-            raise DatabaseLocked(
-                f"database {path} is locked by another process (another audit or an open "
-                f"DuckDB session?); close it and run again"
-            ) from None
-        raise DatabaseError(f"cannot open database {path}: {e}") from None
-    except duckdb.Error as e:
-        raise DatabaseError(f"cannot open database {path}: {e}") from None
+LOCK_POLL_SECONDS = 0.5
+
+
+def connect(path: str, *, read_only: bool = False, wait: float = 0.0) -> duckdb.DuckDBPyConnection:
+    """Open the database, turning a held lock into :class:`DatabaseLocked`; while another
+    process holds it, try again every half second for up to ``wait`` seconds."""
+    deadline = time.monotonic() + max(0.0, wait)
+    while True:
+        try:
+            return duckdb.connect(path, read_only=read_only)
+        except duckdb.IOException as e:
+            if "lock" not in str(e).lower():
+                raise DatabaseError(f"cannot open database {path}: {e}") from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                waited = f" (waited {wait:g} s)" if wait > 0 else ""
+                raise DatabaseLocked(
+                    f"database {path} is locked by another process (another audit or an open "
+                    f"DuckDB session?){waited}; close it and run again"
+                ) from None
+            time.sleep(min(LOCK_POLL_SECONDS, left))
+        except duckdb.Error as e:
+            raise DatabaseError(f"cannot open database {path}: {e}") from None
 
 
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
@@ -82,15 +93,20 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
         ).fetchall())
         for name in TABLES
     }
+    added: list[str] = []
     for name, model in TABLES.items():
         have, want = existing[name], column_names(model)
-        if have and have != want:
+        if have and have != want and want[:len(have)] == have and all(
+                c.nullable for c in columns(model)[len(have):]):
+            added += [f"ALTER TABLE {_quote(name)} ADD COLUMN {_quote(c.name)} {c.type.duckdb}"
+                      for c in columns(model)[len(have):]]  # columns added since: NULL in old rows
+        elif have and have != want:
             raise DatabaseError(
                 f"table {name!r} has columns ({', '.join(have)}) but this version writes "
                 f"({', '.join(want)}); use a new --db file or drop the table"
             )
     con.execute("BEGIN")
-    for stmt in ddl():
+    for stmt in (*added, *ddl()):
         con.execute(stmt)
     con.execute("COMMIT")
 
@@ -127,6 +143,21 @@ def remove_staging(staging: str) -> None:
             os.rmdir(parent)
 
 
+def remove_leftover_staging(base: str) -> tuple[str, ...]:
+    """Delete run folders left in a local staging base by runs that were killed before
+    they could clean up; returns what was removed. Call only while holding the database
+    whose private staging base this is (then no other run can be using it)."""
+    if "://" in base or not os.path.isdir(base):
+        return ()
+    removed = []
+    for name in sorted(os.listdir(base)):
+        path = os.path.join(base, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return tuple(removed)
+
+
 # --------------------------------------------------------------------------- load
 
 
@@ -144,10 +175,35 @@ def _scan(files: Mapping[str, Sequence[str]], table: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class FileSummary:
+    """What became of one input file's records (a ``run_files`` row)."""
+
+    source_file: str
+    records: int
+    games: int
+    duplicates: int
+    rejected: int
+
+    @property
+    def reconciles(self) -> bool:
+        return self.records == self.games + self.duplicates + self.rejected
+
+
+@dataclass(frozen=True, slots=True)
 class Summary:
     rows: Mapping[str, int]  # table -> rows loaded by this run
     findings_by_kind: tuple[tuple[str, int], ...]
-    duplicates: int = 0  # later occurrences of a game_id, left out
+    duplicates: int = 0  # later occurrences of a game_id, left out (within and across records)
+    files: tuple[FileSummary, ...] = ()
+
+    @property
+    def records(self) -> int:
+        return sum(f.records for f in self.files)
+
+    @property
+    def unreconciled(self) -> tuple[FileSummary, ...]:
+        """Files whose records are not all accounted for (a bug if ever non-empty)."""
+        return tuple(f for f in self.files if not f.reconciles)
 
     @property
     def games(self) -> int:
@@ -207,6 +263,38 @@ def _inserted(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[object]
     return int(row[0]) if row else 0
 
 
+def run_id_of(make_run: Callable[[Summary], RunRow]) -> str:
+    """The run id the runs row will carry (``make_run`` of an empty summary)."""
+    return make_run(Summary(MappingProxyType({}), ())).run_id
+
+
+# Per input file: records counted by the pipeline, and the rows this run left of them.
+_FILE_COUNTS = """
+INSERT INTO run_files
+SELECT $run_id, c.source_file, c.records,
+       coalesce(g.n, 0), coalesce(d.n, 0), coalesce(r.n, 0)
+FROM (SELECT source_file, sum(records)::BIGINT AS records FROM read_parquet({staged})
+      GROUP BY source_file) AS c
+LEFT JOIN (SELECT source_file, count(*) AS n FROM games WHERE run_id = $run_id
+           GROUP BY source_file) AS g USING (source_file)
+LEFT JOIN (SELECT source_file, count(*) AS n FROM findings
+           WHERE code = $dup AND source_file IN (SELECT source_file FROM _run_sources)
+           GROUP BY source_file) AS d USING (source_file)
+LEFT JOIN (SELECT source_file, count(*) AS n FROM rejected WHERE run_id = $run_id
+           GROUP BY source_file) AS r USING (source_file)
+"""
+
+
+def _load_file_counts(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
+                      run_id: str) -> tuple[FileSummary, ...]:
+    if "run_files" in files:
+        con.execute(_FILE_COUNTS.format(staged=_sql_list(files["run_files"])),
+                    {"run_id": run_id, "dup": DUPLICATE.code})
+    return tuple(FileSummary(*row) for row in con.execute(
+        "SELECT source_file, records, games, duplicates, rejected FROM run_files "
+        "WHERE run_id = ? ORDER BY source_file", [run_id]).fetchall())
+
+
 def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
          sources: Sequence[str], make_run: Callable[[Summary], RunRow]) -> Summary:
     """Replace this run's games and input files in the database, in one transaction.
@@ -241,7 +329,7 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
             con.execute(f"DELETE FROM {t} WHERE game_id IN (SELECT game_id FROM _run_ids)")
         con.execute(f"DELETE FROM findings WHERE {_RUN_FINDINGS}")
         con.execute("DELETE FROM rejected WHERE source_file IN (SELECT source_file FROM _run_sources)")
-        counts = dict.fromkeys(t for t in TABLES if t != "runs")
+        counts = dict.fromkeys(t for t in TABLES if t not in ("runs", "run_files"))
         for t in counts:
             if t not in files:
                 counts[t] = 0
@@ -254,10 +342,11 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
         if n_dups:
             counts["findings"] += _inserted(
                 con, f"INSERT INTO findings {_duplicate_findings_sql()}", [DUPLICATE_MESSAGE])
+        per_file = _load_file_counts(con, files, run_id_of(make_run))
         by_kind = tuple((k, int(n)) for k, n in con.execute(
             f"SELECT kind, count(*) FROM findings WHERE {_RUN_FINDINGS} "
             "GROUP BY kind ORDER BY count(*) DESC, kind").fetchall())
-        summary = Summary(MappingProxyType(counts), by_kind, int(n_dups))
+        summary = Summary(MappingProxyType(counts), by_kind, int(n_dups), per_file)
         run_table = pa.Table.from_pylist([make_run(summary).model_dump()], schema=ARROW_SCHEMAS["runs"])
         con.register("_run_row", run_table)
         con.execute("INSERT INTO runs SELECT * FROM _run_row")

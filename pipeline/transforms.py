@@ -36,6 +36,7 @@ from schemas.results import FindingRow, GameRow, HandRow, RejectedRow
 NAMESPACE = "mahjong_audit"
 REJECTED = "rejected"
 DUPLICATES = "duplicates"
+COUNTS = "counts"
 
 AuditFn = Callable[[Any], Any]  # engine.audit.audit_game: Game -> GameAudit
 
@@ -79,9 +80,10 @@ class ReadShardFn(_MarkingDoFn):
 
     phase = "read"
 
-    def __init__(self, importer: str | None = None, progress_dir: str | None = None):
+    def __init__(self, importer: str | None = None, progress_dir: str | None = None,
+                 max_record_bytes: int = read.MAX_RECORD_BYTES):
         super().__init__(progress_dir)
-        self.importer = importer
+        self.importer, self.max_record_bytes = importer, max_record_bytes
         self.records = _counter("records")
         self.files = _counter("files")
         self.shards = _counter("shards")
@@ -90,7 +92,7 @@ class ReadShardFn(_MarkingDoFn):
         self.shards.inc()
         if shard.index == 0:
             self.files.inc()
-        for rec in read.read_shard(shard, self.importer):
+        for rec in read.read_shard(shard, self.importer, self.max_record_bytes):
             self.records.inc()
             self._mark()
             yield rec
@@ -101,16 +103,18 @@ class ReadRecords(beam.PTransform):
     Rejection). Only the shard descriptors are reshuffled (spread over the workers); the
     records stay on the worker that reads them."""
 
-    def __init__(self, importer: str | None = None, progress_dir: str | None = None):
+    def __init__(self, importer: str | None = None, progress_dir: str | None = None,
+                 max_record_bytes: int = read.MAX_RECORD_BYTES):
         super().__init__()
         self.importer, self.progress_dir = importer, progress_dir
+        self.max_record_bytes = max_record_bytes
 
     def expand(self, shards):
         return (
             shards
             | "AsShards" >> beam.Map(as_shard)
             | "Spread" >> beam.Reshuffle()
-            | "ReadShards" >> beam.ParDo(ReadShardFn(self.importer, self.progress_dir))
+            | "ReadShards" >> beam.ParDo(ReadShardFn(self.importer, self.progress_dir, self.max_record_bytes))
         )
 
 
@@ -123,14 +127,23 @@ class ParseFn(_MarkingDoFn):
     A record an importer turns into several games with the same game_id (the only copies
     that share a source position) keeps the first; the others go to ``duplicates`` as
     finding rows. Copies in different records are left to the load (``pipeline.sink``).
+
+    The records of each file are counted (one per game for a record that holds several)
+    and the counts leave on ``counts`` as :class:`rows.FileCount` when the bundle ends, so
+    the load can check that every record became a game, a duplicate or a rejection.
     """
 
     phase = "parsed"
 
+    def start_bundle(self) -> None:
+        self._counts: dict[str, int] = {}
+
     def process(self, rec):
         self._mark()
         seen: dict[str, read.ParsedGame] = {}
-        for out in read.parse_record(rec):
+        outs = read.parse_record(rec)
+        self._counts[rec.source] = self._counts.get(rec.source, 0) + max(1, len(outs))
+        for out in outs:
             if isinstance(out, read.Rejection):
                 yield pvalue.TaggedOutput(REJECTED, out)
             elif out.game.game_id in seen:
@@ -139,9 +152,16 @@ class ParseFn(_MarkingDoFn):
                 seen[out.game.game_id] = out
                 yield out
 
+    def finish_bundle(self):
+        super().finish_bundle()
+        counts, self._counts = self._counts, {}
+        for source, n in sorted(counts.items()):
+            yield pvalue.TaggedOutput(COUNTS, WindowedValue(rows.FileCount(source, n), MIN_TIMESTAMP, [GlobalWindow()]))
+
 
 class ParseAndValidate(beam.PTransform):
-    """Records -> ``games`` (ParsedGame), ``rejected`` (Rejection), ``duplicates`` (rows)."""
+    """Records -> ``games`` (ParsedGame), ``rejected`` (Rejection), ``duplicates`` (rows),
+    ``counts`` (FileCount)."""
 
     def __init__(self, progress_dir: str | None = None):
         super().__init__()
@@ -149,7 +169,7 @@ class ParseAndValidate(beam.PTransform):
 
     def expand(self, records):
         return records | "Parse" >> beam.ParDo(ParseFn(self.progress_dir)).with_outputs(
-            REJECTED, DUPLICATES, main="games")
+            REJECTED, DUPLICATES, COUNTS, main="games")
 
 
 # --------------------------------------------------------------------------- replay
@@ -208,12 +228,23 @@ class Replay(beam.PTransform):
 
 def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None]:
     """The rows of one pipeline item (an audit, a Rejection, or rows already made) and
-    the source position of its record."""
+    the source position of its record.
+
+    Rows of an audit that cannot be built or stored (the engine produced a value no
+    column can hold, or a row model refused it) become the rows of an
+    ``invalid_log/engine_error`` rejection of that game instead."""
     if isinstance(item, read.Rejection):
         return rows.rejection_rows(item, run_id), item.source, item.line
+    if isinstance(item, rows.FileCount):
+        return rows.file_count_rows(item, run_id), item.source, None
     if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], read.ParsedGame):
         parsed = item[0]
-        return rows.audit_rows(parsed, item[1], run_id), parsed.source, parsed.line
+        try:
+            made = rows.audit_rows(parsed, item[1], run_id)
+            rows.check_storable(made)
+        except Exception as e:  # noqa: BLE001  dead letter: this game is rejected, the run goes on
+            made = rows.rejection_rows(rows.engine_error(parsed, e), run_id)
+        return made, parsed.source, parsed.line
     return item, None, None  # rows already made (duplicates: findings carry their position)
 
 
@@ -299,17 +330,19 @@ class AuditPipeline(beam.PTransform):
 
     def __init__(self, *, run_id: str, staging: str, importer: str | None = None,
                  audit_fn: AuditFn | None = None, progress_dir: str | None = None,
-                 batch_rows: int = staging.BATCH_ROWS):
+                 batch_rows: int = staging.BATCH_ROWS, max_record_bytes: int = read.MAX_RECORD_BYTES):
         super().__init__()
         self.run_id, self.staging, self.importer = run_id, staging, importer
         self.audit_fn, self.progress_dir, self.batch_rows = audit_fn, progress_dir, batch_rows
+        self.max_record_bytes = max_record_bytes
 
     def expand(self, shards):
-        records = shards | "ReadRecords" >> ReadRecords(self.importer, self.progress_dir)
+        records = shards | "ReadRecords" >> ReadRecords(self.importer, self.progress_dir, self.max_record_bytes)
         parsed = records | "ParseAndValidate" >> ParseAndValidate(self.progress_dir)
         replayed = parsed.games | "Replay" >> Replay(self.audit_fn, self.progress_dir)
         outputs = {"Audited": replayed["audited"], "EngineErrors": replayed[REJECTED],
-                   "Rejected": parsed[REJECTED], "Duplicates": parsed[DUPLICATES]}
+                   "Rejected": parsed[REJECTED], "Duplicates": parsed[DUPLICATES],
+                   "Counts": parsed[COUNTS]}
         written = [pcoll | f"Write{name}" >> WriteRows(self.run_id, self.staging, self.batch_rows)
                    for name, pcoll in outputs.items()]
         return written | "Written" >> beam.Flatten() | "Manifest" >> WriteManifest(self.staging)

@@ -30,6 +30,23 @@ class RunRow(_Row):
     hands: int
     findings: int
     rejected: int
+    records: int | None = None  # records read (None in runs recorded before it was counted)
+    duplicates: int | None = None
+
+
+class RunFileRow(_Row):
+    """One input file of a run: its records read, and what became of them.
+
+    ``records = games + duplicates + rejected`` (a record an importer turns into several
+    games counts once per game); the load checks it and the summary names a file where
+    it does not hold."""
+
+    run_id: str
+    source_file: str
+    records: int
+    games: int
+    duplicates: int
+    rejected: int
 
 
 class GameRow(_Row):
@@ -134,4 +151,5 @@ TABLES: dict[str, type[_Row]] = {
     "payouts": PayoutRow,
     "findings": FindingRow,
     "rejected": RejectedRow,
+    "run_files": RunFileRow,
 }

@@ -157,8 +157,8 @@ def test_whole_pipeline_metrics(tmp_path):
     assert got["findings_continuity"] == 6 and got["findings_invalid_log"] == 2
     assert got["files"] == 3 and got["shards"] == 3
     # the fake engine makes no hands: only tables that got rows have files
-    assert sorted(q.name for q in (tmp_path / "stage" / "tables").iterdir()) == ["findings", "games", "rejected"]
-    assert sorted(staging.read_manifest(str(tmp_path / "stage"))) == ["findings", "games", "rejected"]
+    assert sorted(q.name for q in (tmp_path / "stage" / "tables").iterdir()) == ["findings", "games", "rejected", "run_files"]
+    assert sorted(staging.read_manifest(str(tmp_path / "stage"))) == ["findings", "games", "rejected", "run_files"]
 
 
 @pytest.mark.parametrize("bad", ["", "not a dict"])

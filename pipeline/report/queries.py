@@ -215,7 +215,7 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
                                                                      "CREATE TEMP TABLE"))
     return ReportData(
         db_path=db_path,
-        missing_tables=missing,
+        missing_tables=tuple(t for t in missing if t != "run_files"),  # newer than some databases
         runs=_runs(con),
         games=_scalar(con, "SELECT count(*) FROM games"),
         hands=_scalar(con, "SELECT count(*) FROM hands"),
