@@ -22,6 +22,8 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TextIO
 
+from pipeline.workers import WorkerDied, watch_workers
+
 EPILOG = """\
 Any other option is a Beam pipeline option, passed through unchanged, e.g.
   --runner FlinkRunner --flink_master HOST:8081 --environment_type LOOPBACK
@@ -30,12 +32,13 @@ Any other option is a Beam pipeline option, passed through unchanged, e.g.
 On a cluster the workers need this package installed (--setup_file/--extra_package or a
 custom container) and --staging (or --temp_location) must be a path every worker and
 this machine can reach, e.g. gs://bucket/audit-staging. Exit status: 0 done (findings
-are not an error), 1 usage or I/O error, 2 database locked by another process.
+are not an error), 1 usage or I/O error or a worker process that died (the database is
+left as it was), 2 database locked by another process.
 """
 
 OUR_OPTIONS = frozenset({
     "-h", "--help", "--db", "--from", "--workers", "--in-memory", "--staging", "--log",
-    "--progress", "--no-progress",
+    "--progress", "--no-progress", "--max-record-bytes", "--wait",
 })
 
 
@@ -72,6 +75,13 @@ def register(subparsers) -> None:
                    help="base folder for the run's Parquet staging files (may be gs://…); "
                         "default: --temp_location if given, else beside --db")
     p.add_argument("--log", metavar="FILE", help="log file for runner and worker output (default: <db>.log)")
+    p.add_argument("--max-record-bytes", type=_size, default=None, metavar="N",
+                   help="reject a record (a line, or a multi-line record) longer than N bytes, "
+                        "with its size, without reading it into memory; suffixes K, M, G "
+                        "(default: 64M)")
+    p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                   help="if another process holds the database, wait up to SECONDS for it "
+                        "(default: 0, fail at once with exit status 2)")
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_const", const=True,
                       help="always draw the progress line on stderr")
@@ -81,6 +91,21 @@ def register(subparsers) -> None:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _size(text: str) -> int:
+    """``'64M'`` -> 67108864; a plain number is bytes."""
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    t = text.strip().upper().removesuffix("B")
+    mult = units.get(t[-1:], 1)
+    digits = t[:-1] if t[-1:] in units else t
+    try:
+        n = int(float(digits) * mult)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 65536, 512K, 64M)") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (must be at least 1 byte)")
+    return n
 
 
 def _err(msg: str) -> None:
@@ -188,27 +213,33 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     log_path = args.log or f"{args.db}.log"
 
     try:
-        con = sink.connect(args.db)
+        con = sink.connect(args.db, wait=args.wait)
     except sink.DatabaseLocked as e:
         _err(str(e))
         return 2
     except sink.DatabaseError as e:
         _err(str(e))
         return 1
+    limit = args.max_record_bytes or read.MAX_RECORD_BYTES
     try:
         sink.ensure_schema(con)
+        if not args.staging and choice.local:  # ours alone while we hold the database
+            sink.remove_leftover_staging(staging_base)
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         with quiet_stderr(log_path) as real_stderr:
             logging.info("run %s: %d files in %d shards, runner %s, staging %s",
                          run_id, len(files), len(shards), choice.name, staging)
             try:
                 _run_pipeline(shards, choice, run_id, staging, args.importer, audit_fn,
-                              real_stderr if show else None)
+                              real_stderr if show else None, limit)
                 summary = sink.load_staging(
                     con, staging, files,
                     lambda s: _run_row(run_id, started, args.inputs, choice.name, s))
             finally:
                 sink.remove_staging(staging)
+    except WorkerDied as e:
+        _err(f"{e}; nothing was written to {args.db} (details in {log_path})")
+        return 1
     except sink.DatabaseError as e:
         _err(str(e))
         return 1
@@ -218,7 +249,8 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     return 0
 
 
-def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_out) -> None:
+def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_out,
+                  max_record_bytes: int) -> None:
     import apache_beam as beam
 
     from pipeline.progress import ProgressBar
@@ -231,10 +263,11 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
         p
         | "Shards" >> beam.Create(list(shards))
         | "Audit" >> AuditPipeline(run_id=run_id, staging=staging, importer=importer,
-                                   audit_fn=audit_fn, progress_dir=progress_dir)
+                                   audit_fn=audit_fn, progress_dir=progress_dir,
+                                   max_record_bytes=max_record_bytes)
     )
     bar = ProgressBar(progress_dir, progress_out) if progress_out is not None else contextlib.nullcontext()
-    with bar:
+    with bar, watch_workers():
         result = p.run()
         result.wait_until_finish()
     _log_metrics(result)
@@ -247,6 +280,7 @@ def _run_row(run_id, started, inputs, runner_name, summary):
         run_id=run_id, started_at=started, finished_at=datetime.now(UTC).replace(tzinfo=None),
         version=_version(), inputs=list(inputs), runner=runner_name,
         games=summary.games, hands=summary.hands, findings=summary.findings, rejected=summary.rejected,
+        records=summary.records, duplicates=summary.duplicates,
     )
 
 
@@ -259,4 +293,9 @@ def _print_summary(summary, elapsed: float, runner_name: str, db: str, log_path:
     if summary.duplicates:
         print(f"duplicates: {summary.duplicates} later copies of a game_id left out")
     print(f"rejected: {summary.rejected} records")
+    print(f"records: {summary.records} read = {summary.games} games + {summary.duplicates} duplicates "
+          f"+ {summary.rejected} rejected")
+    for f in summary.unreconciled:
+        print(f"warning: {f.source_file}: {f.records} records read but {f.games} games + "
+              f"{f.duplicates} duplicates + {f.rejected} rejected (please report this)")
     print(f"database: {db}  (log: {log_path})")
