@@ -166,6 +166,13 @@ def check_storable(made: Iterable[_Row]) -> None:
                     raise UnstorableRow(f"{table_of(row)}.{name} is not valid Unicode text: {v!r:.80}")
 
 
+def unstorable(parsed: ParsedGame, error: UnstorableRow) -> Rejection:
+    """A game whose numbers are too large for the result tables: rejected as a schema error."""
+    return Rejection(parsed.source, parsed.line, "invalid_log/schema",
+                     f"a number in this log is too large to store: {short(str(error))}",
+                     parsed.game.game_id, parsed.game.ruleset)
+
+
 def storable_text(text: str | None) -> str | None:
     """``text`` with what UTF-8 cannot encode (lone surrogates) replaced by '?'."""
     if text is None or text.isascii():

@@ -230,9 +230,9 @@ def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None]:
     """The rows of one pipeline item (an audit, a Rejection, or rows already made) and
     the source position of its record.
 
-    Rows of an audit that cannot be built or stored (the engine produced a value no
-    column can hold, or a row model refused it) become the rows of an
-    ``invalid_log/engine_error`` rejection of that game instead."""
+    Rows of an audit that cannot be stored (a number in the log beyond 64 bits) become
+    an ``invalid_log/schema`` rejection of that game; rows that cannot be built (a bug),
+    an ``invalid_log/engine_error`` rejection."""
     if isinstance(item, read.Rejection):
         return rows.rejection_rows(item, run_id), item.source, item.line
     if isinstance(item, rows.FileCount):
@@ -242,6 +242,8 @@ def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None]:
         try:
             made = rows.audit_rows(parsed, item[1], run_id)
             rows.check_storable(made)
+        except rows.UnstorableRow as e:  # e.g. a recorded delta of 10**30: valid JSON, no BIGINT
+            made = rows.rejection_rows(rows.unstorable(parsed, e), run_id)
         except Exception as e:  # noqa: BLE001  dead letter: this game is rejected, the run goes on
             made = rows.rejection_rows(rows.engine_error(parsed, e), run_id)
         return made, parsed.source, parsed.line

@@ -112,6 +112,8 @@ def test_non_finite_and_huge_numbers_are_schema_rejections(value):
 
         made, _, _ = transforms.item_rows((out, audit_game(out.game)), "run")
         assert [type(r).__name__ for r in made] == ["RejectedRow", "FindingRow"]
+        assert made[0].code == "invalid_log/schema" and made[0].game_id == "g"
+        assert made[0].message.startswith("a number in this log is too large to store: ")
         assert "does not fit in 64 bits" in made[0].message
     else:
         assert out.code in ("invalid_log/json", "invalid_log/schema")
