@@ -33,6 +33,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def byte_size(text: str) -> int:
+    """An option value in bytes: ``'65536'``, ``'512K'``, ``'64M'``, ``'1G'``."""
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    t = text.strip().upper().removesuffix("B")
+    mult = units.get(t[-1:], 1)
+    try:
+        n = int(float(t[:-1] if t[-1:] in units else t) * mult)
+    except (ValueError, OverflowError):
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 65536, 512K, 64M)") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (at least 1 byte)")
+    return n
+
+
 _RST = re.compile(r"``([^`]*)``|:(?:func|class|mod|meth|data|attr):`~?([^`]*)`")
 
 

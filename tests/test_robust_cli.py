@@ -3,6 +3,7 @@ staging, one-line errors, plain --help texts."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import signal
@@ -27,6 +28,7 @@ def die_on_game_x(game):
     return audit_game(game)
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")  # Beam's own thread
 def test_a_worker_killed_mid_run_ends_the_run_with_one_line_and_exit_1(tmp_path, capsys):
     db = tmp_path / "w.duckdb"
     ok = tmp_path / "ok.jsonl"
@@ -144,3 +146,25 @@ def test_plain_removes_markup_only():
     assert cli.plain("``audit INPUT``: see :func:`pipeline.read.plan_shards`") == \
         "audit INPUT: see pipeline.read.plan_shards"
     assert cli.plain("a `single` quote") == "a `single` quote"
+
+
+@pytest.mark.parametrize(("text", "n"), [("65536", 65536), ("512K", 512 << 10), ("64M", 64 << 20),
+                                         ("1g", 1 << 30), ("1.5M", 3 << 19), ("2MB", 2 << 20)])
+def test_byte_sizes(text, n):
+    assert cli.byte_size(text) == n
+
+
+@pytest.mark.parametrize("text", ["", "M", "-1", "0", "lots", "1e999"])
+def test_bad_byte_sizes_are_usage_errors(text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        cli.byte_size(text)
+
+
+def test_validate_and_audit_take_the_record_limit(tmp_path, capsys):
+    p = tmp_path / "g.jsonl"
+    p.write_text(json.dumps(win_game("a")) + "\n")
+    assert cli.main(["validate", str(p), "--max-record-bytes", "100"]) == 1
+    assert "over the size limit of 100 bytes" in capsys.readouterr().out
+    assert cli.main(["audit", str(p), "--db", str(tmp_path / "a.duckdb"), "--in-memory",
+                     "--max-record-bytes", "100"]) == 0
+    assert "rejected: 1 records" in capsys.readouterr().out

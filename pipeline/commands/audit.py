@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TextIO
 
+from pipeline.cli import byte_size
 from pipeline.workers import WorkerDied, watch_workers
 
 EPILOG = """\
@@ -75,7 +76,7 @@ def register(subparsers) -> None:
                    help="base folder for the run's Parquet staging files (may be gs://…); "
                         "default: --temp_location if given, else beside --db")
     p.add_argument("--log", metavar="FILE", help="log file for runner and worker output (default: <db>.log)")
-    p.add_argument("--max-record-bytes", type=_size, default=None, metavar="N",
+    p.add_argument("--max-record-bytes", type=byte_size, default=None, metavar="N",
                    help="reject a record (a line, or a multi-line record) longer than N bytes, "
                         "with its size, without reading it into memory; suffixes K, M, G "
                         "(default: 64M)")
@@ -91,21 +92,6 @@ def register(subparsers) -> None:
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _size(text: str) -> int:
-    """``'64M'`` -> 67108864; a plain number is bytes."""
-    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    t = text.strip().upper().removesuffix("B")
-    mult = units.get(t[-1:], 1)
-    digits = t[:-1] if t[-1:] in units else t
-    try:
-        n = int(float(digits) * mult)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 65536, 512K, 64M)") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (must be at least 1 byte)")
-    return n
 
 
 def _err(msg: str) -> None:
