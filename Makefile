@@ -20,6 +20,7 @@ audit: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check engine schemas pipeline tests bench
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 tests
 
 bench: $(STAMP)
@@ -33,6 +34,7 @@ fuzz: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine schemas pipeline tests bench
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) audit.duckdb audit.duckdb.log .audit.duckdb.staging report.html fuzz-out .pytest_cache build *.egg-info

@@ -58,7 +58,9 @@ def _beam_parser() -> argparse.ArgumentParser:
         import apache_beam  # noqa: F401
         from apache_beam.options.pipeline_options import PipelineOptions
 
-    parser = argparse.ArgumentParser(allow_abbrev=False, add_help=False)
+    from apache_beam.options.pipeline_options import _BeamArgumentParser
+
+    parser = _BeamArgumentParser(allow_abbrev=False, add_help=False)
     seen: dict[str, type] = {}
     todo = list(PipelineOptions.__subclasses__())
     while todo:

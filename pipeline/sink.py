@@ -259,6 +259,7 @@ def _duplicate_findings_sql() -> str:
 
 
 def _inserted(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[object] = ()) -> int:
+    """The integer a statement returns (rows inserted, a count)."""
     row = con.execute(sql, list(params)).fetchone()
     return int(row[0]) if row else 0
 
@@ -324,15 +325,14 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
             f"  FROM ({_occurrences_sql(files)})"
             "  WINDOW w AS (PARTITION BY game_id ORDER BY source_file, source_line)"
             ") WHERE copy > 1")
-        (n_dups,) = con.execute("SELECT count(*) FROM _dups").fetchone()
+        n_dups = _inserted(con, "SELECT count(*) FROM _dups")
         for t in GAME_TABLES:
             con.execute(f"DELETE FROM {t} WHERE game_id IN (SELECT game_id FROM _run_ids)")
         con.execute(f"DELETE FROM findings WHERE {_RUN_FINDINGS}")
         con.execute("DELETE FROM rejected WHERE source_file IN (SELECT source_file FROM _run_sources)")
-        counts = dict.fromkeys(t for t in TABLES if t not in ("runs", "run_files"))
+        counts = dict.fromkeys((t for t in TABLES if t not in ("runs", "run_files")), 0)
         for t in counts:
             if t not in files:
-                counts[t] = 0
                 continue
             cols = ", ".join(_quote(c) for c in column_names(TABLES[t]))
             scan = f"SELECT {cols} FROM read_parquet({_sql_list(files[t])}) AS s"

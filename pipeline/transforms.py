@@ -140,7 +140,7 @@ class ParseFn(_MarkingDoFn):
 
     def process(self, rec):
         self._mark()
-        seen: dict[str, read.ParsedGame] = {}
+        seen = {}  # game_id -> ParsedGame of this record
         outs = read.parse_record(rec)
         self._counts[rec.source] = self._counts.get(rec.source, 0) + max(1, len(outs))
         for out in outs:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
+from typing import Any
 
 from engine import tiles as T
 from engine.decompose import PAIR, SEQ, TRIPLET, Part, decompositions, is_seven_pairs
@@ -180,7 +181,7 @@ def wilds_of(sit: WinSituation) -> Wilds:
     (a tile, or false for none)."""
     wc = sit.get("wildcards")
     if wc is not None:
-        real = frozenset(_tile_of(x) for x in wc)  # type: ignore[union-attr]
+        real = frozenset(_tile_of(x) for x in wc)  # type: ignore[union-attr,attr-defined]
         sf = sit.get("seat_flower", seat_flower(sit.seat_wind))
         zuo = None if sf in (None, False) else _tile_of(sf)
         flower_mode = bool(real) and all(T.is_flower(t) for t in real)
@@ -407,7 +408,7 @@ def is_human_win(sit: WinSituation) -> bool:
     return n <= 3 if sit.self_drawn else 2 <= n <= 4
 
 
-def _detail(sc: Score, key: str) -> object:
+def _detail(sc: Score, key: str) -> Any:
     return dict(sc.details).get(key, 0)
 
 
@@ -531,10 +532,11 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
         if any({9 * s, 9 * s + 3, 9 * s + 6} <= seq_firsts for s in range(3)):
             tai.append(("一条龙", TAI["一条龙"], "tai"))
     for name in _appendix(sit, arr, sets, shown, win_idx, rules):
-        if APPENDIX_TAI[name] is None:
+        value = APPENDIX_TAI[name]
+        if value is None:
             limits.append(name)
         else:
-            tai.append((name, APPENDIX_TAI[name], "tai"))
+            tai.append((name, value, "tai"))
     if kong_draw and rules.kong_replacement_tai:
         tai.append(("杠上开花", TAI["杠上开花"], "tai"))
     pinghu = (arr.shape == "standard" and all(k == SEQ for k, _ in sets if k != PAIR)
@@ -565,7 +567,7 @@ def _four_winds_wilds_ok(arr: _Arrangement, wilds_held: int) -> bool:
     return in_winds == 0 or (wilds_held >= 2 and elsewhere == 0)
 
 
-def _appendix(sit: WinSituation, arr: _Arrangement, sets: list[tuple[int, int]], shown: list[int],
+def _appendix(sit: WinSituation, arr: _Arrangement, sets: list[tuple[str, int]], shown: list[int],
               win_idx: int, rules: Rules) -> list[str]:
     """The 附一 rows (named in ``rules.appendix_hands``) this reading of the hand shows."""
     if not rules.appendix_hands or arr.shape != "standard":

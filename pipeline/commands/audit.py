@@ -252,7 +252,8 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
                                    audit_fn=audit_fn, progress_dir=progress_dir,
                                    max_record_bytes=max_record_bytes)
     )
-    bar = ProgressBar(progress_dir, progress_out) if progress_out is not None else contextlib.nullcontext()
+    bar = ProgressBar(progress_dir, progress_out) \
+        if progress_dir is not None and progress_out is not None else contextlib.nullcontext()
     with bar, watch_workers():
         result = p.run()
         result.wait_until_finish()

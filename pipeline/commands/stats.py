@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
                   "run `mahjong-audit audit` first", file=sys.stderr)
             return 1
         for i, view in enumerate(args.view or VIEWS):
-            (total,) = con.execute(f"SELECT count(*) FROM {view}").fetchone()
+            row = con.execute(f"SELECT count(*) FROM {view}").fetchone()
+            total = row[0] if row else 0
             limit = f" LIMIT {int(args.limit)}" if args.limit > 0 else ""
             cur = con.execute(f"SELECT * FROM {view}{limit}")
             headers = [d[0] for d in cur.description]
