@@ -81,6 +81,12 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into a command that stopped reading
         sys.stderr.close()
         return 1
+    except OSError as e:  # an expected failure: a file that cannot be read or written
+        if debug:
+            traceback.print_exc()
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"mahjong-audit {args.command}: {where}{e.strerror or e}", file=sys.stderr)
+        return 1
     except Exception as e:  # noqa: BLE001  one clear line instead of a traceback; --debug shows it
         if debug:
             traceback.print_exc()

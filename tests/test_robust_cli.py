@@ -168,3 +168,23 @@ def test_validate_and_audit_take_the_record_limit(tmp_path, capsys):
     assert cli.main(["audit", str(p), "--db", str(tmp_path / "a.duckdb"), "--in-memory",
                      "--max-record-bytes", "100"]) == 0
     assert "rejected: 1 records" in capsys.readouterr().out
+
+
+def test_a_file_that_cannot_be_written_is_one_plain_line(tmp_path, capsys):
+    out = tmp_path / "missing-dir" / "o.jsonl"
+    assert cli.main(["simulate", "--ruleset", "mcr", "--games", "1", "--seed", "1", "-o", str(out)]) == 1
+    assert capsys.readouterr().err == f"mahjong-audit simulate: {out}: No such file or directory\n"
+
+
+def test_import_reports_an_importer_bug_and_converts_the_rest(tmp_path, monkeypatch, capsys):
+    from pipeline import read
+    from tests.test_robust_read import _Crashing
+
+    monkeypatch.setitem(read.IMPORTERS, "crashing", _Crashing())
+    src = tmp_path / "x.txt"
+    src.write_text("a\nempty\n")
+    assert cli.main(["import", "--from", "crashing", str(src), "-o", str(tmp_path / "o.jsonl")]) == 1
+    err = capsys.readouterr().err
+    assert f"{src}:1: invalid_log/import: the crashing importer failed on this record: ZeroDivisionError" in err
+    assert f"{src}:2: invalid_log/import: crashing: no game in this record" in err
+    assert "0 games written" in err and "2 records rejected" in err

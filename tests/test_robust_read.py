@@ -7,12 +7,15 @@ import gzip
 import io
 import json
 import random
+from pathlib import Path
 
 import pytest
 
 from pipeline import read, rows, transforms
 from pipeline.importers import Importer, Record
 from tests.test_pipeline_e2e import win_game
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def one(text: str, importer: str | None = None):
@@ -187,3 +190,16 @@ def test_encoding_sniffing_reads_few_bytes():
     assert read._encoding_of(b'{"a"') is None
     assert b"".join(read._utf8_chunks(iter([b"\xef\xbb", b"\xbf{}"]))) == b"{}"
     assert list(read._raw_chunks(io.BytesIO(b""))) == []
+
+
+@pytest.mark.parametrize("player", [7, "0", None, True])
+def test_botzone_display_naming_no_seat_is_an_import_failure(player, tmp_path):
+    """Found by the type check: a display's player went unchecked into list indexes."""
+    src = ROOT / "tests/fixtures/real/botzone-json/6a2065c358ebe27b197de009_lite.json"
+    data = json.loads(src.read_text())
+    data["logs"][6]["output"]["display"]["player"] = player  # a PLAY display
+    p = tmp_path / "m_lite.json"
+    p.write_text(json.dumps(data))
+    (rej,) = read.parse_file(str(p), "botzone-json")
+    assert rej.code == "invalid_log/import"
+    assert f"logs[6]: PLAY display names player {player!r}, not a seat 0..3" in rej.message
