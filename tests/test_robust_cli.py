@@ -31,9 +31,9 @@ def die_on_game_x(game):
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")  # Beam's own thread
 def test_a_worker_killed_mid_run_ends_the_run_with_one_line_and_exit_1(tmp_path, capsys):
     db = tmp_path / "w.duckdb"
-    ok = tmp_path / "ok.jsonl"
-    ok.write_text(json.dumps(win_game("a")) + "\n")
-    assert cli.main(["audit", str(ok), "--db", str(db), "--in-memory"]) == 0
+    con = sink.connect(str(db))
+    sink.ensure_schema(con)
+    con.close()
     before = counts(db)
     corpus = tmp_path / "c"
     corpus.mkdir()
