@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-NATIVE_SEEDS = sorted((ROOT / "sample_logs").glob("*-clean.json*")) + [ROOT / "sample_logs" / "mcr-faulty.jsonl"]
+NATIVE_SEEDS = [*sorted((ROOT / "sample_logs").glob("*-clean.json*")), ROOT / "sample_logs" / "mcr-faulty.jsonl",
+                ROOT / "tests/fixtures/example-mcr-botzone.json"]
 IMPORTER_SEEDS = {
-    "botzone-json": [ROOT / "tests/fixtures/example-mcr-botzone.json",
-                     *sorted((ROOT / "tests/fixtures/real/botzone-json").glob("*_lite.json"))[:2]],
+    "botzone-json": sorted((ROOT / "tests/fixtures/real/botzone-json").glob("*_lite.json"))[:3],
     "botzone-txt": [ROOT / "tests/fixtures/real/botzone-txt/sample.txt"],
     "pmn": sorted((ROOT / "tests/fixtures/real/pmn").glob("*.pmn")),
 }
