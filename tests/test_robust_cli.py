@@ -188,3 +188,25 @@ def test_import_reports_an_importer_bug_and_converts_the_rest(tmp_path, monkeypa
     assert f"{src}:1: invalid_log/import: the crashing importer failed on this record: ZeroDivisionError" in err
     assert f"{src}:2: invalid_log/import: crashing: no game in this record" in err
     assert "0 games written" in err and "2 records rejected" in err
+
+
+def test_a_database_from_before_the_record_count_gets_the_new_columns(tmp_path, capsys):
+    db = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE runs (run_id VARCHAR NOT NULL, started_at TIMESTAMP NOT NULL, "
+                "finished_at TIMESTAMP NOT NULL, version VARCHAR NOT NULL, inputs VARCHAR[] NOT NULL, "
+                "runner VARCHAR NOT NULL, games BIGINT NOT NULL, hands BIGINT NOT NULL, "
+                "findings BIGINT NOT NULL, rejected BIGINT NOT NULL)")
+    con.execute("INSERT INTO runs VALUES ('old', now(), now(), '0', ['x'], 'r', 1, 1, 0, 0)")
+    con.close()
+    corpus = make_corpus(tmp_path)
+    assert cli.main(["audit", str(corpus), "--db", str(db), "--in-memory"]) == 0
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        got = con.execute("SELECT run_id, records, duplicates FROM runs ORDER BY run_id = 'old' DESC").fetchall()
+        files = con.execute("SELECT sum(records), sum(games), sum(duplicates), sum(rejected) FROM run_files").fetchone()
+    finally:
+        con.close()
+    assert got[0] == ("old", None, None) and got[1][1:] == (8, 1)
+    assert files == (8, 5, 1, 2)
+    assert "records: 8 read = 5 games + 1 duplicates + 2 rejected" in capsys.readouterr().out
