@@ -21,7 +21,7 @@ audit: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check engine schemas pipeline tests bench
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n 2 tests
+	$(BIN)/python -m pytest -n 2 --dist loadgroup tests
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -19,6 +19,7 @@ FileSystems paths, and no Python state is shared between workers.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -29,14 +30,15 @@ from apache_beam.transforms.window import GlobalWindow
 from apache_beam.utils.timestamp import MIN_TIMESTAMP
 from apache_beam.utils.windowed_value import WindowedValue
 
-from pipeline import read, rows, staging
+from pipeline import read, rows, splits, staging
 from pipeline.progress import Marker
-from schemas.results import FindingRow, GameRow, HandRow, RejectedRow
+from schemas.results import FilePartRow, FindingRow, GameRow, HandRow, RejectedRow
 
 NAMESPACE = "mahjong_audit"
 REJECTED = "rejected"
 DUPLICATES = "duplicates"
-COUNTS = "counts"
+COUNTS = "counts"  # records parsed per file (rows.FileCount)
+PARTS = "parts"  # what each shard read (pipeline.splits.PartRead)
 
 AuditFn = Callable[[Any], Any]  # engine.audit.audit_game: Game -> GameAudit
 
@@ -93,8 +95,9 @@ class ReadShardFn(_MarkingDoFn):
         if shard.index == 0:
             self.files.inc()
         for rec in read.read_shard(shard, self.importer, self.max_record_bytes):
-            self.records.inc()
-            self._mark()
+            if not isinstance(rec, splits.PartRead):
+                self.records.inc()
+                self._mark()
             yield rec
 
 
@@ -139,11 +142,16 @@ class ParseFn(_MarkingDoFn):
         self._counts: dict[str, int] = {}
 
     def process(self, rec):
+        if isinstance(rec, splits.PartRead):
+            yield pvalue.TaggedOutput(PARTS, rec)
+            return
         self._mark()
         seen = {}  # game_id -> ParsedGame of this record
         outs = read.parse_record(rec)
         self._counts[rec.source] = self._counts.get(rec.source, 0) + max(1, len(outs))
         for out in outs:
+            if isinstance(rec, read.RawRecord) and rec.shard_start:
+                out = dataclasses.replace(out, shard_start=rec.shard_start)
             if isinstance(out, read.Rejection):
                 yield pvalue.TaggedOutput(REJECTED, out)
             elif out.game.game_id in seen:
@@ -161,7 +169,7 @@ class ParseFn(_MarkingDoFn):
 
 class ParseAndValidate(beam.PTransform):
     """Records -> ``games`` (ParsedGame), ``rejected`` (Rejection), ``duplicates`` (rows),
-    ``counts`` (FileCount)."""
+    ``counts`` (FileCount), ``parts`` (PartRead, passed through)."""
 
     def __init__(self, progress_dir: str | None = None):
         super().__init__()
@@ -169,7 +177,7 @@ class ParseAndValidate(beam.PTransform):
 
     def expand(self, records):
         return records | "Parse" >> beam.ParDo(ParseFn(self.progress_dir)).with_outputs(
-            REJECTED, DUPLICATES, COUNTS, main="games")
+            REJECTED, DUPLICATES, COUNTS, PARTS, main="games")
 
 
 # --------------------------------------------------------------------------- replay
@@ -226,17 +234,17 @@ class Replay(beam.PTransform):
 # --------------------------------------------------------------------------- rows
 
 
-def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None]:
-    """The rows of one pipeline item (an audit, a Rejection, or rows already made) and
-    the source position of its record.
+def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None, int]:
+    """The rows of one pipeline item (an audit, a Rejection, a FileCount, a PartRead, or
+    rows already made) and the source position of its record (file, line, split start).
 
     Rows of an audit that cannot be stored (a number in the log beyond 64 bits) become
     an ``invalid_log/schema`` rejection of that game; rows that cannot be built (a bug),
     an ``invalid_log/engine_error`` rejection."""
     if isinstance(item, read.Rejection):
-        return rows.rejection_rows(item, run_id), item.source, item.line
+        return rows.rejection_rows(item, run_id), item.source, item.line, item.shard_start
     if isinstance(item, rows.FileCount):
-        return rows.file_count_rows(item, run_id), item.source, None
+        return rows.file_count_rows(item), item.source, None, 0
     if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], read.ParsedGame):
         parsed = item[0]
         try:
@@ -246,8 +254,12 @@ def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None]:
             made = rows.rejection_rows(rows.unstorable(parsed, e), run_id)
         except Exception as e:  # noqa: BLE001  dead letter: this game is rejected, the run goes on
             made = rows.rejection_rows(rows.engine_error(parsed, e), run_id)
-        return made, parsed.source, parsed.line
-    return item, None, None  # rows already made (duplicates: findings carry their position)
+        return made, parsed.source, parsed.line, parsed.shard_start
+    if isinstance(item, splits.PartRead):
+        row = FilePartRow(source_file=item.source, shard_start=item.start, lines=item.lines,
+                          bytes_read=item.bytes_read, sha256=item.sha256)
+        return (row,), item.source, None, 0
+    return item, None, None, 0  # rows already made (duplicates: findings carry their position)
 
 
 class WriteRowsFn(beam.DoFn):
@@ -274,9 +286,9 @@ class WriteRowsFn(beam.DoFn):
         self._writer = staging.TableWriter(self.staging_dir, self.batch_rows)
 
     def process(self, item):
-        made, source_file, source_line = item_rows(item, self.run_id)
+        made, source_file, source_line, shard_start = item_rows(item, self.run_id)
         for row in made:
-            self._writer.add(row, source_file, source_line)
+            self._writer.add(row, source_file, source_line, shard_start)
             if isinstance(row, GameRow):
                 self.games.inc()
             elif isinstance(row, HandRow):
@@ -344,7 +356,7 @@ class AuditPipeline(beam.PTransform):
         replayed = parsed.games | "Replay" >> Replay(self.audit_fn, self.progress_dir)
         outputs = {"Audited": replayed["audited"], "EngineErrors": replayed[REJECTED],
                    "Rejected": parsed[REJECTED], "Duplicates": parsed[DUPLICATES],
-                   "Counts": parsed[COUNTS]}
+                   "Counts": parsed[COUNTS], "Parts": parsed[PARTS]}
         written = [pcoll | f"Write{name}" >> WriteRows(self.run_id, self.staging, self.batch_rows)
                    for name, pcoll in outputs.items()]
         return written | "Written" >> beam.Flatten() | "Manifest" >> WriteManifest(self.staging)

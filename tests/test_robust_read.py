@@ -113,7 +113,7 @@ def test_non_finite_and_huge_numbers_are_schema_rejections(value):
         assert isinstance(out, read.ParsedGame)
         from engine.audit import audit_game
 
-        made, _, _ = transforms.item_rows((out, audit_game(out.game)), "run")
+        made, *_ = transforms.item_rows((out, audit_game(out.game)), "run")
         assert [type(r).__name__ for r in made] == ["RejectedRow", "FindingRow"]
         assert made[0].code == "invalid_log/schema" and made[0].game_id == "g"
         assert made[0].message.startswith("a number in this log is too large to store: ")

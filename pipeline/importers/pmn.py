@@ -33,6 +33,7 @@ from urllib.parse import parse_qs, urlparse
 from engine.rulesets.mcr_fans import FAN_BY_ZH
 from pipeline.importers.base import Importer, ImportFailure, Record, blank_line_blocks
 from pipeline.importers.common import Events, chi_tiles, seat_list
+from schemas.instants import InstantError, parse_instant
 
 #: the official MCR fan list in its numbered order (1-based); 82 is 明暗杠
 FAN_NUMBERS: tuple[str, ...] = (
@@ -181,8 +182,13 @@ class _Game:
                 "outcome": outcome}
         game["hands"] = [hand]
         game["meta"] = {"source": "pmn", "tags": {k: v for k, v in t.items() if k not in ("Deal", "Play")}}
-        if "Date" in t:
-            game["started_at"] = t["Date"].replace(".", "-")
+        date = t.get("Date", "").replace(".", "-")
+        try:  # PGN-style dates may be partly unknown ("2022.??.??"): then the game has no time
+            parse_instant(date)
+        except InstantError:
+            pass
+        else:
+            game["started_at"] = date
         return game
 
     def options(self) -> dict[str, Any]:
