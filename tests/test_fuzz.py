@@ -4,6 +4,8 @@ file accounted for. ``make fuzz`` runs many more rounds (``tests/fuzzing.py``)."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests import fuzzing
 
 
@@ -31,3 +33,23 @@ def test_the_fuzz_corpus_is_the_same_for_the_same_seed(tmp_path):
     a = fuzzing.build_corpus(tmp_path / "a", seed=3)
     b = fuzzing.build_corpus(tmp_path / "b", seed=3)
     assert [p.read_bytes() for p in a.inputs] == [p.read_bytes() for p in b.inputs]
+
+
+def test_fuzzed_json_lines_read_in_byte_ranges_give_the_whole_read(tmp_path):
+    """Every fuzzed file the driver would split (uncompressed native JSON Lines, not
+    UTF-16) gives, read as 1, 2 or 3 byte ranges, the records and rejections of a whole
+    read, line numbers made absolute as the load does."""
+    from pipeline import read
+    from tests.test_pipeline_splits import _records_with_limit
+
+    corpus = fuzzing.build_corpus(tmp_path / "corpus", seed=15, rounds=1)
+    files = [str(p) for p in corpus.inputs]
+    sizes = dict.fromkeys(files, read.MIN_SPLIT_BYTES)  # as if each were big enough
+    kinds = read.importers_for_splitting(files, sizes, None)
+    split = [f for f in files if f in kinds and read.splittable(f, kinds[f])]
+    assert len(split) >= 10
+    for f in split:
+        whole = [(r.line, r.text if isinstance(r, read.RawRecord) else r.message)
+                 for r in read.read_file(f, None, fuzzing.LIMIT)]
+        for count in (2, 3):
+            assert _records_with_limit(Path(f), count, fuzzing.LIMIT) == whole, (f, count)
