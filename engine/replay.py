@@ -452,16 +452,16 @@ class HandReplay:
             else:
                 self.find("tile_conservation/wall_exhausted", f"seat {s} drew beyond the end of the wall",
                           seat=s, recorded=T.name(t))
-        elif self.own_wall_left(s) is not None:
-            wall = self.h.seat_walls[s] if self.h.seat_walls is not None else None
+        elif (left := self.own_wall_left(s)) is not None:
+            own = self.h.seat_walls[s] if self.h.seat_walls is not None else None
             pos = self.seat_wall_pos[s]
-            if self.own_wall_left(s) <= 0:
+            if left <= 0:
                 self.find("tile_conservation/wall_exhausted", f"seat {s} drew beyond the end of its wall",
                           seat=s, recorded=T.name(t))
-            elif wall is not None and T.tile(wall[pos]) != t:
+            elif own is not None and T.tile(own[pos]) != t:
                 self.find("tile_conservation/wall_mismatch",
-                          f"seat {s} drew {T.name(t)}, its wall gives {wall[pos]} at position {pos}",
-                          seat=s, expected=wall[pos], recorded=T.name(t))
+                          f"seat {s} drew {T.name(t)}, its wall gives {own[pos]} at position {pos}",
+                          seat=s, expected=own[pos], recorded=T.name(t))
             self.seat_wall_pos[s] = pos + 1
 
     def remove(self, s: int, t: int, n: int, what: str, code: str) -> bool:
@@ -880,7 +880,7 @@ class HandReplay:
             self.wins.append(rec)
             if not in_hand:
                 st.add(t)  # the winning tile joins the hand for end-of-hand scoring
-                if win_type == "discard":
+                if win_type == "discard" and from_seat is not None:
                     d = self.seats[from_seat]
                     if d.discards and d.discards[-1] == t and not self.rs.multiple_winners:
                         d.discards.pop()
@@ -890,7 +890,7 @@ class HandReplay:
                 self.pending_end = True  # others may still win on the same tile
             else:
                 self.finish_win(s)
-        else:
+        elif reason is not None:
             code, message = reason
             self.find(code, message, seat=s, recorded=ev.tile)
             self.wins.append(rec)
@@ -935,7 +935,7 @@ class HandReplay:
         if self.phase == "claim":
             self.close_claim_window(executed)
         elif self.phase == "rob":
-            self.check_priority(self.claims, executed, self.last_added_kong[0] if self.last_added_kong else None,
+            self.check_priority(self.claims, executed, self.last_added_kong[0] if self.last_added_kong else -1,
                                 self.claim_seq)
         self.ended = True
         self.phase = "ended"

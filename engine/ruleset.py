@@ -241,7 +241,7 @@ class Ruleset:
         """(name, default, help) for every option, for docs and ``--help``."""
         out = []
         for f in dataclasses.fields(cls.Options):
-            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc,operator]
             out.append((f.name, default, f.metadata.get("help", "")))
         return out
 
@@ -346,7 +346,7 @@ class Ruleset:
 
     def seat_items(self, end: HandEnd) -> tuple:
         """Scoring items of every seat (winner and others) for the hand_scores table."""
-        out = []
+        out: list = []
         for w in end.wins:
             out.extend(dataclasses.replace(i, seat=w.seat) for i in w.score.items)
         return tuple(out)

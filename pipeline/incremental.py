@@ -57,7 +57,8 @@ def select(files: Sequence[str], stats: Mapping[str, FileStat],
            known: Mapping[str, tuple[int, datetime | None, str | None]]) -> Selection:
     """Split ``files`` into those to audit and those audited unchanged (``known``: path ->
     size, mtime, content_hash of the ``files`` table)."""
-    audit, skipped = [], []
+    audit: list[str] = []
+    skipped: list[str] = []
     for f in files:
         (skipped if unchanged(stats[f], known.get(f)) else audit).append(f)
     return Selection(tuple(audit), tuple(skipped))

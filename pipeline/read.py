@@ -23,14 +23,17 @@ splits the file into records and converts each.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import gzip
+import itertools
 import json
 import math
 import os
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import BinaryIO, cast
 
 from pydantic import ValidationError
 
@@ -51,6 +54,13 @@ HEAD_CHARS = 256 * 1024  # importers sniff this much; a Botzone match names its 
 MIN_SPLIT_BYTES = 1 << 20
 GZ_RATIO = 8
 _GLOB_CHARS = frozenset("*?[")
+# Records: the default size limit (--max-record-bytes; a real game log is under 1 MB),
+# the read size, and the stand-in for a line or record over the limit (see iter_lines).
+MAX_RECORD_BYTES = 64 << 20
+CHUNK_BYTES = 1 << 20
+OVERSIZE = "\x00mahjong-audit: over the size limit, bytes: "
+FILLER = "\x00"
+MESSAGE_CHARS = 500  # messages quoting a failure are cut to this length
 
 
 class InputError(OSError):
@@ -274,6 +284,86 @@ def _open(path: str) -> Iterator:
         yield f
 
 
+def _utf8_chunks(raw_chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """The chunks of a stream as UTF-8: a UTF-8 byte order mark is dropped, UTF-16 (with
+    a byte order mark, or recognised by its zero bytes around ASCII) is transcoded."""
+    first = next(raw_chunks, b"")
+    while len(first) < 4:  # enough bytes to recognise the encoding
+        more = next(raw_chunks, b"")
+        if not more:
+            break
+        first += more
+    encoding = _encoding_of(first)
+    if encoding is None:
+        yield first.removeprefix(b"\xef\xbb\xbf")
+        yield from raw_chunks
+        return
+    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+    for chunk in itertools.chain((first,), raw_chunks):
+        yield decoder.decode(chunk).removeprefix("\ufeff").encode("utf-8", "surrogatepass")
+    yield decoder.decode(b"", final=True).encode("utf-8", "surrogatepass")
+
+
+def _encoding_of(head: bytes) -> str | None:
+    """``utf-16`` (BOM), ``utf-16-le``/``-be`` (ASCII text with zero bytes between), or
+    None for UTF-8."""
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and not head.startswith(codecs.BOM_UTF32_LE):
+        return "utf-16"
+    if len(head) >= 4 and head[1] == 0 and head[3] == 0 and head[0] and head[2]:
+        return "utf-16-le"
+    if len(head) >= 4 and head[0] == 0 and head[2] == 0 and head[1] and head[3]:
+        return "utf-16-be"
+    return None
+
+
+def _raw_chunks(f) -> Iterator[bytes]:
+    while chunk := f.read(CHUNK_BYTES):
+        yield chunk
+
+
+def split_lines(chunks: Iterable[bytes], limit: int) -> Iterator[tuple[int, bytes | None]]:
+    """(size, line) for each line of a byte stream, newline removed; a line longer than
+    ``limit`` bytes comes as (size, None), and is never held in memory whole."""
+    parts: list[bytes] = []  # the current line's text so far
+    held = 0  # its length; -1 once it is over the limit (then only ``size`` counts)
+    size = 0
+    for chunk in chunks:
+        start = 0
+        while (i := chunk.find(b"\n", start)) >= 0:
+            size += i - start
+            if held >= 0 and size <= limit:
+                parts.append(chunk[start:i])
+                yield size, b"".join(parts)
+            else:
+                yield size, None
+            parts, held, size = [], 0, 0
+            start = i + 1
+        rest = len(chunk) - start
+        size += rest
+        if held >= 0 and size <= limit:
+            if rest:
+                parts.append(chunk[start:])
+            held = size
+        else:
+            parts, held = [], -1
+    if size or parts:
+        yield (size, b"".join(parts)) if held >= 0 else (size, None)
+
+
+def oversize_line(size: int) -> str:
+    """The stand-in for a line or record over the size limit (it carries the size)."""
+    return f"{OVERSIZE}{size}\x00"
+
+
+def oversize_of(text: str) -> int | None:
+    """The size a record over the limit had, if ``text`` holds a stand-in (else None)."""
+    i = text.find(OVERSIZE)
+    if i < 0:
+        return None
+    digits = text[i + len(OVERSIZE):].split("\x00", 1)[0]
+    return int(digits) if digits.isdigit() else None
+
+
 @contextlib.contextmanager
 def _open_hashed(path: str) -> Iterator[tuple[object, splits.HashingReader]]:
     """Like :func:`_open`, and the hashing stream under it (the bytes as stored)."""
@@ -284,37 +374,72 @@ def _open_hashed(path: str) -> Iterator[tuple[object, splits.HashingReader]]:
     with fs.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as raw:
         h = splits.HashingReader(raw)
         if path.lower().endswith(".gz"):
-            with gzip.GzipFile(fileobj=h, mode="rb") as f:
+            with gzip.GzipFile(fileobj=cast(BinaryIO, h), mode="rb") as f:
                 yield f, h
         elif kind == CompressionTypes.UNCOMPRESSED:
             yield h, h
         else:
-            yield CompressedFile(h, kind), h
+            yield CompressedFile(cast(BinaryIO, h), kind), h
 
 
-def _text_lines(f) -> Iterator[str]:
-    first = True
-    for raw in f:
-        text = raw.decode("utf-8", errors="replace")
-        if first:
-            text = text.removeprefix("\ufeff")
-            first = False
-        yield text.rstrip("\r\n")
+def line_text(raw: bytes) -> str:
+    """One line's bytes (newline removed) as text: a carriage return dropped, undecodable
+    bytes as U+FFFD. Whole-file and split reads decode lines alike."""
+    return raw.decode("utf-8", errors="replace").removesuffix("\r")
 
 
-def iter_lines(path: str) -> Iterator[str]:
+def _text_lines(f, limit: int) -> Iterator[str]:
+    """The text lines of an open binary stream, read in chunks (see :func:`iter_lines`)."""
+    for size, raw in split_lines(_utf8_chunks(_raw_chunks(f)), limit):
+        yield oversize_line(size) if raw is None else line_text(raw)
+
+
+def iter_lines(path: str, limit: int = MAX_RECORD_BYTES) -> Iterator[str]:
     """The text lines of a file, newline stripped, streamed (``.gz`` decompressed).
 
     Undecodable bytes become U+FFFD, so the record fails JSON/schema parsing and is
-    reported with its line instead of stopping the file.
+    reported with its line instead of stopping the file. UTF-16 files are decoded. A line
+    longer than ``limit`` bytes is read past, never held, and comes as its stand-in
+    (:func:`oversize_line`).
     """
     with _open(path) as f:
-        yield from _text_lines(f)
+        yield from _text_lines(f, limit)
+
+
+def bounded_paragraphs(lines: Iterable[str], limit: int) -> Iterator[str]:
+    """Lines, where a run of non-blank lines (a paragraph: one multi-line record) longer
+    than ``limit`` bytes in all is cut short: its lines from the one that crosses the
+    limit on are read past and replaced by one stand-in with the paragraph's size and
+    filler lines, so line numbers stay right and at most ``limit`` bytes are held."""
+    size = 0  # bytes of the current paragraph so far
+    over = 0  # lines read past in the current paragraph
+    for line in lines:
+        if not line.strip():
+            if over:
+                yield oversize_line(size)
+                yield from itertools.repeat(FILLER, over - 1)
+            size = over = 0
+            yield line
+            continue
+        n = oversize_of(line) if line.startswith(OVERSIZE) else None
+        size += n if n is not None else len(line) + 1
+        if over or size > limit:
+            over += 1
+        else:
+            yield line
+    if over:
+        yield oversize_line(size)
+        yield from itertools.repeat(FILLER, over - 1)
 
 
 def read_head(path: str, n: int = HEAD_CHARS) -> str:
     with _open(path) as f:
-        return f.read(n).decode("utf-8", errors="replace").removeprefix("\ufeff")
+        head = b""
+        for chunk in _utf8_chunks(_raw_chunks(f)):
+            head += chunk
+            if len(head) >= n:
+                break
+    return head[:n].decode("utf-8", errors="replace")
 
 
 def importer_for(path: str, chosen: str | None) -> str | None:
@@ -342,52 +467,82 @@ def _native_records(path: str, lines: Iterable[str]) -> Iterator[RawRecord]:
             yield RawRecord(path, no, line)
 
 
-def _records_of(path: str, importer: str | None, lines: Iterable[str]) -> Iterator[RawRecord]:
-    if importer is None:
-        yield from _native_records(path, lines)
-        return
-    for rec in IMPORTERS[importer].records(path, lines):
-        yield RawRecord(rec.source, rec.line, rec.text, importer)
+def _oversize(source: str, line: int | None, size: int, limit: int, shard_start: int = 0) -> Rejection:
+    return Rejection(source, line, "invalid_log/json",
+                     f"record of {size:,} bytes is over the size limit of {limit:,} bytes "
+                     "(--max-record-bytes); not read", shard_start=shard_start)
 
 
-def _all_records(path: str, importer: str | None) -> Iterator[RawRecord]:
-    return _records_of(path, importer, iter_lines(path))
+def _records_of(path: str, importer: str | None, lines: Iterable[str],
+                limit: int) -> Iterator[RawRecord | Rejection]:
+    """The records in a file's lines; one over the size limit is a Rejection stating its size."""
+    if importer is not None or is_document_file(path):
+        lines = bounded_paragraphs(lines, limit)
+    records: Iterable[RawRecord] = (
+        _native_records(path, lines) if importer is None else
+        (RawRecord(rec.source, rec.line, rec.text, importer)
+         for rec in IMPORTERS[importer].records(path, lines)))
+    for rec in records:
+        size = oversize_of(rec.text) if OVERSIZE in rec.text else None
+        if size is None and len(rec.text) > limit:  # a record of several paragraphs
+            size = len(rec.text.encode("utf-8", "surrogatepass"))
+        if size is not None and size > limit:
+            yield _oversize(rec.source, rec.line, size, limit)
+        else:
+            yield rec
 
 
-def read_records(path: str, importer: str | None = None) -> Iterator[RawRecord]:
+def _all_records(path: str, importer: str | None, limit: int) -> Iterator[RawRecord | Rejection]:
+    return _records_of(path, importer, iter_lines(path, limit), limit)
+
+
+def read_records(path: str, importer: str | None = None,
+                 limit: int = MAX_RECORD_BYTES) -> Iterator[RawRecord | Rejection]:
     """Stream the records of one file. ``importer`` must already be resolved (see importer_for)."""
-    return _all_records(path, importer)
+    return _all_records(path, importer, limit)
 
 
 _READ_ERRORS = (OSError, EOFError, zlib.error, ImportFailure)
 
 
-def _read_whole(path: str, chosen_importer: str | None) -> Iterator[RawRecord | Rejection | splits.PartRead]:
+def _read_whole(path: str, chosen_importer: str | None,
+                limit: int) -> Iterator[RawRecord | Rejection | splits.PartRead]:
     line, h, lines, complete = None, None, 0, False
+    imp: str | None = None
     try:
         imp = importer_for(path, chosen_importer)
         with _open_hashed(path) as (f, h):
             def counted(f=f):
                 nonlocal lines
-                for text in _text_lines(f):
+                for text in _text_lines(f, limit):
                     lines += 1
                     yield text
-            for rec in _records_of(path, imp, counted()):
+            for rec in _records_of(path, imp, counted(), limit):
                 line = rec.line
                 yield rec
             h.drain()
             complete = True
     except _READ_ERRORS as e:
         after = f" after line {line}" if line else ""
-        yield Rejection(path, None, "invalid_log/json", f"file unreadable{after}: {e}")
-    yield splits.PartRead(path, 0, lines, h.bytes_read if h else 0, h.hexdigest() if complete else None)
+        yield Rejection(path, None, "invalid_log/json", f"file unreadable{after}: {short(str(e))}")
+    except Exception as e:  # noqa: BLE001  an importer's splitter failed: the rest of the file is lost, said so
+        after = f" after line {line}" if line else ""
+        code = "invalid_log/import" if imp is not None else "invalid_log/json"
+        yield Rejection(path, None, code,
+                        f"file not read to the end{after}: {type(e).__name__}: {short(str(e))}")
+    yield splits.PartRead(path, 0, lines, h.bytes_read if h else 0,
+                          h.hexdigest() if h is not None and complete else None)
 
 
-def _read_split(shard: Shard) -> Iterator[RawRecord | Rejection | splits.PartRead]:
-    reader = splits.RangeReader(shard.path, shard.start, shard.end)
+def _read_split(shard: Shard, limit: int) -> Iterator[RawRecord | Rejection | splits.PartRead]:
+    """The records of a byte range; a line over ``limit`` is read past and rejected."""
+    reader = splits.RangeReader(shard.path, shard.start, shard.end, limit)
     try:
-        for no, raw in reader:
-            text = raw.decode("utf-8", errors="replace")
+        for no, size, raw in reader:
+            if raw is None:
+                yield _oversize(shard.path, no, size, limit, shard.start)
+                continue
+            text = line_text(raw)
             if no == 1 and shard.start == 0:
                 text = text.removeprefix("\ufeff")
             if text.strip():
@@ -395,34 +550,47 @@ def _read_split(shard: Shard) -> Iterator[RawRecord | Rejection | splits.PartRea
     except _READ_ERRORS as e:
         end = "end" if shard.end is None else shard.end
         yield Rejection(shard.path, None, "invalid_log/json",
-                        f"file unreadable in bytes {shard.start}-{end}: {e}")
+                        f"file unreadable in bytes {shard.start}-{end}: {short(str(e))}")
     yield reader.part()
 
 
-def read_shard(shard: Shard, chosen_importer: str | None = None) -> Iterator[RawRecord | Rejection | splits.PartRead]:
+def read_shard(shard: Shard, chosen_importer: str | None = None,
+               limit: int = MAX_RECORD_BYTES) -> Iterator[RawRecord | Rejection | splits.PartRead]:
     """Records of one shard of a file, then one :class:`pipeline.splits.PartRead` saying
     what the shard read. An unreadable file (I/O, corrupt gzip) ends in a Rejection
-    before it. A split shard's lines count from the split's start (``shard_start``)."""
+    before it. A split shard's lines count from the split's start (``shard_start``).
+    Whole or split, no record longer than ``limit`` bytes is held: it is read past and
+    rejected with its size."""
     if shard.split:
-        return _read_split(shard)
-    return _read_whole(shard.path, chosen_importer)
+        return _read_split(shard, limit)
+    return _read_whole(shard.path, chosen_importer, limit)
 
 
-def read_file(path: str, chosen_importer: str | None = None) -> Iterator[RawRecord | Rejection]:
+def read_file(path: str, chosen_importer: str | None = None,
+              limit: int = MAX_RECORD_BYTES) -> Iterator[RawRecord | Rejection]:
     """Records of one file; an unreadable file (I/O, corrupt gzip) ends in a Rejection."""
-    return (r for r in read_shard(Shard(path), chosen_importer) if not isinstance(r, splits.PartRead))
+    return (r for r in read_shard(Shard(path), chosen_importer, limit) if not isinstance(r, splits.PartRead))
+
+
+def _utf16(path: str) -> bool:
+    """True for a file whose first bytes say UTF-16 (its newlines are two bytes)."""
+    with _open(path) as f:
+        return _encoding_of(f.read(4)) is not None
 
 
 def importers_for_splitting(files: Sequence[str], sizes: Mapping[str, int],
                             chosen: str | None) -> dict[str, str | None]:
     """The importer of each file big enough to be split (others are read whole anyway);
-    a file whose head cannot be read is left out (read whole, reported by its reader)."""
+    a file whose head cannot be read, or a UTF-16 file, is left out (read whole; a read
+    error is reported by its reader)."""
     out: dict[str, str | None] = {}
     for f in files:
         if sizes.get(f, 0) >= MIN_SPLIT_BYTES and not is_document_file(f):
             try:
+                if _utf16(f):
+                    continue
                 out[f] = importer_for(f, chosen)
-            except _READ_ERRORS:
+            except Exception:  # noqa: BLE001  unreadable, or detection failed: read whole, reported there
                 continue
     return out
 
@@ -430,11 +598,16 @@ def importers_for_splitting(files: Sequence[str], sizes: Mapping[str, int],
 # --------------------------------------------------------------------------- parsing
 
 
+def short(text: str, n: int = MESSAGE_CHARS) -> str:
+    """``text`` cut to ``n`` characters (an exception may quote a whole record)."""
+    return text if len(text) <= n else text[:n] + f"… ({len(text):,} characters)"
+
+
 def _peek_ids(text: str) -> tuple[str | None, str | None]:
     """game_id and ruleset of a record that failed validation, if it is a JSON object."""
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None, None
     if not isinstance(data, dict):
         return None, None
@@ -449,7 +622,14 @@ def _json_rejection(rec: RawRecord) -> Rejection:
         where = f"column {e.colno}" if "\n" not in rec.text else f"line {e.lineno}, column {e.colno} of the document"
         return Rejection(rec.source, rec.line + e.lineno - 1, "invalid_log/json",
                          f"not valid JSON: {e.msg} ({where})")
+    except RecursionError:
+        return _too_deep(rec)
     return Rejection(rec.source, rec.line, "invalid_log/json", "not valid JSON")
+
+
+def _too_deep(rec: RawRecord) -> Rejection:
+    return Rejection(rec.source, rec.line, "invalid_log/json",
+                     "not readable JSON: arrays or objects nested too deeply")
 
 
 def validate_dict(data: object, source: str, line: int, index: int = 0) -> ParsedGame | Rejection:
@@ -466,26 +646,48 @@ def parse_native(rec: RawRecord) -> ParsedGame | Rejection:
     try:
         return ParsedGame(rec.source, rec.line, 0, Game.model_validate_json(rec.text))
     except ValidationError as e:
-        if any(err["type"] == "json_invalid" for err in e.errors()):
+        errors = e.errors()
+        if any(err["type"] == "json_invalid" for err in errors):
             return _json_rejection(rec)
+        if any(err["type"] == "recursion_loop" for err in errors):
+            return _too_deep(rec)
         gid, rs = _peek_ids(rec.text)
         return Rejection(rec.source, rec.line, "invalid_log/schema", describe_errors(e), gid, rs)
+    except RecursionError:
+        return _too_deep(rec)
 
 
-def parse_record(rec: RawRecord | Rejection) -> tuple[ParsedGame | Rejection, ...]:
-    """Parse and validate one record into games and rejections (never raises on bad data)."""
-    if isinstance(rec, Rejection):
-        return (rec,)
+def _convert(rec: RawRecord) -> tuple[ParsedGame | Rejection, ...]:
     if rec.importer is None:
         return (parse_native(rec),)
     try:
         dicts = IMPORTERS[rec.importer].convert(Record(rec.source, rec.line, rec.text))
     except ImportFailure as e:
-        return (Rejection(rec.source, rec.line, "invalid_log/import", f"{rec.importer}: {e}"),)
+        return (Rejection(rec.source, rec.line, "invalid_log/import", f"{rec.importer}: {short(str(e))}"),)
+    if not dicts:
+        return (Rejection(rec.source, rec.line, "invalid_log/import", f"{rec.importer}: no game in this record"),)
     return tuple(validate_dict(d, rec.source, rec.line, i) for i, d in enumerate(dicts))
 
 
-def parse_file(path: str, chosen_importer: str | None = None) -> Iterator[ParsedGame | Rejection]:
+def parse_record(rec: RawRecord | Rejection) -> tuple[ParsedGame | Rejection, ...]:
+    """Parse and validate one record into games and rejections (never raises on bad data).
+
+    An importer or parser that fails in a way it did not foresee (a bug, or input deeper
+    than the interpreter's recursion limit) makes a rejection naming the exception, never
+    an error of the run."""
+    if isinstance(rec, Rejection):
+        return (rec,)
+    try:
+        return _convert(rec)
+    except Exception as e:  # noqa: BLE001  dead letter: the record is rejected, the run goes on
+        what = f"the {rec.importer} importer" if rec.importer else "the parser"
+        code = "invalid_log/import" if rec.importer else "invalid_log/schema"
+        return (Rejection(rec.source, rec.line, code,
+                          f"{what} failed on this record: {type(e).__name__}: {short(str(e))}"),)
+
+
+def parse_file(path: str, chosen_importer: str | None = None,
+               limit: int = MAX_RECORD_BYTES) -> Iterator[ParsedGame | Rejection]:
     """Every game and rejection of one file, in file order (used by ``validate``)."""
-    for rec in read_file(path, chosen_importer):
+    for rec in read_file(path, chosen_importer, limit):
         yield from parse_record(rec)

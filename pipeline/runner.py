@@ -67,7 +67,7 @@ def _beam_parser() -> argparse.ArgumentParser:
         seen.setdefault(f"{cls.__module__}.{cls.__qualname__}", cls)
     for cls in seen.values():
         try:
-            cls._add_argparse_args(parser)  # the documented extension point of option classes
+            cls._add_argparse_args(parser)  # type: ignore[arg-type]  # the documented extension point
         except argparse.ArgumentError:
             continue  # an option class registered twice (re-imported module)
     return parser

@@ -81,7 +81,8 @@ def narrow(con: duckdb.DuckDBPyConnection, scope: Scope) -> None:
     """Shadow the tables with temporary views of the rows in ``scope`` (see the module doc)."""
     if scope.everything:
         return
-    db = con.execute("SELECT current_database()").fetchone()[0]
+    row = con.execute("SELECT current_database()").fetchone()
+    db = str(row[0]) if row else "memory"
     base = '"' + db.replace('"', '""') + '".main.'
 
     def view(name: str, where: list[str]) -> None:

@@ -21,6 +21,7 @@ import contextlib
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -59,19 +60,29 @@ def _fs():
     return FileSystems
 
 
-def connect(path: str, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """Open the database, turning a held lock into :class:`DatabaseLocked`."""
-    try:
-        return duckdb.connect(path, read_only=read_only)
-    except duckdb.IOException as e:
-        if "lock" in str(e).lower():
-            raise DatabaseLocked(
-                f"database {path} is locked by another process (another audit or an open "
-                f"DuckDB session?); close it and run again"
-            ) from None
-        raise DatabaseError(f"cannot open database {path}: {e}") from None
-    except duckdb.Error as e:
-        raise DatabaseError(f"cannot open database {path}: {e}") from None
+LOCK_POLL_SECONDS = 0.5
+
+
+def connect(path: str, *, read_only: bool = False, wait: float = 0.0) -> duckdb.DuckDBPyConnection:
+    """Open the database, turning a held lock into :class:`DatabaseLocked`; while another
+    process holds it, try again every half second for up to ``wait`` seconds."""
+    deadline = time.monotonic() + max(0.0, wait)
+    while True:
+        try:
+            return duckdb.connect(path, read_only=read_only)
+        except duckdb.IOException as e:
+            if "lock" not in str(e).lower():
+                raise DatabaseError(f"cannot open database {path}: {e}") from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                waited = f" (waited {wait:g} s)" if wait > 0 else ""
+                raise DatabaseLocked(
+                    f"database {path} is locked by another process (another audit or an open "
+                    f"DuckDB session?){waited}; close it and run again"
+                ) from None
+            time.sleep(min(LOCK_POLL_SECONDS, left))
+        except duckdb.Error as e:
+            raise DatabaseError(f"cannot open database {path}: {e}") from None
 
 
 # Type changes an older database may need, as (old DuckDB type, new DuckDB type) -> the
@@ -168,6 +179,21 @@ def remove_staging(staging: str) -> None:
             os.rmdir(parent)
 
 
+def remove_leftover_staging(base: str) -> tuple[str, ...]:
+    """Delete run folders left in a local staging base by runs that were killed before
+    they could clean up; returns what was removed. Call only while holding the database
+    whose private staging base this is (then no other run can be using it)."""
+    if "://" in base or not os.path.isdir(base):
+        return ()
+    removed = []
+    for name in sorted(os.listdir(base)):
+        path = os.path.join(base, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return tuple(removed)
+
+
 # --------------------------------------------------------------------------- load
 
 
@@ -185,6 +211,7 @@ def _scan(files: Mapping[str, Sequence[str]], table: str) -> str:
 
 
 PARTS = "file_parts"  # staging only: what each shard read (pipeline.splits)
+RECORDS = "file_records"  # staging only: records parsed per file and bundle (rows.FileCount)
 
 
 def _staged(files: Mapping[str, Sequence[str]], table: str) -> str:
@@ -239,10 +266,35 @@ def file_rows(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]]
 
 
 @dataclass(frozen=True, slots=True)
+class FileSummary:
+    """What became of one input file's records (a ``run_files`` row)."""
+
+    source_file: str
+    records: int
+    games: int
+    duplicates: int
+    rejected: int
+
+    @property
+    def reconciles(self) -> bool:
+        return self.records == self.games + self.duplicates + self.rejected
+
+
+@dataclass(frozen=True, slots=True)
 class Summary:
     rows: Mapping[str, int]  # table -> rows loaded by this run
     findings_by_kind: tuple[tuple[str, int], ...]
-    duplicates: int = 0  # later occurrences of a game_id, left out
+    duplicates: int = 0  # later occurrences of a game_id, left out (within and across records)
+    files: tuple[FileSummary, ...] = ()
+
+    @property
+    def records(self) -> int:
+        return sum(f.records for f in self.files)
+
+    @property
+    def unreconciled(self) -> tuple[FileSummary, ...]:
+        """Files whose records are not all accounted for (a bug if ever non-empty)."""
+        return tuple(f for f in self.files if not f.reconciles)
 
     @property
     def games(self) -> int:
@@ -298,8 +350,42 @@ def _duplicate_findings_sql() -> str:
 
 
 def _inserted(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[object] = ()) -> int:
+    """The integer a statement returns (rows inserted, a count)."""
     row = con.execute(sql, list(params)).fetchone()
     return int(row[0]) if row else 0
+
+
+def run_id_of(make_run: Callable[[Summary], RunRow]) -> str:
+    """The run id the runs row will carry (``make_run`` of an empty summary)."""
+    return make_run(Summary(MappingProxyType({}), ())).run_id
+
+
+# Per input file: records counted by the pipeline, and the rows this run left of them.
+_FILE_COUNTS = """
+INSERT INTO run_files (run_id, source_file, records, games, duplicates, rejected)
+SELECT $run_id, c.source_file, c.records,
+       coalesce(g.n, 0), coalesce(d.n, 0), coalesce(r.n, 0)
+FROM (SELECT source_file, sum(records)::BIGINT AS records FROM read_parquet({staged})
+      GROUP BY source_file) AS c
+LEFT JOIN (SELECT source_file, count(*) AS n FROM games WHERE run_id = $run_id
+           GROUP BY source_file) AS g USING (source_file)
+LEFT JOIN (SELECT source_file, count(*) AS n FROM findings
+           WHERE code = $dup AND game_id IN (SELECT game_id FROM _run_ids)
+             AND source_file IN (SELECT source_file FROM _run_sources)
+           GROUP BY source_file) AS d USING (source_file)
+LEFT JOIN (SELECT source_file, count(*) AS n FROM rejected WHERE run_id = $run_id
+           GROUP BY source_file) AS r USING (source_file)
+"""
+
+
+def _load_file_counts(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
+                      run_id: str) -> tuple[FileSummary, ...]:
+    if RECORDS in files:
+        con.execute(_FILE_COUNTS.format(staged=_sql_list(files[RECORDS])),
+                    {"run_id": run_id, "dup": DUPLICATE.code})
+    return tuple(FileSummary(*row) for row in con.execute(
+        "SELECT source_file, records, games, duplicates, rejected FROM run_files "
+        "WHERE run_id = ? ORDER BY source_file", [run_id]).fetchall())
 
 
 def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
@@ -334,15 +420,14 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
             f"  FROM ({_occurrences_sql(files)})"
             "  WINDOW w AS (PARTITION BY game_id ORDER BY source_file, source_line)"
             ") WHERE copy > 1")
-        (n_dups,) = con.execute("SELECT count(*) FROM _dups").fetchone()
+        n_dups = _inserted(con, "SELECT count(*) FROM _dups")
         for t in GAME_TABLES:
             con.execute(f"DELETE FROM {t} WHERE game_id IN (SELECT game_id FROM _run_ids)")
         con.execute(f"DELETE FROM findings WHERE {_RUN_FINDINGS}")
         con.execute("DELETE FROM rejected WHERE source_file IN (SELECT source_file FROM _run_sources)")
-        counts = dict.fromkeys(t for t in TABLES if t not in BOOKKEEPING_TABLES)
+        counts = dict.fromkeys((t for t in TABLES if t not in BOOKKEEPING_TABLES), 0)
         for t in counts:
             if t not in files:
-                counts[t] = 0
                 continue
             cols = ", ".join(_quote(c) for c in column_names(TABLES[t]))
             scan = f"SELECT {cols} FROM {_staged(files, t)} AS s"
@@ -352,10 +437,11 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
         if n_dups:
             counts["findings"] += _inserted(
                 con, f"INSERT INTO findings {_duplicate_findings_sql()}", [DUPLICATE_MESSAGE])
+        per_file = _load_file_counts(con, files, run_id_of(make_run))
         by_kind = tuple((k, int(n)) for k, n in con.execute(
             f"SELECT kind, count(*) FROM findings WHERE {_RUN_FINDINGS} "
             "GROUP BY kind ORDER BY count(*) DESC, kind").fetchall())
-        summary = Summary(MappingProxyType(counts), by_kind, int(n_dups))
+        summary = Summary(MappingProxyType(counts), by_kind, int(n_dups), per_file)
         run_row = make_run(summary)
         _insert_rows(con, "runs", [run_row])
         con.execute("DELETE FROM files WHERE path IN (SELECT source_file FROM _run_sources)")

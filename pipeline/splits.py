@@ -4,7 +4,9 @@ A split ``[start, end)`` owns the lines that *begin* inside it, as Hadoop's text
 do: a split that starts mid-file skips to the first line beginning at or after
 ``start`` (by reading from ``start - 1`` to the next newline), and it reads its last line
 to the end even when that runs past ``end``. So the splits of a file together read every
-line exactly once, and each reads about ``end - start`` bytes (plus one line).
+line exactly once, and each reads about ``end - start`` bytes (plus one line). A split is
+read in chunks, never a line at a time, so a line over the record size limit
+(``--max-record-bytes``) is read past without being held, as in a whole read.
 
 Line numbers. A split that starts mid-file cannot know how many lines come before it
 without reading them, so it numbers its lines from 1 and reports how many lines it owns
@@ -109,39 +111,73 @@ def _open_raw(path: str):
 class RangeReader:
     """The lines owned by the split ``[start, end)`` of an uncompressed file.
 
-    Iterate for ``(relative line number, line bytes without the newline)``; afterwards
+    Iterate for ``(relative line number, size, line bytes)`` (newline removed; ``size``
+    is the line's length without it). The file is read in chunks of :data:`CHUNK`
+    bytes, so no more than ``limit`` bytes of one line are ever held: a longer line is
+    read past (hashed and counted) and comes with ``None`` for its bytes. Afterwards
     :meth:`part` tells what was read. ``end`` None reads to the end of the file.
     """
 
-    def __init__(self, path: str, start: int, end: int | None):
+    def __init__(self, path: str, start: int, end: int | None, limit: int | None = None):
         if start < 0 or (end is not None and end < start):
             raise ValueError(f"bad byte range [{start}, {end})")
-        self.path, self.start, self.end = path, start, end
+        self.path, self.start, self.end, self.limit = path, start, end, limit
         self.lines = 0
-        self._hash: HashingReader | None = None
+        self.bytes_read = 0
+        self._digest = hashlib.sha256()
         self.complete = False
 
-    def __iter__(self) -> Iterator[tuple[int, bytes]]:
+    def __iter__(self) -> Iterator[tuple[int, int, bytes | None]]:
+        limit = self.limit
         with _open_raw(self.path) as raw:
-            pos = self.start
-            if self.start > 0:
+            buf, off, pos = b"", 0, self.start
+            if self.start > 0:  # skip the tail of a line that began before start
                 raw.seek(self.start - 1)
-                skipped = raw.readline()  # the tail of a line that began before start
-                pos = self.start - 1 + len(skipped)
-            self._hash = f = HashingReader(raw)
-            while self.end is None or pos < self.end:
-                line = f.readline()
-                if not line:
-                    break
-                pos += len(line)
+                pos = self.start - 1
+                while True:
+                    buf = raw.read(CHUNK)
+                    if not buf:
+                        self.complete = True
+                        return
+                    i = buf.find(b"\n")
+                    if i >= 0:
+                        off, pos = i + 1, pos + i + 1
+                        break
+                    pos += len(buf)
+            while self.end is None or pos < self.end:  # a line begins at pos: it is ours
+                parts: list[bytes] = []
+                size, held, ended = 0, True, False
+                while not ended:
+                    if off >= len(buf):
+                        buf, off = raw.read(CHUNK), 0
+                        if not buf:
+                            break
+                    i = buf.find(b"\n", off)
+                    ended = i >= 0
+                    stop = i + 1 if ended else len(buf)
+                    piece = buf[off:stop]
+                    off = stop
+                    self._digest.update(piece)
+                    size += len(piece)
+                    if held and (limit is None or size - ended <= limit):
+                        parts.append(piece)
+                    else:
+                        parts, held = [], False
+                if not size:
+                    break  # the end of the file
+                pos += size
+                self.bytes_read += size
                 self.lines += 1
-                yield self.lines, line.rstrip(b"\r\n")
+                line = b"".join(parts) if held else None
+                if ended:
+                    size -= 1
+                    line = line[:-1] if line is not None else None
+                yield self.lines, size, line
         self.complete = True
 
     def part(self) -> PartRead:
-        h = self._hash
-        return PartRead(self.path, self.start, self.lines, h.bytes_read if h else 0,
-                        h.hexdigest() if h is not None and self.complete else None)
+        return PartRead(self.path, self.start, self.lines, self.bytes_read,
+                        self._digest.hexdigest() if self.complete else None)
 
 
 def file_digest(parts: Iterable[PartRead]) -> str | None:
@@ -151,5 +187,5 @@ def file_digest(parts: Iterable[PartRead]) -> str | None:
         return None
     if len(parts) == 1 and parts[0].start == 0:
         return parts[0].sha256
-    joined = "".join(p.sha256 for p in parts)
+    joined = "".join(p.sha256 or "" for p in parts)
     return PARTS_PREFIX + hashlib.sha256(joined.encode()).hexdigest()

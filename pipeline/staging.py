@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterable, Mapping
+from typing import BinaryIO
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -53,7 +54,7 @@ class TableWriter:
             raise ValueError("batch_rows must be at least 1")
         self.staging, self.batch_rows = staging, batch_rows
         self._buffers: dict[str, list[dict]] = {}
-        self._writers: dict[str, tuple[str, object, pq.ParquetWriter]] = {}
+        self._writers: dict[str, tuple[str, BinaryIO, pq.ParquetWriter]] = {}
 
     def add(self, row: _Row, source_file: str | None = None, source_line: int | None = None,
             shard_start: int = 0) -> str:

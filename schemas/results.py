@@ -35,6 +35,23 @@ class RunRow(_Row):
     hands: int
     findings: int
     rejected: int
+    records: int | None = None  # records read (None in runs recorded before it was counted)
+    duplicates: int | None = None
+
+
+class RunFileRow(_Row):
+    """One input file of a run: its records read, and what became of them.
+
+    ``records = games + duplicates + rejected`` (a record an importer turns into several
+    games counts once per game); the load checks it and the summary names a file where
+    it does not hold."""
+
+    run_id: str
+    source_file: str
+    records: int
+    games: int
+    duplicates: int
+    rejected: int
 
 
 class GameRow(_Row):
@@ -155,6 +172,15 @@ class FilePartRow(_Row):
     sha256: str | None
 
 
+class FileRecordsRow(_Row):
+    """Staging only: records of one file parsed by one bundle (one per game for a record
+    that holds several); the load sums them over all bundles and shards of the file
+    into its ``run_files`` row."""
+
+    source_file: str
+    records: int
+
+
 TABLES: dict[str, type[_Row]] = {
     "runs": RunRow,
     "games": GameRow,
@@ -164,8 +190,10 @@ TABLES: dict[str, type[_Row]] = {
     "findings": FindingRow,
     "rejected": RejectedRow,
     "files": FileRow,
+    "run_files": RunFileRow,
 }
-# Tables the audit writes besides the rows of its games and records (not game data).
-BOOKKEEPING_TABLES = ("runs", "files")
+# Tables the audit writes besides the rows of its games and records (not game data): the
+# driver makes their rows at the load, none is staged.
+BOOKKEEPING_TABLES = ("runs", "files", "run_files")
 # Staged by the workers but never loaded as such.
-STAGING_ONLY: dict[str, type[_Row]] = {"file_parts": FilePartRow}
+STAGING_ONLY: dict[str, type[_Row]] = {"file_parts": FilePartRow, "file_records": FileRecordsRow}

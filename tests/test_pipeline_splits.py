@@ -95,3 +95,67 @@ def test_any_split_reads_every_line_exactly_once(tmp_path_factory, lines, count,
     want = [(i + 1, t) for i, t in enumerate(data.split("\n")) if t.strip()]
     assert _absolute(records, parts) == want
     assert sum(p.bytes_read for p in parts) == size
+
+
+def _records_with_limit(path, count: int, limit: int):
+    """(absolute line, text or the rejection's message) of every record of a ``count``-way
+    split read with a record size limit, as the load numbers them."""
+    size = path.stat().st_size
+    out, base = [], 0
+    for k, (start, end) in enumerate(splits.split_points(size, count)):
+        shard = read.Shard(str(path), k, count, start, end) if count > 1 else read.Shard(str(path))
+        *recs, part = read.read_shard(shard, None, limit)
+        for r in recs:
+            line = r.line + (base if r.shard_start else 0)
+            out.append((line, r.text if isinstance(r, read.RawRecord) else r.message))
+        base += part.lines
+    return out
+
+
+def test_a_split_read_rejects_a_line_over_the_limit_with_its_size_as_a_whole_read_does(tmp_path, monkeypatch):
+    monkeypatch.setattr(splits, "CHUNK", 64)  # lines cross many chunks, and the split points
+    huge = '{"pad": "' + "x" * 5000 + '"}'
+    lines = [json.dumps({"n": i}) for i in range(30)]
+    lines[4] = huge
+    lines[17] = huge + "\r"
+    path = tmp_path / "big.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    whole = [(r.line, r.text if isinstance(r, read.RawRecord) else r.message)
+             for r in read.read_file(str(path), None, 1000)]
+    assert [line for line, text in whole if "over the size limit" in text] == [5, 18]
+    assert f"record of {len(huge):,} bytes" in whole[4][1] and f"{len(huge) + 1:,} bytes" in whole[17][1]
+    for count in (1, 2, 3, 7, 20):
+        assert _records_with_limit(path, count, 1000) == whole, count
+
+
+def test_a_split_reader_holds_no_more_than_a_chunk_of_a_line_over_the_limit(tmp_path):
+    import tracemalloc
+
+    path = tmp_path / "one-line.jsonl"
+    path.write_bytes(b'{"n": 0}\n' + b"a" * (24 << 20) + b'\n{"n": 2}\n')
+    reader = splits.RangeReader(str(path), 5, None, limit=64 << 10)  # starts inside line 1
+    tracemalloc.start()
+    try:
+        got = [(no, size, line) for no, size, line in reader]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got == [(1, 24 << 20, None), (2, 8, b'{"n": 2}')]
+    assert peak < 4 * splits.CHUNK  # a 24 MB line, never held
+    assert reader.part().bytes_read == (24 << 20) + 10
+
+
+def test_a_utf16_file_is_never_split_in_byte_ranges(tmp_path):
+    """Its newline is two bytes: a byte range could start on the wrong half, so the whole
+    file goes to one shard (and is decoded there)."""
+    lines = "".join(f'{{"n": {i}}}\n' for i in range(50))
+    utf16, utf8 = tmp_path / "wide.jsonl", tmp_path / "narrow.jsonl"
+    utf16.write_bytes(lines.encode("utf-16"))
+    utf8.write_bytes(lines.encode())
+    sizes = {str(utf16): read.MIN_SPLIT_BYTES, str(utf8): read.MIN_SPLIT_BYTES}
+    kinds = read.importers_for_splitting(list(sizes), sizes, None)
+    assert kinds == {str(utf8): None}
+    shards = read.plan_shards(list(sizes), 4, sizes, kinds)
+    assert [s.count for s in shards if s.path == str(utf16)] == [1]
+    assert [s.count for s in shards if s.path == str(utf8)] == [2, 2]
+    assert [r.text for r in read.read_file(str(utf16))] == [f'{{"n": {i}}}' for i in range(50)]

@@ -164,8 +164,9 @@ def test_whole_pipeline_metrics(tmp_path):
     assert got["findings_continuity"] == 6 and got["findings_invalid_log"] == 2
     assert got["files"] == 3 and got["shards"] == 3
     # the fake engine makes no hands: only tables that got rows have files
-    assert sorted(q.name for q in (tmp_path / "stage" / "tables").iterdir()) == ["file_parts", "findings", "games", "rejected"]
-    assert sorted(staging.read_manifest(str(tmp_path / "stage"))) == ["file_parts", "findings", "games", "rejected"]
+    tables = ["file_parts", "file_records", "findings", "games", "rejected"]
+    assert sorted(q.name for q in (tmp_path / "stage" / "tables").iterdir()) == tables
+    assert sorted(staging.read_manifest(str(tmp_path / "stage"))) == tables
 
 
 @pytest.mark.parametrize("bad", ["", "not a dict"])

@@ -143,7 +143,7 @@ def test_many_runs_show_the_latest_first(tmp_path):
     F.create_empty(db)
     con = duckdb.connect(str(db))
     con.execute("INSERT INTO runs SELECT 'run-' || lpad(i::VARCHAR, 2, '0'), TIMESTAMP '2026-11-01' + i * INTERVAL 1 HOUR, "
-                "TIMESTAMP '2026-11-01' + i * INTERVAL 1 HOUR, '0.' || i, ['in'], 'DirectRunner', 0, 0, 0, 0 "
+                "TIMESTAMP '2026-11-01' + i * INTERVAL 1 HOUR, '0.' || i, ['in'], 'DirectRunner', 0, 0, 0, 0, NULL, NULL "
                 "FROM range(25) t(i)")
     con.close()
     html = build(str(db)).html

@@ -62,7 +62,7 @@ class GuangdongOptions:
     minimum_fan: int = field(default=F.MINIMUM_FAN, metadata={
         "help": "the least a win in one of minimum_situations is worth"})
     minimum_situations: frozenset[Literal["kong_replacement", "last_tile", "multiple_win", "robbing_kong"]] = field(
-        default=F.DEFAULT_MINIMUM_SITUATIONS, metadata={
+        default=F.DEFAULT_MINIMUM_SITUATIONS, metadata={  # type: ignore[arg-type]
             "help": "situations worth at least minimum_fan: kong_replacement (杠上开花), last_tile (海底捞月), "
                     "multiple_win (一炮多响), robbing_kong (抢杠)"})
     multiple_win_from: int = field(default=2, metadata={

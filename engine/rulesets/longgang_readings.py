@@ -152,12 +152,12 @@ def eight_pairs_parts(c: Sequence[int], wilds: int) -> list[tuple[Part, ...]]:
     for t in kinds:
         for n in range(max(1, 3 - wilds), min(3, c[t]) + 1):
             triplets.append((Part(TRIPLET, t, 3 - n), 3 - n, t, n))
-    for trip, cost, t, n in triplets:
+    for trip, cost, kind, n in triplets:
         if cost > wilds:
             continue
         rest = list(c[:34])
-        if t is not None:
-            rest[t] -= n
+        if kind is not None:
+            rest[kind] -= n
         for pairs in _pairs(tuple(x for x in kinds if rest[x]), tuple(rest), wilds - cost):
             out.add(tuple(sorted((trip, *pairs), key=_key)))
     return sorted(out, key=lambda ps: [_key(p) for p in ps])

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
+from typing import Any
 
 from engine import tiles as T
 from engine.decompose import PAIR, SEQ, TRIPLET
@@ -182,7 +183,7 @@ def wilds_of(sit: WinSituation) -> Wilds:
     (a tile, or false for none)."""
     wc = sit.get("wildcards")
     if wc is not None:
-        real = frozenset(_tile_of(x) for x in wc)  # type: ignore[union-attr]
+        real = frozenset(_tile_of(x) for x in wc)  # type: ignore[union-attr,attr-defined]
         sf = sit.get("seat_flower", seat_flower(sit.seat_wind))
         zuo = None if sf in (None, False) else _tile_of(sf)
         flower_mode = bool(real) and all(T.is_flower(t) for t in real)
@@ -393,7 +394,7 @@ def is_human_win(sit: WinSituation) -> bool:
     return n <= 3 if sit.self_drawn else 2 <= n <= 4
 
 
-def _detail(sc: Score, key: str) -> object:
+def _detail(sc: Score, key: str) -> Any:
     return dict(sc.details).get(key, 0)
 
 
@@ -423,10 +424,11 @@ def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContex
             hu.append((mh[0], mh[1], "hu"))
     tiles = [R.free_tile(r, i, w.caishen_kind) for i in range(len(r.parts))]
     for i, p in enumerate(arr.parts):
-        if p.kind == TRIPLET and tiles[i] is not None:
+        free = tiles[i]  # p.tile, unless the part is all wilds standing for another tile
+        if p.kind == TRIPLET and free is not None:
             exposed = i == win_idx and not sit.self_drawn
             name = "明刻" if exposed else "暗刻"
-            big = is_big(p.tile)
+            big = is_big(free)
             hu.append((f"{name}{'大子' if big else '小子'}", SET_HU[(name, big)], "hu"))
         elif p.kind == PAIR and _honour_scoring(p.tile, sit.seat_wind) and R.part_wilds(r, i, w.caishen_kind) < 2:
             hu.append(("将", PAIR_HU, "hu"))  # not for a pair of 财神/坐花 (二、三)a "不计将胡数")
@@ -461,7 +463,7 @@ def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContex
         tai.append(("双财神", TAI["双财神"], "tai"))
     if arr.substitutes == 0:
         tai.append(("硬胡", TAI["硬胡"], "tai"))
-    sets = [(p.kind, tiles[i]) for i, p in enumerate(arr.parts) if tiles[i] is not None] + [
+    sets: list[tuple[str, int]] = [(p.kind, t) for p, t in zip(arr.parts, tiles, strict=True) if t is not None] + [
         (SEQ if m.kind is MeldKind.CHI else TRIPLET, m.first) for m in sit.melds]
     for kind, t in sets:
         if kind != TRIPLET or t in w.real or t == w.caishen_kind:
@@ -509,10 +511,11 @@ def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContex
         if any({9 * s, 9 * s + 3, 9 * s + 6} <= seq_firsts for s in range(3)):
             tai.append(("一条龙", TAI["一条龙"], "tai"))
     for name in _appendix(sit, arr, sets, shown, win_idx, rules):
-        if APPENDIX_TAI[name] is None:
+        value = APPENDIX_TAI[name]
+        if value is None:
             limits.append(name)
         else:
-            tai.append((name, APPENDIX_TAI[name], "tai"))
+            tai.append((name, value, "tai"))
     if kong_draw and rules.kong_replacement_tai:
         tai.append(("杠上开花", TAI["杠上开花"], "tai"))
     pinghu = (arr.shape == "standard" and all(k == SEQ for k, _ in sets if k != PAIR)
@@ -543,7 +546,7 @@ def _four_winds_wilds_ok(arr: Reading, wilds_held: int) -> bool:
     return in_winds == 0 or (wilds_held >= 2 and elsewhere == 0)
 
 
-def _appendix(sit: WinSituation, arr: Reading, sets: list[tuple[int, int]], shown: list[int],
+def _appendix(sit: WinSituation, arr: Reading, sets: list[tuple[str, int]], shown: list[int],
               win_idx: int, rules: Rules) -> list[str]:
     """The 附一 rows (named in ``rules.appendix_hands``) this reading of the hand shows."""
     if not rules.appendix_hands or arr.shape != "standard":
@@ -656,11 +659,11 @@ def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowe
     used_zuo = used - used_real
     triplets = dict(chosen)
     for t in range(34):
-        m = triplets.get(t, nat[t] // 3)
-        for _ in range(m):
+        n_trips = triplets.get(t, nat[t] // 3)
+        for _ in range(n_trips):
             hu.append((f"暗刻{'大子' if is_big(t) else '小子'}", SET_HU[("暗刻", is_big(t))], "hu"))
             tai.extend(_triplet_tai(t, swt, round_wind, w, rules))
-        if nat[t] - 3 * m == 2 and _honour_scoring(t, seat_wind):
+        if nat[t] - 3 * n_trips == 2 and _honour_scoring(t, seat_wind):
             hu.append(("将", PAIR_HU, "hu"))
     if used_zuo:
         four = not w.flower_mode and all(T.FLOWER0 + k in flowers for k in range(4) if T.FLOWER0 + k != w.zuo)

@@ -61,7 +61,7 @@ class MCROptions:
         if self.min_fan < 0 or self.base < 0 or self.false_win_penalty < 0 or self.seat_wall_size < 0:
             raise OptionError("min_fan, base, false_win_penalty and seat_wall_size must be ≥ 0")
         try:
-            resolve_values(self.values())
+            resolve_values(self.values())  # type: ignore[arg-type]  # it checks them
         except (ValueError, KeyError) as e:
             raise OptionError(f"fan_values: {e}") from None
         unknown = sorted(self.extra_fans - mcr_fans.OPTIONAL)

@@ -48,6 +48,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache, partial
 from itertools import combinations, permutations, product
 from types import MappingProxyType
+from typing import Any
 
 from engine import tiles as T
 from engine.hand import Meld, MeldKind, NotAWin, Score, ScoreItem, WinSituation
@@ -720,6 +721,25 @@ class _Hand:
         "kong", "traits", "base", "melded_fixed", "kong_count", "unique_wait", "n_standing",
         "extra", "sit", "all_counts", "subs",
     )
+    standing: list[int]
+    fixed: Any
+    win: int
+    self_drawn: bool
+    seat: Any
+    round: Any
+    last_copy: bool
+    last_tile: bool
+    kong: bool
+    traits: tuple[int, ...]
+    base: tuple[int, ...]
+    melded_fixed: int
+    kong_count: int
+    unique_wait: bool | None
+    n_standing: int
+    extra: Any
+    sit: Any
+    all_counts: list[int]
+    subs: tuple[tuple[int, ...], ...]
 
     def compute_unique_wait(self) -> None:
         """边张/嵌张/单钓将 need exactly one waiting tile (none for 天和)."""
@@ -1175,7 +1195,7 @@ def resolve_values(values: Mapping[str, int] | None = None) -> Mapping[str, int]
     """
     if not values:
         return DATA.DEFAULT_VALUES
-    items = []
+    items: list[Any] = []
     for k, val in values.items():
         if k in DATA.VARIANTS:
             if val:

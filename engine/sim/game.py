@@ -311,12 +311,13 @@ class HandSim:
                 self.replace_flowers(s)
             self.update_ready(st)
 
-    def keep_replacement(self) -> str:
-        """二、一)6 e ②: the seat keeps its replacement without discarding and may win on it
-        first; the seabed tiles left go to the other seats."""
-        s = self.kept_replacement
+    def keep_replacement(self, s: int) -> str:
+        """二、一)6 e ②: seat ``s`` keeps its replacement without discarding and may win on
+        it first; the seabed tiles left go to the other seats."""
         st = self.seats[s]
         t = st.last_draw
+        if t is None:
+            raise RuntimeError(f"seat {s} keeps a replacement it never drew")
         kong = st.last_back_reason == "kong"
         won = self.try_win(s, t, self_drawn=True, kong=kong, last_tile=True, from_seat=None)
         if won is not None:
@@ -332,7 +333,7 @@ class HandSim:
         while True:
             self.replace_flowers(s)
             if self.kept_replacement is not None:
-                return self.keep_replacement()
+                return self.keep_replacement(self.kept_replacement)
             t = st.last_draw
             if t is not None and st.called is None:
                 kong_flag = st.last_draw_back and st.last_back_reason == "kong"

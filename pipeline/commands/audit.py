@@ -24,6 +24,9 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TextIO
 
+from pipeline.cli import byte_size
+from pipeline.workers import WorkerDied, watch_workers
+
 EPILOG = """\
 Any other option is a Beam pipeline option, passed through unchanged, e.g.
   --runner FlinkRunner --flink_master HOST:8081 --environment_type LOOPBACK
@@ -35,12 +38,14 @@ On a cluster the workers need this package installed (--setup_file/--extra_packa
 custom container) and --staging (or --temp_location) must be a path every worker and
 this machine can reach: gs://bucket/audit-staging, s3://…, or a shared mount. Exit
 status: 0 done (findings are not an error), 1 usage or I/O error, an unreachable job
-service or worker pool, or a failed job, 2 database locked by another process.
+service or worker pool, a failed job, or a worker process that died (the database is
+left as it was), 2 database locked by another process (--wait SECONDS waits for it).
 """
 
 OUR_OPTIONS = frozenset({
     "-h", "--help", "--db", "--from", "--workers", "--in-memory", "--staging", "--log",
     "--progress", "--no-progress", "--connect-timeout", "--parquet", "--skip-audited",
+    "--max-record-bytes", "--wait",
 })
 
 
@@ -89,6 +94,13 @@ def register(subparsers) -> None:
                         "a connection before the run is given up (default 30; 0 = do not check)")
     p.add_argument("--log", metavar="FILE", help="log file for runner and worker output (default: <db>.log; "
                         "with only --parquet, DIR/_logs/<run>.log for a local DIR)")
+    p.add_argument("--max-record-bytes", type=byte_size, default=None, metavar="N",
+                   help="reject a record (a line, or a multi-line record) longer than N bytes, "
+                        "with its size, without reading it into memory; suffixes K, M, G "
+                        "(default: 64M)")
+    p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                   help="if another process holds the database, wait up to SECONDS for it "
+                        "(default: 0, fail at once with exit status 2)")
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_const", const=True,
                       help="always draw the progress line on stderr")
@@ -153,7 +165,9 @@ def default_staging(db: str | None, beam_args: Sequence[str], explicit: str | No
     temp = option_value(beam_args, "temp_location")
     if temp:
         return temp.rstrip("/") + "/mahjong-audit-staging"
-    if db is None and parquet is not None:
+    if db is None:
+        if parquet is None:
+            raise ValueError("the staging folder goes beside --db or in --parquet DIR: give one")
         return _join(parquet, "_staging")
     db_abs = os.path.abspath(db)
     return os.path.join(os.path.dirname(db_abs), f".{os.path.basename(db_abs)}.staging")
@@ -227,11 +241,12 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         return 1
     staging = _join(staging_base, run_id)
     log_path = args.log or default_log(args.db, parquet, run_id)
+    limit = args.max_record_bytes or read.MAX_RECORD_BYTES
 
     con = None
     if args.db is not None:
         try:
-            con = sink.connect(args.db)
+            con = sink.connect(args.db, wait=args.wait)
         except sink.DatabaseLocked as e:
             _err(str(e))
             return 2
@@ -241,6 +256,8 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     try:
         if con is not None:
             sink.ensure_schema(con)
+            if beside_db and choice.local:  # the db's own staging base: ours alone while we hold the db
+                sink.remove_leftover_staging(staging_base)
         stats = incremental.file_stats(files)
         selection = incremental.Selection(files, ())
         if args.skip_audited:
@@ -259,11 +276,14 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
                          run_id, len(todo), len(shards), len(selection.skipped), choice.name, staging)
             try:
                 _run_pipeline(shards, choice, run_id, staging, args.importer, audit_fn,
-                              real_stderr if show else None)
+                              real_stderr if show else None, limit)
                 summary = _load(con, parquet, staging, todo, stats,
                                 lambda s: _run_row(run_id, started, args.inputs, choice.name, s), run_id)
             finally:
                 sink.remove_staging(staging)
+    except WorkerDied as e:
+        _err(f"{e}; nothing was written to {args.db or parquet} (details in {log_path})")
+        return 1
     except sink.DatabaseError as e:
         _err(str(e))
         return 1
@@ -282,10 +302,10 @@ def _known_files(con, parquet: str | None, files):
     """path -> (size, mtime, content_hash) of the inputs as last audited (database first)."""
     from pipeline import dataset, incremental
 
-    if con is not None:
-        return incremental.known_files(con, files)
-    with dataset.connect(parquet, required=False) as dcon:
-        return incremental.known_files(dcon, files)
+    if con is None and parquet is not None:
+        with dataset.connect(parquet, required=False) as dcon:
+            return incremental.known_files(dcon, files)
+    return incremental.known_files(con, files)
 
 
 def _load(con, parquet, staging, sources, stats, make_run, run_id):
@@ -306,7 +326,8 @@ def _load(con, parquet, staging, sources, stats, make_run, run_id):
     return summary
 
 
-def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_out) -> None:
+def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_out,
+                  max_record_bytes: int) -> None:
     import apache_beam as beam
 
     from pipeline import runner
@@ -320,10 +341,12 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
         p
         | "Shards" >> beam.Create(list(shards))
         | "Audit" >> AuditPipeline(run_id=run_id, staging=staging, importer=importer,
-                                   audit_fn=audit_fn, progress_dir=progress_dir)
+                                   audit_fn=audit_fn, progress_dir=progress_dir,
+                                   max_record_bytes=max_record_bytes)
     )
-    bar = ProgressBar(progress_dir, progress_out) if progress_out is not None else contextlib.nullcontext()
-    with bar:
+    bar = ProgressBar(progress_dir, progress_out) \
+        if progress_dir is not None and progress_out is not None else contextlib.nullcontext()
+    with bar, watch_workers():
         result = p.run()
         try:
             result.wait_until_finish()
@@ -342,6 +365,7 @@ def _run_row(run_id, started, inputs, runner_name, summary):
         run_id=run_id, started_at=started, finished_at=datetime.now(UTC).replace(tzinfo=None),
         version=_version(), inputs=list(inputs), runner=runner_name,
         games=summary.games, hands=summary.hands, findings=summary.findings, rejected=summary.rejected,
+        records=summary.records, duplicates=summary.duplicates,
     )
 
 
@@ -355,6 +379,11 @@ def _print_summary(summary, elapsed: float, runner_name: str, db: str | None, lo
     if summary.duplicates:
         print(f"duplicates: {summary.duplicates} later copies of a game_id left out")
     print(f"rejected: {summary.rejected} records")
+    print(f"records: {summary.records} read = {summary.games} games + {summary.duplicates} duplicates "
+          f"+ {summary.rejected} rejected")
+    for f in summary.unreconciled:
+        print(f"warning: {f.source_file}: {f.records} records read but {f.games} games + "
+              f"{f.duplicates} duplicates + {f.rejected} rejected (please report this)")
     if skipped:
         print(f"skipped: {skipped} files audited unchanged before (--skip-audited)")
     if parquet:

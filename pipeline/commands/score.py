@@ -97,6 +97,7 @@ def score_lines(lines: Iterable[str], default_ruleset: str) -> Iterator[dict[str
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     out = stdout or sys.stdout
+    results: Iterable[dict[str, Any]]
     if args.file:
         with open(args.file, encoding="utf-8") as fh:
             results = list(score_lines(fh, args.ruleset))

@@ -133,7 +133,8 @@ def _print_views(con, args: argparse.Namespace, scope) -> int:
         where, params = "", []
         if scope.player is not None and has_player_column(con, view):
             where, params = " WHERE player = ?", [scope.player]
-        (total,) = con.execute(f"SELECT count(*) FROM {view}{where}", params).fetchone()
+        row = con.execute(f"SELECT count(*) FROM {view}{where}", params).fetchone()
+        total = row[0] if row else 0
         limit = f" LIMIT {int(args.limit)}" if args.limit > 0 else ""
         cur = con.execute(f"SELECT * FROM {view}{where}{limit}", params)
         headers = [d[0] for d in cur.description]

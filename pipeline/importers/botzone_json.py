@@ -83,6 +83,15 @@ class BotzoneJson(Importer):
             raise ImportFailure(f"match {match.match_id}: {e}") from None
 
 
+def _player(value: Any, k: int, action: Any) -> int:
+    """The seat a display names (0..3); -1 for displays about no player."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
+        return value
+    if action in ("INIT", "DEAL", "HUANG") and value is None:
+        return -1
+    raise ImportFailure(f"logs[{k}]: {action} display names player {value!r}, not a seat 0..3")
+
+
 def _match_id(source: str, metadata: dict[str, Any] | None) -> str:
     if metadata and isinstance(metadata.get("matchId"), str):
         return metadata["matchId"]
@@ -175,7 +184,7 @@ class _Match:
     # ------------------------------------------------------------------ displays
     def display(self, k: int, d: dict[str, Any], responses: dict[str, Any], deal: list[list[str]]) -> None:
         action = d.get("action")
-        p = d.get("player")
+        p = _player(d.get("player"), k, action)
         tile = botzone_tile(d["tile"]) if isinstance(d.get("tile"), str) else None
         if action == "INIT":
             return

@@ -163,8 +163,9 @@ class _Game:
             raise ImportFailure("[Fan] scores a seat that did not win")
         for seat, frm, tile in self.winners:
             win: dict[str, Any] = {"seat": seat, "from": frm, "tile": tile}
-            if scored[seat] is not None:
-                items, total = scored[seat]
+            sc = scored[seat]
+            if sc is not None:
+                items, total = sc
                 win["score"] = {"fans": items, "total": total}
             outcome["wins"].append(win)
         game: dict[str, Any] = {
@@ -233,7 +234,7 @@ class _Game:
             back = seat in self.owes_back
             self.owes_back.discard(seat)
             self.ev.add("draw", seat, tile=tile, from_="back" if back else None)
-            self.taken = {seat: tile}
+            self.taken = {seat: tile} if tile is not None else {}
         elif action == "D":
             self.last_discard = self.ev.add("discard", seat, tile=tile)
             self.taken.pop(seat, None)
@@ -242,6 +243,8 @@ class _Game:
             if ld is None or self.prev is None or self.prev[0] != "D":
                 raise ImportFailure(f"{where}: a call needs a discard just before it")
             if action == "C":
+                if tile is None:
+                    raise ImportFailure(f"{where}: a tile is missing")
                 self.ev.add("chi", seat, tile=ld["tile"], tiles=chi_tiles(tile, ld["tile"]), from_=ld["seat"])
             else:
                 if tile != ld["tile"]:

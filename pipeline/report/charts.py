@@ -143,9 +143,9 @@ def timeline(title: str, periods: Sequence[str], series: Sequence[tuple[Series, 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" style="{FONT}">', f"<title>{escape(title)}</title>"]
     for k, (s, _) in enumerate(series if legend_rows else ()):
-        x, y = left + (k % 4) * (plot_w / 4), top + (k // 4) * 18
-        parts.append(f'<rect x="{x:.0f}" y="{y}" width="12" height="12" fill="{s.colour}"/>'
-                     f'<text x="{x + 16:.0f}" y="{y + 10}">{escape(s.name)}</text>')
+        x, ly = left + (k % 4) * (plot_w / 4), top + (k // 4) * 18
+        parts.append(f'<rect x="{x:.0f}" y="{ly}" width="12" height="12" fill="{s.colour}"/>'
+                     f'<text x="{x + 16:.0f}" y="{ly + 10}">{escape(s.name)}</text>')
     parts += [f'<line x1="{left}" y1="{base_y}" x2="{width - right}" y2="{base_y}" stroke="#888"/>',
               f'<line x1="{left}" y1="{base_y - plot_h}" x2="{left}" y2="{base_y}" stroke="#888"/>',
               f'<text x="{left - 6}" y="{base_y - plot_h + 10}" text-anchor="end">{escape(_num(vmax))}</text>',
@@ -153,7 +153,7 @@ def timeline(title: str, periods: Sequence[str], series: Sequence[tuple[Series, 
     every = max(1, -(-len(periods) // 6))
     for i, period in enumerate(periods):
         x = left + i * bw
-        y = base_y
+        y = float(base_y)
         for s, vals in series:
             v = vals[i]
             if v <= 0:

@@ -210,8 +210,8 @@ def _existing_tables(con: duckdb.DuckDBPyConnection) -> set[str]:
 
 
 def _scalar(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> int:
-    (v,) = con.execute(sql, params or []).fetchone()
-    return int(v or 0)
+    row = con.execute(sql, params or []).fetchone()
+    return int(row[0] or 0) if row else 0
 
 
 def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 5000, max_players: int = 500,
@@ -228,7 +228,7 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
                                                                      "CREATE TEMP TABLE"))
     return ReportData(
         db_path=db_path,
-        missing_tables=missing,
+        missing_tables=tuple(t for t in missing if t != "run_files"),  # newer than some databases
         runs=_runs(con),
         games=_scalar(con, "SELECT count(*) FROM games"),
         hands=_scalar(con, "SELECT count(*) FROM hands"),
@@ -291,10 +291,11 @@ def _kinds(con: duckdb.DuckDBPyConnection) -> tuple[KindCount, ...]:
 
 
 def _payouts(con: duckdb.DuckDBPyConnection, n_bins: int) -> Payouts:
-    compared, differing, stake, lo, hi = con.execute(
+    row = con.execute(
         "SELECT count(*), count(*) FILTER (WHERE diff <> 0), coalesce(sum(abs(diff)), 0), "
         "min(diff) FILTER (WHERE diff <> 0), max(diff) FILTER (WHERE diff <> 0) "
         "FROM payouts WHERE diff IS NOT NULL").fetchone()
+    compared, differing, stake, lo, hi = row if row else (0, 0, 0, None, None)
     if not differing:
         return Payouts(int(compared), 0, 0, ())
     width = nice_width(int(lo), int(hi), n_bins)
