@@ -28,6 +28,7 @@ from types import MappingProxyType
 import duckdb
 import pyarrow as pa
 
+from pipeline import collusion
 from pipeline import staging as staging_files
 from pipeline.rows import DUPLICATE, DUPLICATE_MESSAGE
 from pipeline.tables import ARROW_SCHEMAS, column_names, ddl
@@ -262,6 +263,7 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
         con.register("_run_row", run_table)
         con.execute("INSERT INTO runs SELECT * FROM _run_row")
         con.unregister("_run_row")
+        collusion.build(con)  # pair_stats, player_anomalies: rebuilt from the whole database
         for tmp in ("_run_sources", "_run_ids", "_dups"):
             con.execute(f"DROP TABLE {tmp}")
     except BaseException:

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 VIEWS = ("player_stats", "fan_stats", "finding_summary")
+VIEWS += ("suspicious_pairs", "anomalous_players", "pair_stats", "player_anomalies")  # pipeline.collusion
 
 
 def register(subparsers) -> None:
