@@ -144,7 +144,10 @@ deal_hands AS (  -- a win on a discard (or a robbed kong): the discarder dealt i
 # players' deal-ins at its tables (wins on discards over deal-ins it could take), leaving
 # out this discarder's and those of the pairs given as excluded (either way round), shrunk
 # toward the ruleset's share by ``prior`` deal-ins, times the ruleset's factor for the
-# seat's place after the discarder. Parameters: prior, excluded (ruleset, a, b) as lists.
+# seat's place after the discarder. A seat of an excluded pair with the discarder competes
+# for the other seats' shares with the share it took of this discarder's deal-ins (a
+# feeder who never wins off its receiver leaves the receiver's deal-ins to the others).
+# Parameters: excluded (ruleset, a, b) as three lists, then prior four times.
 PAIR_SQL = f"""
 WITH {_SEATS},
 occ AS (  -- one row per deal-in hand and seat other than the discarder
@@ -179,7 +182,9 @@ weighted AS (
   SELECT o.ruleset, o.game_id, o.hand_no, o.a, o.b, o.hit,
          pl.factor
          * (rt.k - coalesce(xt.k, 0) - CASE WHEN ep.a IS NULL THEN pc.k ELSE 0 END + ? * pop.share)
-         / (rt.n - coalesce(xt.n, 0) - CASE WHEN ep.a IS NULL THEN pc.n ELSE 0 END + ?) AS w
+         / (rt.n - coalesce(xt.n, 0) - CASE WHEN ep.a IS NULL THEN pc.n ELSE 0 END + ?) AS w,
+         CASE WHEN ep.a IS NOT NULL  -- an excluded pair competes for the others' share as it played
+              THEN pl.factor * (pc.k + ? * pop.share) / (pc.n + ?) END AS w_own
   FROM occ o
   JOIN pair_counts pc ON pc.ruleset = o.ruleset AND pc.a = o.a AND pc.b = o.b
   JOIN receiver_tot rt ON rt.ruleset = o.ruleset AND rt.b = o.b
@@ -188,8 +193,10 @@ weighted AS (
   LEFT JOIN excluded_tot xt ON xt.ruleset = o.ruleset AND xt.b = o.b
   LEFT JOIN excluded_pairs ep ON ep.ruleset = o.ruleset AND ep.a = o.a AND ep.b = o.b
 ),
-shares AS (
-  SELECT *, w / nullif(sum(w) OVER (PARTITION BY game_id, hand_no), 0) AS share FROM weighted
+shares AS (  -- the receiver at its outside weight, the others at theirs (or as they played, if excluded)
+  SELECT *, w / nullif(sum(coalesce(w_own, w)) OVER (PARTITION BY game_id, hand_no) - coalesce(w_own, w) + w, 0)
+              AS share
+  FROM weighted
 ),
 pair_deals AS (
   SELECT ruleset, a, b, count(*) AS n, count(*) FILTER (WHERE hit) AS k, coalesce(sum(share), 0) AS expected
@@ -354,7 +361,7 @@ def pair_passes(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -
     rows: list[dict] = []
     for _ in range(settings.passes):
         ex = sorted(excluded)
-        params = [[e[0] for e in ex], [e[1] for e in ex], [e[2] for e in ex], settings.prior, settings.prior]
+        params = [[e[0] for e in ex], [e[1] for e in ex], [e[2] for e in ex]] + [settings.prior] * 4
         rows = pair_rows(con.execute(PAIR_SQL, params).fetchall(), settings)
         flagged = {(r["ruleset"], r["player_a"], r["player_b"]) for r in rows if r["flagged"]}
         if flagged <= excluded:
