@@ -30,8 +30,9 @@ import pyarrow as pa
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
-def audited_db(games: Iterable[dict]) -> duckdb.DuckDBPyConnection:
-    """An in-memory audit database of ``games`` (mahjong-log/1 dicts) with the collusion tables."""
+def audited_db(games: Iterable[dict], path: str = ":memory:") -> duckdb.DuckDBPyConnection:
+    """An audit database of ``games`` (mahjong-log/1 dicts) with the collusion tables (in memory
+    unless ``path`` names a file)."""
     from engine.audit import audit_game
     from pipeline import collusion
     from pipeline.read import ParsedGame
@@ -39,7 +40,7 @@ def audited_db(games: Iterable[dict]) -> duckdb.DuckDBPyConnection:
     from pipeline.tables import ARROW_SCHEMAS, ddl
     from schemas.log import Game
 
-    con = duckdb.connect(":memory:")
+    con = duckdb.connect(path)
     for stmt in ddl():
         con.execute(stmt)
     rows: dict[str, list[dict]] = defaultdict(list)
