@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: audit test bench lint clean
+.PHONY: audit test bench collusion-power lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# detection power and false flags of pair_stats (docs/collusion.md); ~1 CPU-hour
+collusion-power: $(STAMP)
+	$(BIN)/python -m bench.collusion_power
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine schemas pipeline tests bench

@@ -6,6 +6,9 @@ it flags an honest one.
   S hands for each S of ``--sizes``; a seed counts as found at S when (p1, p2) is flagged.
 * False flags: honest corpora of ``--honest-hands`` hands from a population of six
   (tables drawn per game, seats in random order); a seed counts when any pair is flagged.
+  Each honest corpus is also seated again ``--relabel`` times (the same hands, other
+  players at the tables), which measures the statistic on many more honest corpora for
+  the price of the simulation of one.
 
 Games are simulated, audited with ``audit_game`` and loaded into an in-memory DuckDB with
 the project's own row builders and DDL (no Beam: the statistics are what is measured).
@@ -80,13 +83,35 @@ def power_seed(args: tuple[str, int, tuple[int, ...]]) -> dict:
     return {"seed": seed, "sizes": out}
 
 
-def honest_seed(args: tuple[str, int, int]) -> dict:
-    ruleset, seed, hands = args
-    con = audited_db(_games(ruleset, seed, hands // 4, 6, None))
+def _honest_counts(con: duckdb.DuckDBPyConnection) -> tuple[int, int, float | None]:
     flagged, tested, min_p = con.execute(
         "SELECT count(*) FILTER (WHERE flagged), count(*) FILTER (WHERE tested), min(p_value) FROM pair_stats"
-    ).fetchone()
-    return {"seed": seed, "flagged": int(flagged), "tested": int(tested), "min_p": min_p}
+    ).fetchall()[0]
+    return int(flagged), int(tested), min_p
+
+
+def honest_seed(args: tuple[str, int, int, int]) -> dict:
+    """One honest corpus, then ``relabel`` more made from the same hands by seating the
+    population again (names never change how a game is played, so each is an honest
+    corpus too; they share hands, so they are not independent of each other)."""
+    from engine.sim import Population
+    from pipeline import collusion
+
+    ruleset, seed, hands, relabel = args
+    pop = Population.of_size(6)
+    con = audited_db(_games(ruleset, seed, hands // 4, 6, None))
+    flagged, tested, min_p = _honest_counts(con)
+    again = []
+    ids = [g for (g,) in con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
+    for r in range(relabel):
+        tables = pa.table({"game_id": ids, "players": [list(pop.table(seed * 1000 + r + 1, i))
+                                                       for i in range(len(ids))]})
+        con.register("_seating", tables)
+        con.execute("UPDATE games SET players = s.players FROM _seating s WHERE games.game_id = s.game_id")
+        con.unregister("_seating")
+        collusion.build(con)
+        again.append(_honest_counts(con)[0])
+    return {"seed": seed, "flagged": flagged, "tested": tested, "min_p": min_p, "relabelled_flagged": again}
 
 
 def clopper_pearson_upper(k: int, n: int, alpha: float = 0.05) -> float:
@@ -140,10 +165,11 @@ def power_svg(ruleset: str, sizes: Sequence[int], rates: Sequence[float], seeds:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.collusion_power", description=__doc__.split("\n\n")[0])
     ap.add_argument("--ruleset", default="guangdong")
-    ap.add_argument("--seeds", type=int, default=20, help="colluding corpora (default 20)")
-    ap.add_argument("--sizes", default="100,200,400,800,2000", help="hands shared, comma-separated")
-    ap.add_argument("--honest-seeds", type=int, default=40, help="honest corpora (default 40)")
-    ap.add_argument("--honest-hands", type=int, default=2000, help="hands per honest corpus (default 2000)")
+    ap.add_argument("--seeds", type=int, default=10, help="colluding corpora (default 10)")
+    ap.add_argument("--sizes", default="100,200,300,500,1000,2000", help="hands shared, comma-separated")
+    ap.add_argument("--honest-seeds", type=int, default=20, help="honest corpora (default 20)")
+    ap.add_argument("--honest-hands", type=int, default=1000, help="hands per honest corpus (default 1000)")
+    ap.add_argument("--relabel", type=int, default=10, help="reseatings of each honest corpus (default 10)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=str(DOCS), help="folder for collusion-power.json/.svg (default docs/)")
     a = ap.parse_args(argv)
@@ -152,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(a.workers) as pool:
         power = list(pool.map(power_seed, [(a.ruleset, 1000 + s, sizes) for s in range(a.seeds)]))
         print(f"power: {a.seeds} seeds in {time.perf_counter() - t0:.0f} s", flush=True)
-        honest = list(pool.map(honest_seed, [(a.ruleset, 5000 + s, a.honest_hands) for s in range(a.honest_seeds)]))
+        honest = list(pool.map(honest_seed, [(a.ruleset, 5000 + s, a.honest_hands, a.relabel)
+                                             for s in range(a.honest_seeds)]))
     rates = [sum(p["sizes"][s]["flagged"] for p in power) / max(1, len(power)) for s in sizes]
     any_flag = sum(1 for h in honest if h["flagged"])
     result = {
@@ -163,7 +190,9 @@ def main(argv: list[str] | None = None) -> int:
         "honest": {"seeds": len(honest), "hands": a.honest_hands, "seeds_with_a_flag": any_flag,
                    "rate": any_flag / max(1, len(honest)),
                    "rate_upper_95": clopper_pearson_upper(any_flag, len(honest)) if honest else None,
-                   "pairs_tested_per_seed": sum(h["tested"] for h in honest) / max(1, len(honest))},
+                   "pairs_tested_per_seed": sum(h["tested"] for h in honest) / max(1, len(honest)),
+                   "relabelled_corpora": sum(len(h["relabelled_flagged"]) for h in honest),
+                   "relabelled_with_a_flag": sum(1 for h in honest for f in h["relabelled_flagged"] if f)},
         "detail": {"power": power, "honest": honest},
     }
     out = Path(a.out)
@@ -174,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {s:>6,} hands shared: flagged in {r:.0%} of {len(power)} seeds")
     print(f"  honest: a pair flagged in {any_flag} of {len(honest)} seeds "
           f"(≤ {result['honest']['rate_upper_95']:.1%} at 95%)" if honest else "  honest: no seeds")
+    hr = result["honest"]
+    print(f"  honest, reseated: a pair flagged in {hr['relabelled_with_a_flag']} of {hr['relabelled_corpora']} corpora")
     print(f"  in {result['seconds']} s; wrote {out / 'collusion-power.json'} and {out / 'collusion-power.svg'}")
     return 0
 

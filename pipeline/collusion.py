@@ -138,6 +138,58 @@ deal_hands AS (  -- a win on a discard (or a robbed kong): the discarder dealt i
   WHERE h.result = 'win' AND h.win_type IN ('discard', 'robbing_kong') AND h.discarder IS NOT NULL
 )"""
 
+# One row per deal-in hand and seat other than the discarder (the seat's place after it).
+OCC_SQL = f"""
+WITH {_SEATS}
+  SELECT a.ruleset, d.game_id, d.hand_no, a.player AS a, x.player AS b,
+         list_contains(d.winners, x.seat) AS hit,
+         (x.seat - d.discarder + x.n_seats) % x.n_seats AS place
+  FROM deal_hands d
+  JOIN seats a ON a.game_id = d.game_id AND a.seat = d.discarder
+  JOIN seats x ON x.game_id = d.game_id AND x.seat <> d.discarder
+  WHERE a.player <> x.player
+"""
+
+# Pairs that shared a table, with what does not change from pass to pass: hands and games
+# together, the feeder's deal-ins, and the money flow either way.
+BASE_SQL = f"""
+WITH {_SEATS},
+a_total AS (
+  SELECT a.ruleset, a.player AS a, count(*) AS n
+  FROM deal_hands d JOIN seats a ON a.game_id = d.game_id AND a.seat = d.discarder
+  GROUP BY a.ruleset, a.player
+),
+game_hands AS (SELECT game_id, count(*) AS n FROM hands GROUP BY game_id),
+together AS (
+  SELECT sa.ruleset, sa.player AS a, sb.player AS b,
+         count(DISTINCT sa.game_id) AS games, sum(gh.n) AS hands
+  FROM seats sa
+  JOIN seats sb ON sb.game_id = sa.game_id AND sb.seat <> sa.seat AND sb.player <> sa.player
+  JOIN game_hands gh ON gh.game_id = sa.game_id
+  GROUP BY sa.ruleset, sa.player, sb.player
+),
+pay AS (
+  SELECT p.game_id, p.hand_no, s.ruleset, s.player, coalesce(p.recorded, p.computed) AS d
+  FROM payouts p JOIN seats s ON s.game_id = p.game_id AND s.seat = p.seat
+  WHERE coalesce(p.recorded, p.computed) IS NOT NULL
+),
+gains AS (SELECT game_id, hand_no, sum(d) AS g FROM pay WHERE d > 0 GROUP BY game_id, hand_no),
+flows AS (  -- each hand's losses shared out to its gainers in proportion to their gains
+  SELECT l.ruleset, l.player AS a, w.player AS b, sum(-l.d * w.d / g.g) AS pts
+  FROM pay l
+  JOIN pay w ON w.game_id = l.game_id AND w.hand_no = l.hand_no AND w.d > 0 AND w.player <> l.player
+  JOIN gains g ON g.game_id = l.game_id AND g.hand_no = l.hand_no
+  WHERE l.d < 0
+  GROUP BY l.ruleset, l.player, w.player
+)
+SELECT t.ruleset, t.a, t.b, t.games, t.hands, coalesce(atot.n, 0) AS a_all,
+       coalesce(fab.pts, 0) AS ab, coalesce(fba.pts, 0) AS ba
+FROM together t
+LEFT JOIN a_total atot ON atot.ruleset = t.ruleset AND atot.a = t.a
+LEFT JOIN flows fab ON fab.ruleset = t.ruleset AND fab.a = t.a AND fab.b = t.b
+LEFT JOIN flows fba ON fba.ruleset = t.ruleset AND fba.a = t.b AND fba.b = t.a
+"""
+
 # Per ordered pair: the feeder's deal-ins at tables with the receiver, hits, and the
 # expected hits. In each deal-in hand, the receiver's share is its weight over the sum of
 # the weights of every seat but the discarder. A seat's weight is its share of the other
@@ -148,17 +200,8 @@ deal_hands AS (  -- a win on a discard (or a robbed kong): the discarder dealt i
 # for the other seats' shares with the share it took of this discarder's deal-ins (a
 # feeder who never wins off its receiver leaves the receiver's deal-ins to the others).
 # Parameters: excluded (ruleset, a, b) as three lists, then prior four times.
-PAIR_SQL = f"""
-WITH {_SEATS},
-occ AS (  -- one row per deal-in hand and seat other than the discarder
-  SELECT a.ruleset, d.game_id, d.hand_no, a.player AS a, x.player AS b,
-         list_contains(d.winners, x.seat) AS hit,
-         (x.seat - d.discarder + x.n_seats) % x.n_seats AS place
-  FROM deal_hands d
-  JOIN seats a ON a.game_id = d.game_id AND a.seat = d.discarder
-  JOIN seats x ON x.game_id = d.game_id AND x.seat <> d.discarder
-  WHERE a.player <> x.player
-),
+PAIR_SQL = """
+WITH occ AS (SELECT * FROM _collusion_occ),
 pair_counts AS (
   SELECT ruleset, a, b, count(*) AS n, count(*) FILTER (WHERE hit) AS k FROM occ GROUP BY ruleset, a, b
 ),
@@ -201,43 +244,11 @@ shares AS (  -- the receiver at its outside weight, the others at theirs (or as 
 pair_deals AS (
   SELECT ruleset, a, b, count(*) AS n, count(*) FILTER (WHERE hit) AS k, coalesce(sum(share), 0) AS expected
   FROM shares GROUP BY ruleset, a, b
-),
-a_total AS (
-  SELECT a.ruleset, a.player AS a, count(*) AS n
-  FROM deal_hands d JOIN seats a ON a.game_id = d.game_id AND a.seat = d.discarder
-  GROUP BY a.ruleset, a.player
-),
-game_hands AS (SELECT game_id, count(*) AS n FROM hands GROUP BY game_id),
-together AS (
-  SELECT sa.ruleset, sa.player AS a, sb.player AS b,
-         count(DISTINCT sa.game_id) AS games, sum(gh.n) AS hands
-  FROM seats sa
-  JOIN seats sb ON sb.game_id = sa.game_id AND sb.seat <> sa.seat AND sb.player <> sa.player
-  JOIN game_hands gh ON gh.game_id = sa.game_id
-  GROUP BY sa.ruleset, sa.player, sb.player
-),
-pay AS (
-  SELECT p.game_id, p.hand_no, s.ruleset, s.player, coalesce(p.recorded, p.computed) AS d
-  FROM payouts p JOIN seats s ON s.game_id = p.game_id AND s.seat = p.seat
-  WHERE coalesce(p.recorded, p.computed) IS NOT NULL
-),
-gains AS (SELECT game_id, hand_no, sum(d) AS g FROM pay WHERE d > 0 GROUP BY game_id, hand_no),
-flows AS (  -- each hand's losses shared out to its gainers in proportion to their gains
-  SELECT l.ruleset, l.player AS a, w.player AS b, sum(-l.d * w.d / g.g) AS pts
-  FROM pay l
-  JOIN pay w ON w.game_id = l.game_id AND w.hand_no = l.hand_no AND w.d > 0 AND w.player <> l.player
-  JOIN gains g ON g.game_id = l.game_id AND g.hand_no = l.hand_no
-  WHERE l.d < 0
-  GROUP BY l.ruleset, l.player, w.player
 )
-SELECT t.ruleset, t.a, t.b, t.games, t.hands,
-       coalesce(atot.n, 0), coalesce(pd.n, 0), coalesce(pd.k, 0), coalesce(pd.expected, 0),
-       coalesce(fab.pts, 0), coalesce(fba.pts, 0)
-FROM together t
+SELECT t.ruleset, t.a, t.b, t.games, t.hands, t.a_all,
+       coalesce(pd.n, 0), coalesce(pd.k, 0), coalesce(pd.expected, 0), t.ab, t.ba
+FROM _collusion_base t
 LEFT JOIN pair_deals pd ON pd.ruleset = t.ruleset AND pd.a = t.a AND pd.b = t.b
-LEFT JOIN a_total atot ON atot.ruleset = t.ruleset AND atot.a = t.a
-LEFT JOIN flows fab ON fab.ruleset = t.ruleset AND fab.a = t.a AND fab.b = t.b
-LEFT JOIN flows fba ON fba.ruleset = t.ruleset AND fba.a = t.b AND fba.b = t.a
 ORDER BY t.ruleset, t.a, t.b
 """
 
@@ -359,14 +370,20 @@ def pair_passes(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -
     would otherwise bend the weights of the players it shares tables with."""
     excluded: set[tuple[str, str, str]] = set()
     rows: list[dict] = []
-    for _ in range(settings.passes):
-        ex = sorted(excluded)
-        params = [[e[0] for e in ex], [e[1] for e in ex], [e[2] for e in ex]] + [settings.prior] * 4
-        rows = pair_rows(con.execute(PAIR_SQL, params).fetchall(), settings)
-        flagged = {(r["ruleset"], r["player_a"], r["player_b"]) for r in rows if r["flagged"]}
-        if flagged <= excluded:
-            break
-        excluded |= flagged
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _collusion_occ AS {OCC_SQL}")
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _collusion_base AS {BASE_SQL}")
+    try:
+        for _ in range(settings.passes):
+            ex = sorted(excluded)
+            params = [[e[0] for e in ex], [e[1] for e in ex], [e[2] for e in ex]] + [settings.prior] * 4
+            rows = pair_rows(con.execute(PAIR_SQL, params).fetchall(), settings)
+            flagged = {(r["ruleset"], r["player_a"], r["player_b"]) for r in rows if r["flagged"]}
+            if flagged <= excluded:
+                break
+            excluded |= flagged
+    finally:
+        con.execute("DROP TABLE IF EXISTS _collusion_occ")
+        con.execute("DROP TABLE IF EXISTS _collusion_base")
     return rows
 
 
