@@ -132,7 +132,7 @@ def clopper_pearson_upper(k: int, n: int, alpha: float = 0.05) -> float:
 
 def power_svg(ruleset: str, sizes: Sequence[int], rates: Sequence[float], seeds: int) -> str:
     """A line chart of detection power against hands shared (log-scaled x)."""
-    w, h, left, right, top, bottom = 560, 300, 56, 20, 30, 46
+    w, h, left, right, top, bottom = 560, 310, 56, 20, 44, 46
     xs = [math.log(s) for s in sizes]
     x0, x1 = min(xs), max(xs)
 
@@ -172,7 +172,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--relabel", type=int, default=10, help="reseatings of each honest corpus (default 10)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=str(DOCS), help="folder for collusion-power.json/.svg (default docs/)")
+    ap.add_argument("--chart-only", action="store_true", help="redraw the SVG from an existing collusion-power.json")
     a = ap.parse_args(argv)
+    if a.chart_only:
+        saved = json.loads((Path(a.out) / "collusion-power.json").read_text(encoding="utf-8"))
+        sizes = tuple(int(s) for s in saved["power"])
+        svg = power_svg(saved["ruleset"], sizes, [saved["power"][str(s)] for s in sizes], len(saved["detail"]["power"]))
+        (Path(a.out) / "collusion-power.svg").write_text(svg, encoding="utf-8")
+        return 0
     sizes = tuple(sorted(int(s) for s in a.sizes.split(",")))
     t0 = time.perf_counter()
     with ProcessPoolExecutor(a.workers) as pool:
