@@ -31,7 +31,7 @@ import duckdb
 import pyarrow as pa
 from pydantic import BaseModel, ConfigDict
 
-from pipeline.stats_math import bh_adjust, binom_sf, binom_two_sided, wilson
+from pipeline.stats_math import betabinom_sf, bh_adjust, binom_two_sided, wilson
 from pipeline.tables import arrow_schema, column_names, create_table_sql
 
 
@@ -199,7 +199,7 @@ LEFT JOIN flows fba ON fba.ruleset = t.ruleset AND fba.a = t.b AND fba.b = t.a
 # seat's place after the discarder. A seat of an excluded pair with the discarder competes
 # for the other seats' shares with the share it took of this discarder's deal-ins (a
 # feeder who never wins off its receiver leaves the receiver's deal-ins to the others).
-# Parameters: excluded (ruleset, a, b) as three lists, then prior four times.
+# Parameters: excluded (ruleset, a, b) as three lists, then prior five times.
 PAIR_SQL = """
 WITH occ AS (SELECT * FROM _collusion_occ),
 pair_counts AS (
@@ -226,6 +226,7 @@ weighted AS (
          pl.factor
          * (rt.k - coalesce(xt.k, 0) - CASE WHEN ep.a IS NULL THEN pc.k ELSE 0 END + ? * pop.share)
          / (rt.n - coalesce(xt.n, 0) - CASE WHEN ep.a IS NULL THEN pc.n ELSE 0 END + ?) AS w,
+         rt.n - coalesce(xt.n, 0) - CASE WHEN ep.a IS NULL THEN pc.n ELSE 0 END + ? AS m,
          CASE WHEN ep.a IS NOT NULL  -- an excluded pair competes for the others' share as it played
               THEN pl.factor * (pc.k + ? * pop.share) / (pc.n + ?) END AS w_own
   FROM occ o
@@ -242,11 +243,12 @@ shares AS (  -- the receiver at its outside weight, the others at theirs (or as 
   FROM weighted
 ),
 pair_deals AS (
-  SELECT ruleset, a, b, count(*) AS n, count(*) FILTER (WHERE hit) AS k, coalesce(sum(share), 0) AS expected
+  SELECT ruleset, a, b, count(*) AS n, count(*) FILTER (WHERE hit) AS k, coalesce(sum(share), 0) AS expected,
+         max(m) AS m  -- the deal-ins (+ prior) the receiver's weight rests on
   FROM shares GROUP BY ruleset, a, b
 )
 SELECT t.ruleset, t.a, t.b, t.games, t.hands, t.a_all,
-       coalesce(pd.n, 0), coalesce(pd.k, 0), coalesce(pd.expected, 0), t.ab, t.ba
+       coalesce(pd.n, 0), coalesce(pd.k, 0), coalesce(pd.expected, 0), coalesce(pd.m, 0), t.ab, t.ba
 FROM _collusion_base t
 LEFT JOIN pair_deals pd ON pd.ruleset = t.ruleset AND pd.a = t.a AND pd.b = t.b
 ORDER BY t.ruleset, t.a, t.b
@@ -277,14 +279,20 @@ ORDER BY s.ruleset, s.player
 def pair_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS) -> list[dict]:
     """``pair_stats`` rows from the aggregated counts of :data:`PAIR_SQL`.
 
-    The p-value is the binomial tail P(X ≥ k), X ~ Bin(n, expected / n): by Hoeffding
-    (1956) it bounds the tail of the true count (a sum of Bernoulli trials with the
-    per-hand shares) from above whenever k ≥ expected + 1, so it errs on the safe side.
+    The p-value is the upper tail P(X ≥ k) of a beta-binomial: X ~ Bin(n, s) with the
+    receiver's mean share s = expected / n not known exactly but estimated from the m
+    deal-ins its weight rests on, s ~ Beta(s·m, (1 − s)·m). With the share known
+    (m → ∞) this is the exact binomial tail, which by Hoeffding (1956) bounds the tail of
+    the true count (a sum of Bernoulli trials with the per-hand shares) from above
+    whenever k ≥ expected + 1; the beta widens it by the estimate's own uncertainty.
     """
     rows = []
-    for ruleset, a, b, games, hands, a_all, n, k, expected, ab, ba in counts:
+    for ruleset, a, b, games, hands, a_all, n, k, expected, m, ab, ba in counts:
         tested = hands >= settings.min_hands_together and n >= settings.min_deal_ins and expected > 0
-        p = binom_sf(int(k), int(n), min(1.0, expected / n)) if tested else None
+        p = None
+        if tested:
+            share = min(1.0 - 1e-9, expected / n)
+            p = betabinom_sf(int(k), int(n), share * m, (1.0 - share) * m)
         rows.append({
             "ruleset": ruleset, "player_a": a, "player_b": b, "games_together": int(games),
             "hands_together": int(hands), "a_deal_ins": int(a_all), "a_deal_ins_together": int(n),
@@ -375,7 +383,7 @@ def pair_passes(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -
     try:
         for _ in range(settings.passes):
             ex = sorted(excluded)
-            params = [[e[0] for e in ex], [e[1] for e in ex], [e[2] for e in ex]] + [settings.prior] * 4
+            params = [[e[0] for e in ex], [e[1] for e in ex], [e[2] for e in ex]] + [settings.prior] * 5
             rows = pair_rows(con.execute(PAIR_SQL, params).fetchall(), settings)
             flagged = {(r["ruleset"], r["player_a"], r["player_b"]) for r in rows if r["flagged"]}
             if flagged <= excluded:

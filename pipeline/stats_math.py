@@ -59,6 +59,43 @@ def binom_sf(k: int, n: int, p: float) -> float:
     return max(0.0, 1.0 - total)
 
 
+def betabinom_sf(k: int, n: int, a: float, b: float) -> float:
+    """P(X ≥ k) for X ~ BetaBinomial(n, a, b): a binomial whose success probability is
+    itself uncertain, Beta(a, b) (mean a / (a + b), as sure as a + b trials). Summed like
+    :func:`binom_sf`, from ``k`` away from the mode.
+    """
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+
+    def log_pmf(i: int) -> float:
+        return (math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+                + math.lgamma(i + a) + math.lgamma(n - i + b) - math.lgamma(n + a + b)
+                + math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b))
+
+    mode = (n * (a - 1) + (a - 1)) / (a + b - 2) if a > 1 and b > 1 else (n if a >= b else 0)
+    if k > mode:
+        term = math.exp(log_pmf(k))
+        total, i = term, k
+        while i < n:
+            term *= (n - i) / (i + 1) * (i + a) / (n - i - 1 + b)
+            i += 1
+            total += term
+            if term < total * _TINY:
+                break
+        return min(1.0, total)
+    term = math.exp(log_pmf(k - 1))
+    total, i = term, k - 1
+    while i > 0:
+        term *= i / (n - i + 1) * (n - i + b) / (i - 1 + a)
+        i -= 1
+        total += term
+        if term < total * _TINY:
+            break
+    return max(0.0, 1.0 - total)
+
+
 def binom_cdf(k: int, n: int, p: float) -> float:
     """P(X ≤ k) for X ~ Binomial(n, p)."""
     return 1.0 - binom_sf(k + 1, n, p) if k < n else 1.0

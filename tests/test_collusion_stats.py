@@ -11,7 +11,14 @@ import pytest
 
 from bench.collusion_power import _games, audited_db
 from pipeline import collusion
-from pipeline.stats_math import bh_adjust, binom_cdf, binom_sf, binom_two_sided, wilson
+from pipeline.stats_math import (
+    betabinom_sf,
+    bh_adjust,
+    binom_cdf,
+    binom_sf,
+    binom_two_sided,
+    wilson,
+)
 from pipeline.tables import ddl
 
 # --------------------------------------------------------------------------- the maths
@@ -30,6 +37,26 @@ def test_binomial_tail_matches_exact_fractions(k, n, p):
     got, want = binom_sf(k, n, float(p)), _exact_sf(k, n, p)
     assert got == pytest.approx(want, rel=1e-9, abs=1e-15)
     assert binom_cdf(k, n, float(p)) == pytest.approx(1 - _exact_sf(k + 1, n, p), rel=1e-9, abs=1e-15)
+
+
+def _exact_betabinom_sf(k: int, n: int, a: int, b: int) -> float:
+    def beta(x: int, y: int) -> Fraction:
+        return Fraction(math.factorial(x - 1) * math.factorial(y - 1), math.factorial(x + y - 1))
+
+    return float(sum(math.comb(n, i) * beta(i + a, n - i + b) / beta(a, b) for i in range(k, n + 1)))
+
+
+@pytest.mark.parametrize(("k", "n", "a", "b"), [
+    (0, 10, 2, 5), (1, 10, 2, 5), (3, 10, 2, 5), (8, 10, 2, 5), (10, 10, 2, 5), (11, 10, 2, 5),
+    (5, 40, 10, 20), (20, 40, 10, 20), (30, 60, 20, 40), (2, 30, 1, 1),
+])
+def test_beta_binomial_tail_matches_exact_fractions(k, n, a, b):
+    assert betabinom_sf(k, n, a, b) == pytest.approx(_exact_betabinom_sf(k, n, a, b), rel=1e-9, abs=1e-15)
+
+
+def test_beta_binomial_is_wider_than_the_binomial_and_tends_to_it():
+    assert betabinom_sf(40, 90, 30, 60) > binom_sf(40, 90, 1 / 3)
+    assert betabinom_sf(40, 90, 1e7 / 3, 2e7 / 3) == pytest.approx(binom_sf(40, 90, 1 / 3), rel=1e-4)
 
 
 def test_two_sided_p_value_is_twice_the_smaller_tail():
