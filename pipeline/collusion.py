@@ -3,7 +3,7 @@
 Built in the driver at the end of every load (``build``), inside the load's transaction,
 from the whole database, so a re-run never duplicates a row. DuckDB SQL aggregates the
 counts (out of core, like the rest of the load); this module adds what SQL has not — exact
-binomial tails, Wilson intervals, Benjamini–Hochberg — with the standard library
+binomial and beta-binomial tails, Wilson intervals, Benjamini–Hochberg — with the standard library
 (``pipeline.stats_math``), and bulk-inserts the results from Arrow tables.
 
 Tables (every figure is per ruleset: MCR points, 龙港 chips and 广东 番 never mix):

@@ -148,8 +148,8 @@ def render(data: CollusionData | None, anchors: Mapping[HandKey, str]) -> str:
     out.append(f'<p class="muted">{data.pairs:,} ordered pairs shared a table; {data.pairs_tested:,} had the '
                f"minimum sample ({SETTINGS.min_hands_together} hands together, {SETTINGS.min_deal_ins} of the "
                f"feeder's deal-ins) and were tested: deal-ins from feeder to receiver against the number expected "
-               f"if the feeder's deal-ins went to the others in proportion to their wins on discards (exact "
-               f"binomial tail), flagged by Benjamini–Hochberg at a false discovery rate of {SETTINGS.fdr:.0%}. "
+               f"if the feeder's deal-ins went to the others in proportion to their wins on discards "
+               f"(beta-binomial tail), flagged by Benjamini–Hochberg at a false discovery rate of {SETTINGS.fdr:.0%}. "
                "A flag is a reason to look, not a verdict: see docs/collusion.md.</p>")
     if data.matrices:
         out.append('<div class="grid">' + "".join(heatmap(m) for m in data.matrices) + "</div>")
