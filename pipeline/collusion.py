@@ -43,7 +43,7 @@ class Settings:
     min_hands_together: int = 100  # a pair is tested only with this many hands at one table …
     min_deal_ins: int = 15  # … and this many of the feeder's deal-ins at those tables
     prior: int = 30  # a player's share of deal-ins is shrunk toward the ruleset's by this many deal-ins
-    passes: int = 3  # estimates again without the flagged pairs, at most this many times in all
+    passes: int = 4  # estimates again without the strongest flagged pair, at most this many times in all
     min_player_hands: int = 100  # a player's rates are tested from this many hands on
 
 
@@ -194,7 +194,7 @@ LEFT JOIN flows fba ON fba.ruleset = t.ruleset AND fba.a = t.b AND fba.b = t.a
 # expected hits. In each deal-in hand, the receiver's share is its weight over the sum of
 # the weights of every seat but the discarder. A seat's weight is its share of the other
 # players' deal-ins at its tables (wins on discards over deal-ins it could take), leaving
-# out this discarder's and those of the pairs given as excluded (either way round), shrunk
+# out this discarder's and those of every player of the pairs given as excluded, shrunk
 # toward the ruleset's share by ``prior`` deal-ins, times the ruleset's factor for the
 # seat's place after the discarder. A seat of an excluded pair with the discarder competes
 # for the other seats' shares with the share it took of this discarder's deal-ins (a
@@ -210,10 +210,12 @@ excluded AS (
   SELECT unnest(?::VARCHAR[]) AS ruleset, unnest(?::VARCHAR[]) AS a, unnest(?::VARCHAR[]) AS b
 ),
 excluded_pairs AS (SELECT ruleset, a, b FROM excluded UNION SELECT ruleset, b, a FROM excluded),
+excluded_players AS (SELECT DISTINCT ruleset, a AS player FROM excluded_pairs),
 receiver_tot AS (SELECT ruleset, b, sum(n) AS n, sum(k) AS k FROM pair_counts GROUP BY ruleset, b),
-excluded_tot AS (
+excluded_tot AS (  -- the deal-ins of excluded pairs' players, which their pairs bend
   SELECT pc.ruleset, pc.b, sum(pc.n) AS n, sum(pc.k) AS k
-  FROM pair_counts pc JOIN excluded_pairs USING (ruleset, a, b) GROUP BY pc.ruleset, pc.b
+  FROM pair_counts pc JOIN excluded_players xp ON xp.ruleset = pc.ruleset AND xp.player = pc.a
+  GROUP BY pc.ruleset, pc.b
 ),
 places AS (  -- how often each place after the discarder takes a deal-in, relative to the mean
   SELECT ruleset, place,
@@ -224,9 +226,9 @@ places AS (  -- how often each place after the discarder takes a deal-in, relati
 weighted AS (
   SELECT o.ruleset, o.game_id, o.hand_no, o.a, o.b, o.hit,
          pl.factor
-         * (rt.k - coalesce(xt.k, 0) - CASE WHEN ep.a IS NULL THEN pc.k ELSE 0 END + ? * pop.share)
-         / (rt.n - coalesce(xt.n, 0) - CASE WHEN ep.a IS NULL THEN pc.n ELSE 0 END + ?) AS w,
-         rt.n - coalesce(xt.n, 0) - CASE WHEN ep.a IS NULL THEN pc.n ELSE 0 END + ? AS m,
+         * (rt.k - coalesce(xt.k, 0) - CASE WHEN xa.player IS NULL THEN pc.k ELSE 0 END + ? * pop.share)
+         / (rt.n - coalesce(xt.n, 0) - CASE WHEN xa.player IS NULL THEN pc.n ELSE 0 END + ?) AS w,
+         rt.n - coalesce(xt.n, 0) - CASE WHEN xa.player IS NULL THEN pc.n ELSE 0 END + ? AS m,
          CASE WHEN ep.a IS NOT NULL  -- an excluded pair competes for the others' share as it played
               THEN pl.factor * (pc.k + ? * pop.share) / (pc.n + ?) END AS w_own
   FROM occ o
@@ -236,6 +238,7 @@ weighted AS (
   JOIN places pl ON pl.ruleset = o.ruleset AND pl.place = o.place
   LEFT JOIN excluded_tot xt ON xt.ruleset = o.ruleset AND xt.b = o.b
   LEFT JOIN excluded_pairs ep ON ep.ruleset = o.ruleset AND ep.a = o.a AND ep.b = o.b
+  LEFT JOIN excluded_players xa ON xa.ruleset = o.ruleset AND xa.player = o.a
 ),
 shares AS (  -- the receiver at its outside weight, the others at theirs (or as they played, if excluded)
   SELECT *, w / nullif(sum(coalesce(w_own, w)) OVER (PARTITION BY game_id, hand_no) - coalesce(w_own, w) + w, 0)
@@ -372,10 +375,27 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict]) -> Non
         con.unregister("_collusion_rows")
 
 
+def strongest_pairs(rows: typing.Sequence[dict], excluded: set[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
+    """The flagged pair to leave out next, per ruleset: the strongest not yet left out. One at
+    a time, because a colluding pair bends its neighbours' figures (a feeder who never wins
+    off its receiver sends the receiver's deal-ins to the others; a feeder's deal-ins seem
+    to avoid the third players), so its neighbours look flagged until it is left out."""
+    best: dict[str, dict] = {}
+    for r in rows:
+        key = (r["ruleset"], r["player_a"], r["player_b"])
+        if r["flagged"] and key not in excluded:
+            cur = best.get(r["ruleset"])
+            if cur is None or (r["p_value"], r["player_a"], r["player_b"]) < (
+                    cur["p_value"], cur["player_a"], cur["player_b"]):
+                best[r["ruleset"]] = r
+    return {(r["ruleset"], r["player_a"], r["player_b"]) for r in best.values()}
+
+
 def pair_passes(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -> list[dict]:
-    """``pair_stats`` rows, estimated again without the flagged pairs' deal-ins until the
-    flagged set stops changing (at most ``settings.passes`` times): a colluding pair
-    would otherwise bend the weights of the players it shares tables with."""
+    """``pair_stats`` rows, estimated again without the strongest flagged pairs' deal-ins
+    (:func:`strongest_pairs`) until no new pair is flagged (at most ``settings.passes``
+    times in all): a colluding pair would otherwise bend the weights of the players it
+    shares tables with."""
     excluded: set[tuple[str, str, str]] = set()
     rows: list[dict] = []
     con.execute(f"CREATE OR REPLACE TEMP TABLE _collusion_occ AS {OCC_SQL}")
@@ -385,10 +405,10 @@ def pair_passes(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -
             ex = sorted(excluded)
             params = [[e[0] for e in ex], [e[1] for e in ex], [e[2] for e in ex]] + [settings.prior] * 5
             rows = pair_rows(con.execute(PAIR_SQL, params).fetchall(), settings)
-            flagged = {(r["ruleset"], r["player_a"], r["player_b"]) for r in rows if r["flagged"]}
-            if flagged <= excluded:
+            new = strongest_pairs(rows, excluded)
+            if not new:
                 break
-            excluded |= flagged
+            excluded |= new
     finally:
         con.execute("DROP TABLE IF EXISTS _collusion_occ")
         con.execute("DROP TABLE IF EXISTS _collusion_base")
