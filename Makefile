@@ -25,7 +25,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
-# detection power and false flags of pair_stats (docs/collusion.md); ~1 CPU-hour
+# detection power and false flags of pair_stats (docs/collusion.md); ~20 CPU-minutes
 collusion-power: $(STAMP)
 	$(BIN)/python -m bench.collusion_power
 
