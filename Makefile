@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: audit test bench fuzz lint clean
+.PHONY: audit test bench fuzz collusion-power lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ bench: $(STAMP)
 FUZZ_ARGS ?= --rounds 20
 fuzz: $(STAMP)
 	$(BIN)/python -m tests.fuzzing $(FUZZ_ARGS)
+
+# detection power and false flags of pair_stats (docs/collusion.md); ~20 CPU-minutes
+collusion-power: $(STAMP)
+	$(BIN)/python -m bench.collusion_power
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine schemas pipeline tests bench
