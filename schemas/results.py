@@ -91,6 +91,11 @@ class HandRow(_Row):
     false_wins: list[int]
     events: int
     findings: int
+    players: list[str] | None = Field(
+        None, description="who sat where this hand: the players in seats 0..3 (players[1] is seat 0); the seat "
+                          "columns of hands, payouts, hand_scores and findings map to people through it. Null in "
+                          "rows written before it existed: games.players then holds the seating")
+    standing: list[str] | None = Field(None, description="five-player games: who stood out (岸上) this hand")
 
 
 class HandScoreRow(_Row):
@@ -109,11 +114,11 @@ class HandScoreRow(_Row):
 
 
 class PayoutRow(_Row):
-    """Recorded vs recomputed score change of one seat in one hand."""
+    """Recorded vs recomputed score change of one player in one hand."""
 
     game_id: str
     hand_no: int
-    seat: int
+    seat: int | None = Field(description="the player's seat; null for a player standing out (five-player games)")
     player: str | None
     recorded: int | None
     computed: int | None

@@ -197,6 +197,7 @@ class Longgang(Ruleset):
     deal_kongs = True
     situation_fields = SITUATION_FIELDS
     result_list = "items"
+    max_players = 5  # 五人或四人来: one player stands out (替补)
     result_details = (("hu", 0), ("tai", 0), ("limit", False), ("others_zero", False), ("follow_tai", 0))
 
     def __init__(self, options: Any = None):
@@ -355,6 +356,22 @@ class Longgang(Ruleset):
     def false_win_penalty(self, seat: int, dealer: int) -> tuple[int, int, int, int]:
         """诈胡 in chips: a dealer pays each seat 20; a non-dealer pays the dealer 20, others 10."""
         return S.false_win_chips(seat, dealer)
+
+    def false_win_standing_share(self, seat: int, dealer: int) -> int:
+        """诈胡 with five ("五人来的，岸上的人也有份"): the player standing out is paid like a
+        non-dealer seat — 20 from a false-winning dealer, 10 from anyone else."""
+        return S.FALSE_WIN_CHIPS["dealer_pays_each" if seat == dealer else "to_other"]
+
+    def next_seating(self, seating: tuple[int, ...], standing: tuple[int, ...], dealer: int,
+                     next_dealer: int) -> tuple[int, ...] | None:
+        """Five players: while the dealer keeps the deal nobody moves; when it passes, the old
+        dealer stands up and the player standing out takes its seat (the new 北风家):
+        "流局或闲家胡牌，轮庄（下家坐庄），原南风家坐庄，替补坐北风家(原庄家位)"."""
+        if next_dealer == dealer or len(standing) != 1:
+            return seating
+        out = list(seating)
+        out[dealer] = standing[0]
+        return tuple(out)
 
     def next_dealer(self, dealer: int, winners: Sequence[int], drawn: bool) -> int:
         """The dealer stays after its own win; otherwise (a draw too) the deal passes on."""
