@@ -9,6 +9,7 @@ an exception inside a hand becomes an ``invalid_log/engine_error`` finding.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from engine import tiles as T
 from engine.findings import Finding, Severity
@@ -28,11 +29,13 @@ def audit_game(game: L.Game) -> GameAudit:
     findings: list[Finding] = []
     hands: list[HandFacts] = []
     names = tuple(game.players or ("", "", "", ""))
-    for hand in game.hands:
+    ledger = ruleset.chips_ledger(len(names)) if any(h.chips is not None for h in game.hands) else None
+    hand_rs = ruleset
+    for i, hand in enumerate(game.hands):
         seated = tuple(names[p] for p in game.seating(hand))
         standing = tuple(names[p] for p in game.standing_out(hand))
         try:
-            facts, hand_findings = audit_hand(ruleset, hand, standing=len(standing))
+            facts, hand_findings = audit_hand(hand_rs, hand, standing=len(standing))
         except Exception as exc:  # noqa: BLE001 — an engine bug must not stop the batch; it is reported
             hand_findings = [Finding("invalid_log/engine_error",
                                      f"the engine failed on this hand: {type(exc).__name__}: {exc}",
@@ -40,10 +43,15 @@ def audit_game(game: L.Game) -> GameAudit:
             facts = HandFacts(hand.hand_no, hand.dealer, hand.round_wind, "unfinished", (), (), None,
                               tuple(hand.outcome.deltas) if hand.outcome and hand.outcome.deltas else None,
                               (), len(hand.events), 1)
+        facts = replace(facts, players=seated, standing=standing)
+        if ledger is not None:
+            facts, chip_findings = check_chips(ledger, game, i, facts)
+            hand_findings.extend(chip_findings)
+            if ledger.rebought:
+                hand_rs = ruleset.after_break()
         findings.extend(hand_findings)
-        hands.append(replace(facts, players=seated, standing=standing))
+        hands.append(facts)
     findings.extend(check_continuity(ruleset, game, hands))
-    findings.extend(check_chips(ruleset, game, hands))
     return GameAudit(
         game_id=game.game_id, ruleset=game.ruleset, platform=game.platform,
         players=names, hands=tuple(hands), findings=tuple(findings),
@@ -65,11 +73,13 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0) -> tuple[HandF
     else:
         deltas = list(replay.penalties)
     standing_share = None
+    penalties = list(replay.penalties)
     if standing:
         standing_share = 0
         for s in replay.false_wins:
             share = ruleset.false_win_standing_share(s, hand.dealer)
             deltas[s] -= share * standing
+            penalties[s] -= share * standing
             standing_share += share
     if legal:
         result = "win"
@@ -93,6 +103,7 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0) -> tuple[HandF
         seat_items=items, n_events=len(hand.events), n_findings=len(findings),
         draw_reason=replay.draw_reason if result == "draw" else None,
         standing_computed=standing_share, standing_recorded=outcome.out_delta if outcome else None,
+        penalty_deltas=tuple(penalties),
     )
     return facts, findings
 
@@ -245,6 +256,36 @@ def check_seating(ruleset: Ruleset, game: L.Game, i: int, dealer: int) -> list[F
                     hand_no=hand.hand_no, expected=str(list(expected)), recorded=str(list(game.seating(hand))))]
 
 
-def check_chips(ruleset: Ruleset, game: L.Game, hands: list[HandFacts]) -> list[Finding]:
-    """The game's chips (牌局) per player after each hand, where the log records them."""
-    return []
+def check_chips(ledger: Any, game: L.Game, i: int, facts: HandFacts) -> tuple[HandFacts, list[Finding]]:
+    """Hand ``i`` on the game's chips (牌局, longgang): the balances it gives, compared with
+    ``hand.chips`` where recorded; a hand after the game ended is reported once."""
+    hand = game.hands[i]
+    out: list[Finding] = []
+    if ledger.ended_at is not None and (i == 0 or game.hands[i - 1].hand_no == ledger.ended_at):
+        out.append(Finding("continuity/chips", f"hand {hand.hand_no} is played after the game ended with hand "
+                           f"{ledger.ended_at} (a second player broke, 断子)", hand_no=hand.hand_no))
+    seating = game.seating(hand)
+    n = len(ledger.balances)
+    changes = [0] * n
+    for p, change in player_changes(game, hand, facts).items():
+        changes[p] = change
+    penalties = [0] * n
+    for s, p in enumerate(seating):
+        penalties[p] = facts.penalty_deltas[s] if s < len(facts.penalty_deltas) else 0
+    for p in game.standing_out(hand):
+        penalties[p] = changes[p]  # a player standing out only takes part in a 诈胡
+    legal = [w.seat for w in facts.wins if w.legal]
+    winner = seating[legal[0]] if legal else None
+    result = ledger.hand(hand.hand_no, seating, winner, changes, penalties)
+    expected = result.balances
+    if result.ended or i == len(game.hands) - 1:
+        expected = ledger.settle_false_wins()
+    if hand.chips is not None and list(hand.chips) != list(expected):
+        names = game.players or [str(p) for p in range(n)]
+        wrong = ", ".join(f"{names[p]} {hand.chips[p]} (expected {expected[p]})"
+                          for p in range(n) if hand.chips[p] != expected[p])
+        out.append(Finding("continuity/chips", f"hand {hand.hand_no}: chips after the hand: {wrong}",
+                           hand_no=hand.hand_no, expected=str(list(expected)), recorded=str(list(hand.chips))))
+        ledger.resync(hand.chips)
+    return replace(facts, chips=tuple(hand.chips) if hand.chips is not None else tuple(expected),
+                   n_findings=facts.n_findings + len(out)), out

@@ -44,6 +44,8 @@ class HandFacts:
     standing: tuple[str, ...] = ()  # five-player games: who stood out (岸上) this hand
     standing_computed: int | None = None  # each standing player's recomputed change (its 诈胡 share)
     standing_recorded: int | None = None  # outcome.out_delta as logged
+    penalty_deltas: tuple[int, ...] = ()  # the 诈胡 part of computed_deltas, per seat (standing shares included)
+    chips: tuple[int, ...] | None = None  # each player's chips after the hand (players order), where kept
 
 
 @dataclass(frozen=True, slots=True)

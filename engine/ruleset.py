@@ -373,6 +373,15 @@ class Ruleset:
         players than seats, or None when the ruleset fixes no rotation."""
         return None
 
+    def chips_ledger(self, n_players: int) -> Any:
+        """The running chips of a whole game (a ledger with ``hand``/``settle_false_wins``/``resync``,
+        see engine/rulesets/longgang_chips.py), or None where the ruleset keeps none."""
+        return None
+
+    def after_break(self) -> Ruleset:
+        """This ruleset once a player went broke and re-bought (longgang: the bracketed 跟胡数)."""
+        return self
+
     def next_dealer(self, dealer: int, winners: Sequence[int], drawn: bool) -> int:
         return (dealer + 1) % 4
 
