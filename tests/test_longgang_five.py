@@ -255,3 +255,43 @@ def test_database_from_before_the_seating_is_upgraded(tmp_path):
     cols = {r[0]: r[2] for r in con.execute("DESCRIBE payouts").fetchall()}
     assert cols["seat"] == "YES"
     assert "players" in {r[0] for r in con.execute("DESCRIBE hands").fetchall()}
+
+
+# ------------------------------------------------------------------ the sample logs and the simulator
+
+
+def test_five_player_clean_sample_has_no_findings():
+    g = L.parse_game(json.loads((SAMPLES / "longgang-five-clean.json").read_text(encoding="utf-8")))
+    res = audit_game(g)
+    assert res.findings == ()
+    assert len(g.players or ()) == 5 and all(h.seats is not None and h.chips is not None for h in g.hands)
+    assert len({h.standing for h in res.hands}) > 1  # more than one player stood out
+
+
+def test_five_player_faulty_sample_findings():
+    g = L.parse_game(json.loads((SAMPLES / "longgang-five-faulty.json").read_text(encoding="utf-8")))
+    got = [(f.code, f.hand_no, f.expected, f.recorded) for f in audit_game(g).findings]
+    assert got == [
+        ("continuity/chips", 5, "[120, 23, 102, 122, 108]", "[120, 23, 102, 132, 108]"),
+        ("continuity/seating", 2, "[4, 0, 2, 3]", "[4, 1, 2, 3]"),
+    ]
+
+
+def test_simulator_plays_five_player_games(tmp_path):
+    from pipeline.cli import main
+
+    out = tmp_path / "five.jsonl"
+    assert main(["simulate", "--ruleset", "longgang", "--games", "4", "--seed", "3", "--hands-per-game", "5",
+                 "--players", "5", "-o", str(out), "--quiet"]) == 0
+    for line in out.read_text(encoding="utf-8").splitlines():
+        game = L.parse_game(json.loads(line))
+        assert len(game.players or ()) == 5
+        assert audit_game(game).findings == ()
+
+
+def test_simulator_refuses_five_players_where_the_ruleset_seats_four(tmp_path, capsys):
+    from pipeline.cli import main
+
+    assert main(["simulate", "--ruleset", "mcr", "--games", "1", "--players", "5",
+                 "-o", str(tmp_path / "x.jsonl")]) == 1
+    assert "mcr seats at most 4 players" in capsys.readouterr().err
