@@ -79,6 +79,7 @@ def _hand_rows(game_id: str, ruleset: str, game_players: tuple[str, ...], h: Han
         recorded_total=first.recorded_total if first else None,
         false_wins=list(h.false_wins), events=h.n_events, findings=h.n_findings,
         players=list(players), standing=list(h.standing) if h.standing else None,
+        chips=list(h.chips) if h.chips is not None else None,
     )]
     for item in h.seat_items:
         seat = item.seat if item.seat is not None else (first.seat if first else None)

@@ -96,6 +96,9 @@ class HandRow(_Row):
                           "columns of hands, payouts, hand_scores and findings map to people through it. Null in "
                           "rows written before it existed: games.players then holds the seating")
     standing: list[str] | None = Field(None, description="five-player games: who stood out (岸上) this hand")
+    chips: list[int] | None = Field(
+        None, description="each player's chips (子) after the hand, in games.players order: the recorded balance, "
+                          "else the recomputed one; null where the game keeps no chips (longgang logs recording them)")
 
 
 class HandScoreRow(_Row):

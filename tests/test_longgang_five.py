@@ -295,3 +295,18 @@ def test_simulator_refuses_five_players_where_the_ruleset_seats_four(tmp_path, c
     assert main(["simulate", "--ruleset", "mcr", "--games", "1", "--players", "5",
                  "-o", str(tmp_path / "x.jsonl")]) == 1
     assert "mcr seats at most 4 players" in capsys.readouterr().err
+
+
+def test_report_shows_chips_per_player_over_the_game(tmp_path):
+    from pipeline.cli import main
+    from pipeline.report import build
+
+    db = tmp_path / "five.duckdb"
+    assert main(["audit", str(SAMPLES / "longgang-five-clean.json"), str(SAMPLES / "longgang-clean.json"),
+                 "--db", str(db)]) == 0
+    built = build(str(db))
+    html = built.html
+    assert "Chips per player" in html
+    last = L.parse_game(json.loads((SAMPLES / "longgang-five-clean.json").read_text(encoding="utf-8"))).hands[-1]
+    assert all(f">{v}</td>" in html for v in last.chips or ())
+    assert "longgang-sample-clean" not in html.split('id="chips"')[1].split("</section>")[0]  # no chips logged

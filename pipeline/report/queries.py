@@ -14,6 +14,7 @@ from datetime import date, datetime
 
 import duckdb
 
+from pipeline.report.chips import GameChips, load_chips
 from pipeline.tables import HAND_SEATS, VIEWS
 from schemas.results import TABLES
 
@@ -172,6 +173,7 @@ class ReportData:
     weekly_stake: tuple[WeekCount, ...]  # Σ |payout differences| per week and ruleset
     untimed_games: int  # games without a start time (left out of the weekly charts)
     findings: tuple[FindingInfo, ...]  # the first ``max_findings`` in drill-down order
+    chips: tuple[GameChips, ...] = ()  # chips per player over the game, where logs record them
 
     @property
     def empty(self) -> bool:
@@ -256,6 +258,7 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
         weekly_stake=_weekly(con, "period_stats", "ruleset", "money_at_stake"),
         untimed_games=_scalar(con, "SELECT count(*) FROM games WHERE started_at IS NULL"),
         findings=_findings(con, max_findings),
+        chips=load_chips(con),
     )
 
 
