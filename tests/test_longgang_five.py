@@ -310,3 +310,11 @@ def test_report_shows_chips_per_player_over_the_game(tmp_path):
     last = L.parse_game(json.loads((SAMPLES / "longgang-five-clean.json").read_text(encoding="utf-8"))).hands[-1]
     assert all(f">{v}</td>" in html for v in last.chips or ())
     assert "longgang-sample-clean" not in html.split('id="chips"')[1].split("</section>")[0]  # no chips logged
+
+
+def test_report_replay_names_the_hands_seating():
+    from pipeline.report.replay_view import hand_view
+
+    game = L.parse_game(five_player())
+    view = hand_view(game, 1, [None])
+    assert view is not None and view.players == ("戊", "乙", "丙", "丁")
