@@ -172,3 +172,26 @@ def test_hand_after_the_end_of_the_game_is_a_finding():
     assert found == [(4, None)]
     g["hands"].pop()
     assert chip_findings(g) == []
+
+
+def test_audit_settles_with_the_bracketed_follow_after_a_rebuy():
+    # "当盘筹子断或刚好为零则下盘开始按括号内的数字跟胡": the sample's winning hand three times;
+    # 丙 is recorded at 20 after hand 0 (a finding, and the ledger goes on from there), goes
+    # broke alone in hand 1 (20 - 31) and re-buys 50; in hand 2 the winner's 1 台 takes 跟胡数 100
+    # instead of 60: each loser pays 4 子 more
+    g = four_player_sample()
+    win = g["hands"][0]
+    g["hands"] = []
+    for i in range(3):
+        h = copy.deepcopy(win)
+        h["hand_no"] = i
+        h.pop("outcome")
+        g["hands"].append(h)
+    g.pop("final_scores")
+    g["hands"][0]["chips"] = [119, 133, 20, 64]
+    res = audit_game(L.parse_game(g))
+    h0, h1, h2 = res.hands
+    assert h0.computed_deltas == h1.computed_deltas == (24, 38, -31, -31)
+    assert h2.computed_deltas == (20, 50, -35, -35)
+    assert h1.chips == (119 + 24 - 11, 133 + 38, 50, 33)  # 丙 paid 20 of 31: seat 0 lost the 11 short
+    assert chip_findings(g) == [(0, "[119, 133, 20, 64]")]
