@@ -8,6 +8,9 @@ an exception inside a hand becomes an ``invalid_log/engine_error`` finding.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from engine import tiles as T
 from engine.findings import Finding, Severity
 from engine.hand import ScoreItem
@@ -25,9 +28,14 @@ def audit_game(game: L.Game) -> GameAudit:
     ruleset = RULESETS[game.ruleset](game.options)
     findings: list[Finding] = []
     hands: list[HandFacts] = []
-    for hand in game.hands:
+    names = tuple(game.players or ("", "", "", ""))
+    ledger = ruleset.chips_ledger(len(names)) if any(h.chips is not None for h in game.hands) else None
+    hand_rs = ruleset
+    for i, hand in enumerate(game.hands):
+        seated = tuple(names[p] for p in game.seating(hand))
+        standing = tuple(names[p] for p in game.standing_out(hand))
         try:
-            facts, hand_findings = audit_hand(ruleset, hand)
+            facts, hand_findings = audit_hand(hand_rs, hand, standing=len(standing))
         except Exception as exc:  # noqa: BLE001 — an engine bug must not stop the batch; it is reported
             hand_findings = [Finding("invalid_log/engine_error",
                                      f"the engine failed on this hand: {type(exc).__name__}: {exc}",
@@ -35,16 +43,24 @@ def audit_game(game: L.Game) -> GameAudit:
             facts = HandFacts(hand.hand_no, hand.dealer, hand.round_wind, "unfinished", (), (), None,
                               tuple(hand.outcome.deltas) if hand.outcome and hand.outcome.deltas else None,
                               (), len(hand.events), 1)
+        facts = replace(facts, players=seated, standing=standing)
+        if ledger is not None:
+            facts, chip_findings = check_chips(ledger, game, i, facts)
+            hand_findings.extend(chip_findings)
+            if ledger.rebought:
+                hand_rs = ruleset.after_break()
         findings.extend(hand_findings)
         hands.append(facts)
     findings.extend(check_continuity(ruleset, game, hands))
     return GameAudit(
         game_id=game.game_id, ruleset=game.ruleset, platform=game.platform,
-        players=tuple(game.players or ("", "", "", "")), hands=tuple(hands), findings=tuple(findings),
+        players=names, hands=tuple(hands), findings=tuple(findings),
     )
 
 
-def audit_hand(ruleset: Ruleset, hand: L.Hand) -> tuple[HandFacts, list[Finding]]:
+def audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0) -> tuple[HandFacts, list[Finding]]:
+    """Replay and settle one hand. ``standing``: how many players stand out this hand (five-player
+    games); a false winner also pays each of them its share (:meth:`Ruleset.false_win_standing_share`)."""
     replay = HandReplay(ruleset, hand, WINDS.index(hand.round_wind))
     findings = replay.run()
     legal = [w for w in replay.wins if w.legal]
@@ -56,6 +72,15 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand) -> tuple[HandFacts, list[Finding]
         items = ruleset.seat_items(end)
     else:
         deltas = list(replay.penalties)
+    standing_share = None
+    penalties = list(replay.penalties)
+    if standing:
+        standing_share = 0
+        for s in replay.false_wins:
+            share = ruleset.false_win_standing_share(s, hand.dealer)
+            deltas[s] -= share * standing
+            penalties[s] -= share * standing
+            standing_share += share
     if legal:
         result = "win"
     elif replay.exhausted:
@@ -65,7 +90,7 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand) -> tuple[HandFacts, list[Finding]
     outcome = hand.outcome
     recorded_deltas = tuple(outcome.deltas) if outcome and outcome.deltas else None
     compare = OutcomeCheck(ruleset, hand, findings)
-    recorded_totals = compare.run(result, legal, deltas)
+    recorded_totals = compare.run(result, legal, deltas, standing, standing_share)
     wins = tuple(
         WinFacts(seat=w.seat, from_seat=w.from_seat, tile=T.name(w.tile), win_type=w.win_type,
                  last_tile=w.last_tile, legal=w.legal, score=w.score,
@@ -77,6 +102,8 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand) -> tuple[HandFacts, list[Finding]
         false_wins=tuple(replay.false_wins), computed_deltas=tuple(deltas), recorded_deltas=recorded_deltas,
         seat_items=items, n_events=len(hand.events), n_findings=len(findings),
         draw_reason=replay.draw_reason if result == "draw" else None,
+        standing_computed=standing_share, standing_recorded=outcome.out_delta if outcome else None,
+        penalty_deltas=tuple(penalties),
     )
     return facts, findings
 
@@ -95,7 +122,8 @@ class OutcomeCheck:
                 kw[key] = str(kw[key])
         self.findings.append(Finding(code, message, hand_no=self.hand.hand_no, **kw))  # type: ignore[arg-type]
 
-    def run(self, result: str, legal: list, deltas: list[int]) -> dict[int, int]:
+    def run(self, result: str, legal: list, deltas: list[int], standing: int = 0,
+            standing_share: int | None = None) -> dict[int, int]:
         outcome = self.hand.outcome
         totals: dict[int, int] = {}
         if outcome is None:
@@ -136,9 +164,17 @@ class OutcomeCheck:
                       f"is paid: recorded deltas {outcome.deltas} are reported, not compared",
                       severity=Severity.WARNING, expected=deltas, recorded=outcome.deltas)
         elif outcome.deltas is not None:
-            if sum(outcome.deltas) != 0:
-                self.find("payout_mismatch/not_zero_sum", f"recorded deltas {outcome.deltas} sum to {sum(outcome.deltas)}",
+            out = (outcome.out_delta or 0) * standing
+            if sum(outcome.deltas) + out != 0:
+                self.find("payout_mismatch/not_zero_sum",
+                          f"recorded deltas {outcome.deltas}" + (f" and {standing} × {outcome.out_delta or 0} "
+                                                                 "standing out" if standing else "")
+                          + f" sum to {sum(outcome.deltas) + out}",
                           recorded=outcome.deltas, expected=0)
+            if standing and (outcome.out_delta or 0) != standing_share:
+                self.find("payout_mismatch/delta",
+                          f"the player standing out: recorded {outcome.out_delta or 0:+d}, recomputed "
+                          f"{standing_share or 0:+d}", expected=standing_share or 0, recorded=outcome.out_delta or 0)
             for s in range(4):
                 if outcome.deltas[s] != deltas[s]:
                     self.find("payout_mismatch/delta",
@@ -179,13 +215,77 @@ def check_continuity(ruleset: Ruleset, game: L.Game, hands: list[HandFacts]) -> 
             out.append(Finding("continuity/round_wind", f"hand {hand.hand_no}: round wind {hand.round_wind}, the "
                                f"rotation gives {WINDS[wind]}", hand_no=hand.hand_no, expected=WINDS[wind],
                                recorded=hand.round_wind))
+        out.extend(check_seating(ruleset, game, i, dealer))
     if game.initial_scores is not None and game.final_scores is not None:
         running = list(game.initial_scores)
-        for facts in hands:
-            d = facts.recorded_deltas or facts.computed_deltas or (0, 0, 0, 0)
-            running = [a + b for a, b in zip(running, d, strict=True)]
+        for hand, facts in zip(game.hands, hands, strict=True):
+            for p, change in player_changes(game, hand, facts).items():
+                running[p] += change
         if running != list(game.final_scores):
             out.append(Finding("continuity/final_scores",
                                f"final scores {game.final_scores} differ from initial + hand deltas {running}",
                                expected=str(running), recorded=str(game.final_scores)))
     return out
+
+
+def player_changes(game: L.Game, hand: L.Hand, facts: HandFacts) -> dict[int, int]:
+    """Each player's change in ``hand`` (index into ``players`` → amount): the recorded deltas
+    where present, else the recomputed ones, through the hand's seating; a player standing out
+    gets the standing share."""
+    d = facts.recorded_deltas or facts.computed_deltas or (0, 0, 0, 0)
+    out = {p: d[s] for s, p in enumerate(game.seating(hand))}
+    share = facts.standing_recorded if facts.standing_recorded is not None else facts.standing_computed
+    for p in game.standing_out(hand):
+        out[p] = share or 0
+    return out
+
+
+def check_seating(ruleset: Ruleset, game: L.Game, i: int, dealer: int) -> list[Finding]:
+    """A game with more players than seats: hand ``i``'s seating against the ruleset's rotation
+    from hand ``i - 1`` (the substitute takes the old dealer's seat when the deal passes)."""
+    if len(game.players or ()) <= 4:
+        return []
+    prev, hand = game.hands[i - 1], game.hands[i]
+    expected = ruleset.next_seating(game.seating(prev), game.standing_out(prev), prev.dealer, dealer)
+    if expected is None or tuple(expected) == game.seating(hand):
+        return []
+    names = game.players or []
+    want = [names[p] for p in expected]
+    got = [names[p] for p in game.seating(hand)]
+    return [Finding("continuity/seating", f"hand {hand.hand_no}: seats 0..3 hold {got}, the rotation gives {want}",
+                    hand_no=hand.hand_no, expected=str(list(expected)), recorded=str(list(game.seating(hand))))]
+
+
+def check_chips(ledger: Any, game: L.Game, i: int, facts: HandFacts) -> tuple[HandFacts, list[Finding]]:
+    """Hand ``i`` on the game's chips (牌局, longgang): the balances it gives, compared with
+    ``hand.chips`` where recorded; a hand after the game ended is reported once."""
+    hand = game.hands[i]
+    out: list[Finding] = []
+    if ledger.ended_at is not None and (i == 0 or game.hands[i - 1].hand_no == ledger.ended_at):
+        out.append(Finding("continuity/chips", f"hand {hand.hand_no} is played after the game ended with hand "
+                           f"{ledger.ended_at} (a second player broke, 断子)", hand_no=hand.hand_no))
+    seating = game.seating(hand)
+    n = len(ledger.balances)
+    changes = [0] * n
+    for p, change in player_changes(game, hand, facts).items():
+        changes[p] = change
+    penalties = [0] * n
+    for s, p in enumerate(seating):
+        penalties[p] = facts.penalty_deltas[s] if s < len(facts.penalty_deltas) else 0
+    for p in game.standing_out(hand):
+        penalties[p] = changes[p]  # a player standing out only takes part in a 诈胡
+    legal = [w.seat for w in facts.wins if w.legal]
+    winner = seating[legal[0]] if legal else None
+    result = ledger.hand(hand.hand_no, seating, winner, changes, penalties)
+    expected = result.balances
+    if result.ended or i == len(game.hands) - 1:
+        expected = ledger.settle_false_wins()
+    if hand.chips is not None and list(hand.chips) != list(expected):
+        names = game.players or [str(p) for p in range(n)]
+        wrong = ", ".join(f"{names[p]} {hand.chips[p]} (expected {expected[p]})"
+                          for p in range(n) if hand.chips[p] != expected[p])
+        out.append(Finding("continuity/chips", f"hand {hand.hand_no}: chips after the hand: {wrong}",
+                           hand_no=hand.hand_no, expected=str(list(expected)), recorded=str(list(hand.chips))))
+        ledger.resync(hand.chips)
+    return replace(facts, chips=tuple(hand.chips) if hand.chips is not None else tuple(expected),
+                   n_findings=facts.n_findings + len(out)), out

@@ -92,6 +92,9 @@ CODES: MappingProxyType[str, str] = MappingProxyType({
     "continuity/dealer": "the dealer is not the one the rotation gives",
     "continuity/round_wind": "the round wind is not the one the rotation gives",
     "continuity/final_scores": "final scores differ from initial scores plus the hand deltas",
+    "continuity/seating": "a five-player game: who sits where is not what the substitute rotation gives",
+    "continuity/chips": "a player's recorded chips after a hand differ from the game's running balance, or a hand "
+                        "is played after the game ended (断子)",
     "platform_quirk/multiple_win_payout": "a multiple win whose payout rule the platform does not document",
 })
 

@@ -40,6 +40,12 @@ class HandFacts:
     n_events: int
     n_findings: int
     draw_reason: str | None = None  # an abortive draw (流局 before the wall ran out): the ruleset's reason
+    players: tuple[str, ...] = ()  # who sat in seats 0..3 this hand (names; "" where the log names nobody)
+    standing: tuple[str, ...] = ()  # five-player games: who stood out (岸上) this hand
+    standing_computed: int | None = None  # each standing player's recomputed change (its 诈胡 share)
+    standing_recorded: int | None = None  # outcome.out_delta as logged
+    penalty_deltas: tuple[int, ...] = ()  # the 诈胡 part of computed_deltas, per seat (standing shares included)
+    chips: tuple[int, ...] | None = None  # each player's chips after the hand (players order), where kept
 
 
 @dataclass(frozen=True, slots=True)

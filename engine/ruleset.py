@@ -354,12 +354,34 @@ class Ruleset:
     def false_win_penalty(self, seat: int, dealer: int) -> tuple[int, int, int, int]:
         raise NotImplementedError
 
+    def false_win_standing_share(self, seat: int, dealer: int) -> int:
+        """What a false winner in ``seat`` pays each player standing out (five-player games)."""
+        return 0
+
     def abortive_draw(self, view: TableView) -> str | None:
         """A reason when the table as ``view`` shows it ends the hand as a draw before the wall
         runs out (流局); None to play on. Asked only when ``checks_abortive_draws``."""
         return None
 
     # --- game continuity ---------------------------------------------------------------
+    #: players a game may list: more than four means one stands out each hand (替补)
+    max_players: ClassVar[int] = 4
+
+    def next_seating(self, seating: tuple[int, ...], standing: tuple[int, ...], dealer: int,
+                     next_dealer: int) -> tuple[int, ...] | None:
+        """The seating (player indexes in seats 0..3) of the next hand of a game with more
+        players than seats, or None when the ruleset fixes no rotation."""
+        return None
+
+    def chips_ledger(self, n_players: int) -> Any:
+        """The running chips of a whole game (a ledger with ``hand``/``settle_false_wins``/``resync``,
+        see engine/rulesets/longgang_chips.py), or None where the ruleset keeps none."""
+        return None
+
+    def after_break(self) -> Ruleset:
+        """This ruleset once a player went broke and re-bought (longgang: the bracketed 跟胡数)."""
+        return self
+
     def next_dealer(self, dealer: int, winners: Sequence[int], drawn: bool) -> int:
         return (dealer + 1) % 4
 

@@ -127,10 +127,11 @@ ORDER BY p_value, ruleset, player, rate_name
 # --------------------------------------------------------------------------- SQL
 
 _SEATS = """
-seats AS (
-  SELECT game_id, ruleset, len(players) AS n_seats,
-         unnest(players) AS player, unnest(range(len(players))) AS seat
-  FROM games
+seats AS (  -- who sat where in each hand (hands.players; the game's first four before it existed)
+  SELECT game_id, hand_no, ruleset, len(seating) AS n_seats,
+         unnest(seating) AS player, unnest(range(len(seating))) AS seat
+  FROM (SELECT h.game_id, h.hand_no, h.ruleset, coalesce(h.players, g.players[1:4]) AS seating
+        FROM hands h JOIN games g USING (game_id))
 ),
 deal_hands AS (  -- a win on a discard (or a robbed kong): the discarder dealt in
   SELECT h.game_id, h.hand_no, h.discarder, h.winners
@@ -145,8 +146,8 @@ WITH {_SEATS}
          list_contains(d.winners, x.seat) AS hit,
          (x.seat - d.discarder + x.n_seats) % x.n_seats AS place
   FROM deal_hands d
-  JOIN seats a ON a.game_id = d.game_id AND a.seat = d.discarder
-  JOIN seats x ON x.game_id = d.game_id AND x.seat <> d.discarder
+  JOIN seats a ON a.game_id = d.game_id AND a.hand_no = d.hand_no AND a.seat = d.discarder
+  JOIN seats x ON x.game_id = d.game_id AND x.hand_no = d.hand_no AND x.seat <> d.discarder
   WHERE a.player <> x.player
 """
 
@@ -156,22 +157,21 @@ BASE_SQL = f"""
 WITH {_SEATS},
 a_total AS (
   SELECT a.ruleset, a.player AS a, count(*) AS n
-  FROM deal_hands d JOIN seats a ON a.game_id = d.game_id AND a.seat = d.discarder
+  FROM deal_hands d JOIN seats a ON a.game_id = d.game_id AND a.hand_no = d.hand_no AND a.seat = d.discarder
   GROUP BY a.ruleset, a.player
 ),
-game_hands AS (SELECT game_id, count(*) AS n FROM hands GROUP BY game_id),
-together AS (
+together AS (  -- hands (and games) in which both sat at the table
   SELECT sa.ruleset, sa.player AS a, sb.player AS b,
-         count(DISTINCT sa.game_id) AS games, sum(gh.n) AS hands
+         count(DISTINCT sa.game_id) AS games, count(*) AS hands
   FROM seats sa
-  JOIN seats sb ON sb.game_id = sa.game_id AND sb.seat <> sa.seat AND sb.player <> sa.player
-  JOIN game_hands gh ON gh.game_id = sa.game_id
+  JOIN seats sb ON sb.game_id = sa.game_id AND sb.hand_no = sa.hand_no AND sb.seat <> sa.seat
+                   AND sb.player <> sa.player
   GROUP BY sa.ruleset, sa.player, sb.player
 ),
-pay AS (
-  SELECT p.game_id, p.hand_no, s.ruleset, s.player, coalesce(p.recorded, p.computed) AS d
-  FROM payouts p JOIN seats s ON s.game_id = p.game_id AND s.seat = p.seat
-  WHERE coalesce(p.recorded, p.computed) IS NOT NULL
+pay AS (  -- payouts name their player (a player standing out of a five-player hand too)
+  SELECT p.game_id, p.hand_no, h.ruleset, p.player, coalesce(p.recorded, p.computed) AS d
+  FROM payouts p JOIN hands h USING (game_id, hand_no)
+  WHERE coalesce(p.recorded, p.computed) IS NOT NULL AND p.player IS NOT NULL
 ),
 gains AS (SELECT game_id, hand_no, sum(d) AS g FROM pay WHERE d > 0 GROUP BY game_id, hand_no),
 flows AS (  -- each hand's losses shared out to its gainers in proportion to their gains
@@ -268,7 +268,7 @@ SELECT s.ruleset, s.player, count(*) AS hands,
        count(*) FILTER (WHERE d.game_id IS NOT NULL AND d.discarder = s.seat) AS deal_in,
        count(*) FILTER (WHERE list_contains(h.false_wins, s.seat)) AS false_win,
        count(*) FILTER (WHERE h.result = 'win' AND h.winners[1] = s.seat AND h.total >= l.total) AS limit_hand
-FROM seats s JOIN hands h USING (game_id)
+FROM seats s JOIN hands h USING (game_id, hand_no)
 LEFT JOIN deal_hands d ON d.game_id = h.game_id AND d.hand_no = h.hand_no
 LEFT JOIN limits l ON l.ruleset = s.ruleset
 GROUP BY s.ruleset, s.player

@@ -63,8 +63,9 @@ def _instant(text: str | None) -> datetime | None:
     return parse_instant(text) if text is not None else None
 
 
-def _hand_rows(game_id: str, ruleset: str, players: tuple[str, ...], h: HandFacts,
+def _hand_rows(game_id: str, ruleset: str, game_players: tuple[str, ...], h: HandFacts,
                started_at: datetime | None = None) -> list[_Row]:
+    players = h.players or game_players[:4]  # the hand's seating; facts made without one: the game's order
     legal = tuple(w for w in h.wins if w.legal)
     first = legal[0] if legal else None
     rows: list[_Row] = [HandRow(
@@ -77,6 +78,8 @@ def _hand_rows(game_id: str, ruleset: str, players: tuple[str, ...], h: HandFact
         total=first.score.total if first and first.score else None,
         recorded_total=first.recorded_total if first else None,
         false_wins=list(h.false_wins), events=h.n_events, findings=h.n_findings,
+        players=list(players), standing=list(h.standing) if h.standing else None,
+        chips=list(h.chips) if h.chips is not None else None,
     )]
     for item in h.seat_items:
         seat = item.seat if item.seat is not None else (first.seat if first else None)
@@ -96,6 +99,10 @@ def _hand_rows(game_id: str, ruleset: str, players: tuple[str, ...], h: HandFact
                 game_id=game_id, hand_no=h.hand_no, seat=seat, player=_player(players, seat),
                 recorded=r, computed=c, diff=r - c if r is not None and c is not None else None,
             ))
+    for name in h.standing:
+        r, c = h.standing_recorded, h.standing_computed
+        rows.append(PayoutRow(game_id=game_id, hand_no=h.hand_no, seat=None, player=name, recorded=r, computed=c,
+                              diff=r - c if r is not None and c is not None else None))
     return rows
 
 

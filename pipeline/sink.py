@@ -130,6 +130,16 @@ def _upgrade_steps(table: str, have: Mapping[str, str]) -> list[str]:
     return steps
 
 
+def _nullable_steps(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    """DROP NOT NULL for the columns this version made nullable (payouts.seat: null for a
+    player standing out in a five-player game)."""
+    required = {r[0] for r in con.execute(
+        "SELECT column_name FROM information_schema.columns "
+        "WHERE table_name = ? AND table_schema = 'main' AND is_nullable = 'NO'", [table]).fetchall()}
+    return [f"ALTER TABLE {_quote(table)} ALTER {_quote(col.name)} DROP NOT NULL"
+            for col in columns(TABLES[table]) if col.nullable and col.name in required]
+
+
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Create missing tables, upgrade older ones, (re)create the views.
 
@@ -140,7 +150,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     for name in TABLES:
         have = _columns(con, name)
         if have:
-            steps += _upgrade_steps(name, have)
+            steps += _upgrade_steps(name, have) + _nullable_steps(con, name)
     con.execute("BEGIN")
     con.execute("SET TimeZone = 'UTC'")
     for stmt in (*steps, *ddl()):

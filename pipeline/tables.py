@@ -122,23 +122,33 @@ STAGING_SCHEMAS: typing.Mapping[str, pa.Schema] = types.MappingProxyType(
      for name, model in {**TABLES, **STAGING_ONLY}.items() if name not in BOOKKEEPING_TABLES}
 )
 
-# Summary views. Seats map to players through games.players (0-based seat -> 1-based list).
-# Every per-player figure is per ruleset: MCR fan points, 龙港 chips and 广东 番 are
-# different units and are never added up together.
-_SEAT_HANDS = """
-seats AS (
-  SELECT game_id, ruleset, unnest(players) AS player, unnest(range(len(players))) AS seat
-  FROM games
-),
+# Summary views. Seats map to players through each hand's seating (hands.players: the
+# players in seats 0..3, 0-based seat -> 1-based list), so a player who changes seats or
+# stands out (five-player 龙港) is followed as one person; rows written before that column
+# existed fall back to games.players. Every per-player figure is per ruleset: MCR fan
+# points, 龙港 chips and 广东 番 are different units and are never added up together.
+HAND_SEATS = """
+hand_seats AS (
+  SELECT game_id, hand_no, ruleset, unnest(seating) AS player, unnest(range(len(seating))) AS seat
+  FROM (SELECT h.game_id, h.hand_no, h.ruleset, coalesce(h.players, g.players[1:4]) AS seating
+        FROM hands h JOIN games g USING (game_id))
+)"""
+_SEAT_HANDS = HAND_SEATS + """,
 seat_hands AS (
   SELECT s.ruleset, s.player, s.game_id, s.seat, h.hand_no, h.started_at, h.result, h.win_type, h.total,
+         TRUE AS seated,
          list_contains(h.winners, s.seat) AS won,
          h.winners[1] = s.seat AS first_winner,
          h.result = 'win' AND h.discarder = s.seat
            AND h.win_type IN ('discard', 'robbing_kong') AS dealt_in,
          coalesce(p.recorded, p.computed) AS delta
-  FROM seats s JOIN hands h USING (game_id)
+  FROM hand_seats s JOIN hands h USING (game_id, hand_no)
   LEFT JOIN payouts p ON p.game_id = s.game_id AND p.hand_no = h.hand_no AND p.seat = s.seat
+  UNION ALL
+  SELECT h.ruleset, p.player, p.game_id, NULL, h.hand_no, h.started_at, h.result, NULL, NULL,
+         FALSE, FALSE, FALSE, FALSE, coalesce(p.recorded, p.computed)
+  FROM payouts p JOIN hands h USING (game_id, hand_no)
+  WHERE p.seat IS NULL
 )"""
 
 # Time views bucket by the hand's start (its own, else its game's), in UTC, at three
@@ -155,7 +165,7 @@ VIEWS: typing.Mapping[str, str] = types.MappingProxyType({
 WITH {_SEAT_HANDS}
 SELECT ruleset, player,
        count(DISTINCT game_id) AS games,
-       count(*) AS hands,
+       count(*) FILTER (WHERE seated) AS hands,
        count(*) FILTER (WHERE won) AS wins,
        count(*) FILTER (WHERE won AND win_type = 'self_drawn') AS self_draw_wins,
        count(*) FILTER (WHERE dealt_in) AS deal_ins,
@@ -231,11 +241,11 @@ ORDER BY grain, period NULLS LAST, ruleset, findings DESC, kind
 WITH {_SEAT_HANDS}
 SELECT ruleset, player, date_trunc('month', started_at AT TIME ZONE 'UTC')::DATE AS month,
        count(DISTINCT game_id) AS games,
-       count(*) AS hands,
+       count(*) FILTER (WHERE seated) AS hands,
        count(*) FILTER (WHERE won) AS wins,
-       round(count(*) FILTER (WHERE won) / count(*), 4) AS win_rate,
+       round(count(*) FILTER (WHERE won) / nullif(count(*) FILTER (WHERE seated), 0), 4) AS win_rate,
        count(*) FILTER (WHERE dealt_in) AS deal_ins,
-       round(count(*) FILTER (WHERE dealt_in) / count(*), 4) AS deal_in_rate,
+       round(count(*) FILTER (WHERE dealt_in) / nullif(count(*) FILTER (WHERE seated), 0), 4) AS deal_in_rate,
        coalesce(sum(delta), 0)::BIGINT AS net_score
 FROM seat_hands
 GROUP BY ALL

@@ -160,6 +160,9 @@ class Outcome(_Model):
     result: Literal["win", "draw"]
     wins: list[WinRecord] = Field(default_factory=list)
     deltas: Annotated[list[int], Field(min_length=4, max_length=4)] | None = None
+    out_delta: int | None = Field(
+        None, description="five-player games: the change of the player standing out (岸上) this hand, e.g. "
+                          "its share of a 诈胡; counted with deltas in the zero sum")
     penalties: list[Penalty] = Field(default_factory=list)
 
 
@@ -176,6 +179,12 @@ class Hand(_Model):
     deal: Annotated[list[list[Tile]], Field(min_length=4, max_length=4)]
     events: list[Event]
     outcome: Outcome | None = None
+    seats: Annotated[list[int], Field(min_length=4, max_length=4)] | None = Field(
+        None, description="who sits where this hand: seats[s] is the index in the game's players of the player in "
+                          "seat s. Absent: players[0..3] in seats 0..3. Required when the game lists five players")
+    chips: list[int] | None = Field(
+        None, description="each player's chips (子) after this hand, in the game's players order (a 牌局's running "
+                          "balance, longgang)")
     started_at: Instant | None = Field(None, description="when this hand began, if the platform records it")
     meta: dict[str, Any] | None = Field(None, description="platform data kept by importers")
 
@@ -196,10 +205,14 @@ class Game(_Model):
     ruleset: str
     options: dict[str, Any] = Field(default_factory=dict)
     started_at: Instant | None = None
-    players: Annotated[list[str], Field(min_length=4, max_length=4)] | None = None
-    initial_scores: Annotated[list[int], Field(min_length=4, max_length=4)] | None = None
+    players: Annotated[list[str], Field(min_length=4, max_length=5)] | None = Field(
+        None, description="the players of the game; five when one stands out each hand (longgang's 替补/岸上), "
+                          "then every hand says who sits where (seats)")
+    initial_scores: Annotated[list[int], Field(min_length=4, max_length=5)] | None = Field(
+        None, description="one per player, in players order")
     hands: list[Hand]
-    final_scores: Annotated[list[int], Field(min_length=4, max_length=4)] | None = None
+    final_scores: Annotated[list[int], Field(min_length=4, max_length=5)] | None = Field(
+        None, description="one per player, in players order")
     meta: dict[str, Any] | None = Field(None, description="platform data kept by importers (match id, …)")
 
     @model_validator(mode="after")
@@ -212,7 +225,45 @@ class Game(_Model):
             RULESETS[self.ruleset].parse_options(self.options)
         except OptionError as e:
             raise ValueError(f"options: {e}") from None
+        self._check_players()
         return self
+
+    def _check_players(self) -> None:
+        """Five players only where the ruleset seats a substitute; seating and per-player lists match ``players``."""
+        from engine.rulesets import RULESETS
+
+        n = len(self.players) if self.players is not None else 4
+        if n > RULESETS[self.ruleset].max_players:
+            raise ValueError(f"players: {self.ruleset} seats at most {RULESETS[self.ruleset].max_players} players, "
+                             f"the game lists {n}")
+        for name in ("initial_scores", "final_scores"):
+            v = getattr(self, name)
+            if v is not None and len(v) != n:
+                raise ValueError(f"{name}: one per player expected ({n}), got {len(v)}")
+        for i, hand in enumerate(self.hands):
+            if hand.seats is None:
+                if n > 4:
+                    raise ValueError(f"hands[{i}].seats: required when the game lists {n} players")
+            else:
+                if self.players is None:
+                    raise ValueError(f"hands[{i}].seats: needs the game's players")
+                if len(set(hand.seats)) != 4 or not all(0 <= p < n for p in hand.seats):
+                    raise ValueError(f"hands[{i}].seats: four different player indexes 0..{n - 1} expected, "
+                                     f"got {hand.seats}")
+            if hand.chips is not None and len(hand.chips) != n:
+                raise ValueError(f"hands[{i}].chips: one per player expected ({n}), got {len(hand.chips)}")
+            if hand.outcome is not None and hand.outcome.out_delta is not None and n == 4:
+                raise ValueError(f"hands[{i}].outcome.out_delta: only a five-player game has a player standing out")
+
+    def seating(self, hand: Hand) -> tuple[int, int, int, int]:
+        """Indexes into ``players`` of the players in seats 0..3 for ``hand``."""
+        s = hand.seats if hand.seats is not None else [0, 1, 2, 3]
+        return (s[0], s[1], s[2], s[3])
+
+    def standing_out(self, hand: Hand) -> tuple[int, ...]:
+        """Indexes into ``players`` of the players not seated in ``hand`` (five-player games)."""
+        seated = set(self.seating(hand))
+        return tuple(p for p in range(len(self.players or ())) if p not in seated)
 
 
 _EVENT_TAGS = {"draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win"}

@@ -91,6 +91,14 @@ class HandRow(_Row):
     false_wins: list[int]
     events: int
     findings: int
+    players: list[str] | None = Field(
+        None, description="who sat where this hand: the players in seats 0..3 (players[1] is seat 0); the seat "
+                          "columns of hands, payouts, hand_scores and findings map to people through it. Null in "
+                          "rows written before it existed: games.players then holds the seating")
+    standing: list[str] | None = Field(None, description="five-player games: who stood out (岸上) this hand")
+    chips: list[int] | None = Field(
+        None, description="each player's chips (子) after the hand, in games.players order: the recorded balance, "
+                          "else the recomputed one; null where the game keeps no chips (longgang logs recording them)")
 
 
 class HandScoreRow(_Row):
@@ -109,11 +117,11 @@ class HandScoreRow(_Row):
 
 
 class PayoutRow(_Row):
-    """Recorded vs recomputed score change of one seat in one hand."""
+    """Recorded vs recomputed score change of one player in one hand."""
 
     game_id: str
     hand_no: int
-    seat: int
+    seat: int | None = Field(description="the player's seat; null for a player standing out (five-player games)")
     player: str | None
     recorded: int | None
     computed: int | None

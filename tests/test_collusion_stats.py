@@ -92,14 +92,16 @@ def _db(games: list[tuple[str, str, list[str]]], hands: list[tuple], payouts: li
         con.execute(stmt)
     con.executemany("INSERT INTO games VALUES (?, 'r', NULL, ?, NULL, ?, 0, 0, 'f', 1)",
                     [(g, rs, p) for g, rs, p in games])
+    of = {g: (rs, p) for g, rs, p in games}
     con.executemany("INSERT INTO hands (game_id, hand_no, ruleset, round_wind, dealer, result, draw_reason, "
                     "winners, win_type, last_tile, winning_tile, discarder, total, recorded_total, false_wins, "
                     "events, findings) "
-                    "VALUES (?, ?, 'mcr', 'E', 0, ?, NULL, ?, ?, false, NULL, ?, ?, NULL, ?, 0, 0)",
-                    list(hands))
-    if payouts:
-        con.executemany("INSERT INTO payouts VALUES (?, ?, ?, NULL, ?, ?, NULL)",
-                        [(g, h, s, d, d) for g, h, s, d in payouts])
+                    "VALUES (?, ?, ?, 'E', 0, ?, NULL, ?, ?, false, NULL, ?, ?, NULL, ?, 0, 0)",
+                    [(h[0], h[1], of[h[0]][0], *h[2:]) for h in hands])
+    if payouts:  # as the audit writes them: each payout names its seat's player
+        con.executemany("INSERT INTO payouts (game_id, hand_no, seat, player, recorded, computed, diff) "
+                        "VALUES (?, ?, ?, ?, ?, ?, NULL)",
+                        [(g, h, s, of[g][1][s], d, d) for g, h, s, d in payouts])
     return con
 
 
@@ -244,3 +246,27 @@ def test_limit_hands_count_by_the_rulesets_threshold():
     collusion.build(con)
     got = dict(con.execute("SELECT player, count FROM player_anomalies WHERE rate_name = 'limit_hand'").fetchall())
     assert got == {"A": 1, "B": 1, "C": 0, "D": 0}
+
+
+def test_pairs_follow_people_across_seats_in_five_player_games(tmp_path):
+    """龙港 at five: pairs count only the hands both players sat in (hands.players)."""
+    import itertools
+    import json
+    from pathlib import Path
+
+    from pipeline.cli import main
+
+    sample = Path(__file__).parent.parent / "sample_logs" / "longgang-five-clean.json"
+    game = json.loads(sample.read_text(encoding="utf-8"))
+    db = str(tmp_path / "five.duckdb")
+    assert main(["audit", str(sample), "--db", db, "--workers", "1"]) == 0
+    want: dict[tuple[str, str], int] = {}
+    for hand in game["hands"]:
+        seated = [game["players"][i] for i in hand["seats"]]
+        for a, b in itertools.permutations(seated, 2):
+            want[(a, b)] = want.get((a, b), 0) + 1
+    with duckdb.connect(db, read_only=True) as con:
+        got = {(a, b): n for a, b, n in con.execute(
+            "SELECT player_a, player_b, hands_together FROM pair_stats").fetchall()}
+    assert got == want
+    assert max(want.values()) < len(game["hands"])  # nobody sat with everyone in every hand

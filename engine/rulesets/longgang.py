@@ -28,13 +28,14 @@ optionally ``seat_flower`` (a tile, or false) — plus the replay's ``heavenly``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
 from engine import tiles as T
 from engine.hand import Meld, Score, WinSituation
 from engine.ruleset import DiscardContext, HandEnd, OptionError, Ruleset, Settlement, TableView
+from engine.rulesets import longgang_chips as C
 from engine.rulesets import longgang_draws as D
 from engine.rulesets import longgang_score as S
 from engine.situation_check import FieldSpec
@@ -75,7 +76,11 @@ class LonggangOptions:
                                           "counting 坐花 (玩法辣子要4个财神)")
     non_winner_four_flowers_tai: Literal[1, 2] = _opt(
         2, "台 of 坐花 + the other three flowers for a non-winner (有的地方没胡只算坐花一台)")
-    rebought: bool = _opt(False, "use the 跟胡数 after a seat went broke and re-bought (断筹): 50/100/150/200")
+    rebought: bool = _opt(False, "use the 跟胡数 after a seat went broke and re-bought (断筹): 50/100/150/200 "
+                                 "(a log recording chips switches to them by itself after the first 断子)")
+    broke_rebuy: bool = _opt(True, "the first player to go broke (断子) re-buys once (加筹: 100 子 at five, 50 at "
+                                   "four) and the game goes on; false: the first 断子 ends the game "
+                                   "(也有断子不加筹立即结束的)")
     three_wild_honour_wait: Literal["false_win", "honour_only", "off"] = _opt(
         "false_win", "三财神吊字牌: a seat holding two 正财 + 坐花 that let a win pass and then wins on a "
         "discarded 中/发/seat wind commits 诈胡 (false_win); honour_only: in that hand only such a discard may "
@@ -197,6 +202,7 @@ class Longgang(Ruleset):
     deal_kongs = True
     situation_fields = SITUATION_FIELDS
     result_list = "items"
+    max_players = 5  # 五人或四人来: one player stands out (替补)
     result_details = (("hu", 0), ("tai", 0), ("limit", False), ("others_zero", False), ("follow_tai", 0))
 
     def __init__(self, options: Any = None):
@@ -355,6 +361,30 @@ class Longgang(Ruleset):
     def false_win_penalty(self, seat: int, dealer: int) -> tuple[int, int, int, int]:
         """诈胡 in chips: a dealer pays each seat 20; a non-dealer pays the dealer 20, others 10."""
         return S.false_win_chips(seat, dealer)
+
+    def false_win_standing_share(self, seat: int, dealer: int) -> int:
+        """诈胡 with five ("五人来的，岸上的人也有份"): the player standing out is paid like a
+        non-dealer seat — 20 from a false-winning dealer, 10 from anyone else."""
+        return S.FALSE_WIN_CHIPS["dealer_pays_each" if seat == dealer else "to_other"]
+
+    def chips_ledger(self, n_players: int) -> C.ChipLedger:
+        """The 牌局's chips per player (底金, 头钱, 加筹, 断子): :mod:`longgang_chips`."""
+        return C.ChipLedger(n_players, bool(self.options.rebought), bool(self.options.broke_rebuy))
+
+    def after_break(self) -> Longgang:
+        """After a 断子 and 加筹: "当盘筹子断或刚好为零则下盘开始按括号内的数字跟胡"."""
+        return self if self.options.rebought else Longgang(replace(self.options, rebought=True))
+
+    def next_seating(self, seating: tuple[int, ...], standing: tuple[int, ...], dealer: int,
+                     next_dealer: int) -> tuple[int, ...] | None:
+        """Five players: while the dealer keeps the deal nobody moves; when it passes, the old
+        dealer stands up and the player standing out takes its seat (the new 北风家):
+        "流局或闲家胡牌，轮庄（下家坐庄），原南风家坐庄，替补坐北风家(原庄家位)"."""
+        if next_dealer == dealer or len(standing) != 1:
+            return seating
+        out = list(seating)
+        out[dealer] = standing[0]
+        return tuple(out)
 
     def next_dealer(self, dealer: int, winners: Sequence[int], drawn: bool) -> int:
         """The dealer stays after its own win; otherwise (a draw too) the deal passes on."""

@@ -41,10 +41,13 @@ def register(subparsers) -> None:
                         "games where both sit go to --labels")
     p.add_argument("--workers", type=int, default=1, help="processes generating games (default 1)")
     p.add_argument("--quiet", action="store_true", help="no coverage report on stderr")
+    p.add_argument("--five", action="store_true",
+                   help="five players over the four seats, one standing out by the ruleset's rotation, with "
+                        "each player's chips after every hand (longgang only)")
     p.set_defaults(func=run)
 
 
-Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any]
+Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any, bool]
 
 
 def _chunk(args: Job) -> tuple[list[str], list[str], Counter]:
@@ -53,12 +56,17 @@ def _chunk(args: Job) -> tuple[list[str], list[str], Counter]:
     from engine.sim.faults import inject_maybe
     from schemas.instants import parse_instant
 
-    ruleset, seed, start, n, hands, rate, period, population = args
+    ruleset, seed, start, n, hands, rate, period, population, five = args
     cov: Counter = Counter()
     lines: list[str] = []
     labels: list[str] = []
     for i in range(start, start + n):
         game = simulate_one(ruleset, seed, i, hands, cov, population)
+        if five:
+            from engine.rulesets import RULESETS
+            from engine.sim.five import five_players
+
+            game = five_players(game, RULESETS[ruleset]({}))
         if period is not None:
             total, first, days = period
             game["started_at"] = start_time(seed, i, total, parse_instant(first), days)
@@ -85,7 +93,7 @@ def _jobs(a: Any, population: Any = None) -> Iterator[Job]:
     period = (a.games, a.start, a.days) if a.start else None
     for start in range(0, a.games, CHUNK):
         yield (a.ruleset, a.seed, start, min(CHUNK, a.games - start), a.hands_per_game, a.faults, period,
-               population)
+               population, a.five)
 
 
 def _population(a: Any) -> Any:
@@ -110,6 +118,16 @@ def run(a: Any) -> int:
         return 1
     if not 0.0 <= a.faults <= 1.0 or a.games < 0 or a.hands_per_game < 1:
         print("simulate: --faults must be in 0..1, --games ≥ 0, --hands-per-game ≥ 1", file=sys.stderr)
+        return 1
+    if a.five and RULESETS[a.ruleset].max_players < 5:
+        print(f"simulate: {a.ruleset} seats at most {RULESETS[a.ruleset].max_players} players", file=sys.stderr)
+        return 1
+    if a.five and a.players is not None:
+        print("simulate: --five plays five named players (bot0..bot4); it does not take --players", file=sys.stderr)
+        return 1
+    if a.five and a.faults:
+        print("simulate: --faults is for four-player games (the faults know seats, not a fifth player)",
+              file=sys.stderr)
         return 1
     if a.start:
         from schemas.instants import InstantError, parse_instant

@@ -69,8 +69,9 @@ def load(con: duckdb.DuckDBPyConnection, *, max_players: int = 12, max_pairs: in
             SELECT h.game_id, h.hand_no, h.winning_tile
             FROM hands h JOIN games g USING (game_id)
             WHERE g.ruleset = ? AND h.result = 'win' AND h.win_type IN ('discard', 'robbing_kong')
-              AND h.discarder IS NOT NULL AND g.players[h.discarder + 1] = ?
-              AND list_contains(h.winners, list_position(g.players, ?) - 1)
+              AND h.discarder IS NOT NULL
+              AND coalesce(h.players, g.players[1:4])[h.discarder + 1] = ?
+              AND list_contains(h.winners, list_position(coalesce(h.players, g.players[1:4]), ?) - 1)
             ORDER BY h.game_id, h.hand_no LIMIT ?""", [r[0], r[1], r[2], max_hands]).fetchall())
         flagged.append(PairEvidence(str(r[0]), str(r[1]), str(r[2]), int(r[3]), int(r[4]), int(r[5]),
                                     float(r[6]), float(r[7]), float(r[8]), float(r[9]), hands))

@@ -14,7 +14,8 @@ from datetime import date, datetime
 
 import duckdb
 
-from pipeline.tables import VIEWS
+from pipeline.report.chips import GameChips, load_chips
+from pipeline.tables import HAND_SEATS, VIEWS
 from schemas.results import TABLES
 
 WIN_TYPES = ("self_drawn", "discard", "robbing_kong", "kong_replacement")
@@ -172,6 +173,7 @@ class ReportData:
     weekly_stake: tuple[WeekCount, ...]  # Σ |payout differences| per week and ruleset
     untimed_games: int  # games without a start time (left out of the weekly charts)
     findings: tuple[FindingInfo, ...]  # the first ``max_findings`` in drill-down order
+    chips: tuple[GameChips, ...] = ()  # chips per player over the game, where logs record them
 
     @property
     def empty(self) -> bool:
@@ -256,6 +258,7 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
         weekly_stake=_weekly(con, "period_stats", "ruleset", "money_at_stake"),
         untimed_games=_scalar(con, "SELECT count(*) FROM games WHERE started_at IS NULL"),
         findings=_findings(con, max_findings),
+        chips=load_chips(con),
     )
 
 
@@ -325,20 +328,27 @@ def _items(con: duckdb.DuckDBPyConnection) -> tuple[ItemCount, ...]:
     return tuple(ItemCount(r[0], r[1], r[2], int(r[3]), int(r[4]), float(r[5] or 0)) for r in rows)
 
 
+def _seating_sql(con: duckdb.DuckDBPyConnection, sql: str) -> str:
+    """``sql`` as it runs on this database: one written before ``hands.players`` existed (opened
+    read-only, so not upgraded) takes every hand's seating from ``games.players``."""
+    have = {r[0] for r in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'hands'").fetchall()}
+    return sql if "players" in have else sql.replace("h.players", "NULL::VARCHAR[]")
+
+
 def _players(con: duckdb.DuckDBPyConnection, limit: int) -> tuple[PlayerLine, ...]:
     rows = con.execute(f"""
-        WITH ps AS ({VIEWS['player_stats']}),
-        seats AS (
-          SELECT game_id, ruleset, unnest(players) AS player, unnest(range(len(players))) AS seat FROM games
-        ),
+        WITH ps AS ({_seating_sql(con, VIEWS['player_stats'])}),
+        {_seating_sql(con, HAND_SEATS)},
         fw AS (
           SELECT s.ruleset, s.player, count(*) AS n
-          FROM hands h, unnest(h.false_wins) AS f(seat) JOIN seats s ON s.game_id = h.game_id AND s.seat = f.seat
+          FROM hands h, unnest(h.false_wins) AS f(seat)
+          JOIN hand_seats s ON s.game_id = h.game_id AND s.hand_no = h.hand_no AND s.seat = f.seat
           GROUP BY s.ruleset, s.player
         ),
         dh AS (
           SELECT s.ruleset, s.player, count(DISTINCT (f.game_id, f.hand_no, f.seat)) AS n
-          FROM findings f JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat
+          FROM findings f JOIN hand_seats s ON s.game_id = f.game_id AND s.hand_no = f.hand_no AND s.seat = f.seat
           WHERE f.kind = 'dead_hand' GROUP BY s.ruleset, s.player
         )
         SELECT ruleset, player, games, hands, wins, deal_ins, net_score, false_wins, dead_hands FROM (
@@ -364,14 +374,16 @@ def _weekly(con: duckdb.DuckDBPyConnection, view: str, series: str, value: str) 
 
 
 def _findings(con: duckdb.DuckDBPyConnection, limit: int) -> tuple[FindingInfo, ...]:
-    rows = con.execute("""
+    rows = con.execute(_seating_sql(con, """
         SELECT f.game_id, f.hand_no, f.seq, f.seat,
-               CASE WHEN f.seat IS NOT NULL AND f.seat < len(g.players) THEN g.players[f.seat + 1] END,
+               CASE WHEN f.seat IS NOT NULL AND f.seat < len(coalesce(h.players, g.players))
+                    THEN coalesce(h.players, g.players)[f.seat + 1] END,
                f.kind, f.code, f.severity, f.expected, f.recorded, f.message, f.ruleset,
                f.source_file, f.source_line
         FROM findings f LEFT JOIN games g USING (game_id)
+        LEFT JOIN hands h ON h.game_id = f.game_id AND h.hand_no = f.hand_no
         ORDER BY f.game_id NULLS LAST, f.hand_no NULLS FIRST, f.seq NULLS LAST, f.seat NULLS FIRST,
                  f.kind, f.code, f.source_file, f.source_line
         LIMIT ?
-    """, [limit]).fetchall()
+    """), [limit]).fetchall()
     return tuple(FindingInfo(*r) for r in rows)

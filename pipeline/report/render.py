@@ -14,6 +14,7 @@ from html import escape
 from engine import tiles as T
 from engine.hand import Meld, MeldKind
 from pipeline.report import charts, collusion_view
+from pipeline.report.chips import render_chips
 from pipeline.report.queries import WIN_TYPES, FindingInfo, ReportData
 from pipeline.report.replay_view import HandView, SeatView, Snapshot
 
@@ -491,6 +492,7 @@ def render(data: ReportData, views: Mapping[HandKey, HandView | str], *, replay_
         _trends(data),
         _players(data),
         collusion_view.render(collusion, anchors),
+        render_chips(data.chips),
         _findings(data, anchors, replay_note),
         _replays(data, views, anchors),
         "</main>",

@@ -160,7 +160,8 @@ def hand_view(game: L.Game, hand_no: int, seqs: Iterable[int | None]) -> HandVie
     order = sorted(set(seqs), key=lambda s: (s is None, s or 0))
     return HandView(
         game_id=game.game_id, hand_no=hand.hand_no, ruleset=game.ruleset, round_wind=hand.round_wind,
-        dealer=hand.dealer, players=tuple(game.players or ("", "", "", "")),
+        dealer=hand.dealer,
+        players=tuple((game.players or ("", "", "", ""))[p] for p in game.seating(hand)),  # this hand's seating
         deal=tuple(tuple(T.tile(x) for x in d) for d in hand.deal),
         wildcard_indicator=T.tile(hand.wildcard_indicator) if hand.wildcard_indicator else None,
         events=tuple(EventLine(ev.seq, ev.seat, describe_event(ev)) for ev in hand.events),
