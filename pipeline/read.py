@@ -36,6 +36,8 @@ from engine.findings import CODES
 from pipeline.importers import IMPORTERS, ImportFailure, Record, detect
 from pipeline.importers.base import whole_document
 from schemas.log import Game, describe_errors
+from schemas.log_fast import Game as FastGame
+from schemas.log_fast import parse_game_json
 
 NATIVE_SUFFIXES = (".json", ".jsonl", ".ndjson")
 # Not logs, though they end like one: fault labels written by `simulate --labels`.
@@ -87,7 +89,7 @@ class ParsedGame:
     source: str
     line: int
     index: int
-    game: Game
+    game: Game | FastGame  # FastGame from the fast path (the audit), Game from the models
 
     @property
     def position(self) -> tuple[str, int, int]:
@@ -358,7 +360,13 @@ def validate_dict(data: object, source: str, line: int, index: int = 0) -> Parse
                          gid if isinstance(gid, str) else None, rs if isinstance(rs, str) else None)
 
 
-def parse_native(rec: RawRecord) -> ParsedGame | Rejection:
+def parse_native(rec: RawRecord, fast: bool = False) -> ParsedGame | Rejection:
+    """One native record. ``fast``: validate on the fast path first (``schemas.log_fast``:
+    plain dataclasses, what the audit reads); the models check whatever it does not accept."""
+    if fast:
+        game = parse_game_json(rec.text)
+        if game is not None:
+            return ParsedGame(rec.source, rec.line, 0, game)
     try:
         return ParsedGame(rec.source, rec.line, 0, Game.model_validate_json(rec.text))
     except ValidationError as e:
@@ -368,12 +376,13 @@ def parse_native(rec: RawRecord) -> ParsedGame | Rejection:
         return Rejection(rec.source, rec.line, "invalid_log/schema", describe_errors(e), gid, rs)
 
 
-def parse_record(rec: RawRecord | Rejection) -> tuple[ParsedGame | Rejection, ...]:
-    """Parse and validate one record into games and rejections (never raises on bad data)."""
+def parse_record(rec: RawRecord | Rejection, fast: bool = False) -> tuple[ParsedGame | Rejection, ...]:
+    """Parse and validate one record into games and rejections (never raises on bad data).
+    ``fast``: native games come as ``schemas.log_fast`` dataclasses (see :func:`parse_native`)."""
     if isinstance(rec, Rejection):
         return (rec,)
     if rec.importer is None:
-        return (parse_native(rec),)
+        return (parse_native(rec, fast),)
     try:
         dicts = IMPORTERS[rec.importer].convert(Record(rec.source, rec.line, rec.text))
     except ImportFailure as e:

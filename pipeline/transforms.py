@@ -130,7 +130,7 @@ class ParseFn(_MarkingDoFn):
     def process(self, rec):
         self._mark()
         seen: dict[str, read.ParsedGame] = {}
-        for out in read.parse_record(rec):
+        for out in read.parse_record(rec, fast=True):  # the engine reads the fast path's dataclasses
             if isinstance(out, read.Rejection):
                 yield pvalue.TaggedOutput(REJECTED, out)
             elif out.game.game_id in seen:
