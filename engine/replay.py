@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from itertools import chain, repeat
 
 from engine import tiles as T
 from engine.findings import Finding, Severity
@@ -25,6 +26,12 @@ from engine.ruleset import DiscardContext, HandEnd, Ruleset, SeatEnd, TableView,
 from schemas import log as L
 
 CALL_RANK = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
+EVENT_TYPES = ("draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win")
+
+
+def tiles_of(counts: list[int]) -> tuple[int, ...]:
+    """Per-tile counts -> the sorted tiles they hold."""
+    return tuple(chain.from_iterable(repeat(t, n) for t, n in enumerate(counts) if n))
 
 
 @dataclass
@@ -60,7 +67,7 @@ class SeatState:
         return self.size + 3 * len(self.melds)
 
     def concealed(self) -> tuple[int, ...]:
-        return tuple(t for t in range(T.N_TILES) for _ in range(self.hand[t]))
+        return tiles_of(self.hand)
 
 
 @dataclass
@@ -117,6 +124,8 @@ class HandReplay:
         self.discard_log: list[tuple[int, int]] = []  # (seat, tile) of every discard, in order
         self.kongs: list[tuple[int, int]] = []  # (seat, discards made before it) of every kong, in order
         self.draw_reason: str | None = None  # an abortive draw (流局) the ruleset declared
+        #: event type -> its ``on_<type>`` method, looked up once per hand
+        self.handlers: dict[str, Callable[[L.Event], None]] = {t: getattr(self, "on_" + t) for t in EVENT_TYPES}
         # Per-hand constants, looked up once rather than on every event (some are option properties).
         self.hand_size = ruleset.hand_size
         self.abortive = ruleset.checks_abortive_draws
@@ -277,8 +286,7 @@ class HandReplay:
             self.close_rob_window(None)
         if ev.type == "win" and self.abortive and self.ask_abortive("before_win", ev):
             return
-        handler = getattr(self, "on_" + ev.type)
-        handler(ev)
+        self.handlers[ev.type](ev)
         self.check_counts()
         if self.abortive and not self.ended:
             self.ask_abortive("event", ev)
@@ -899,7 +907,7 @@ class HandReplay:
         if counts[t] <= 0:
             return None, None, ("false_win/incomplete", f"seat {s} does not hold the winning tile {T.name(t)}")
         counts[t] -= 1
-        concealed = tuple(x for x in range(T.N_TILES) for _ in range(counts[x]))
+        concealed = tiles_of(counts)
         seat_wind = (s - self.dealer) % 4
         visible_other = self.visible[t] - (1 if not in_hand and not kong else 0)
         sit = WinSituation(
@@ -947,7 +955,7 @@ class HandReplay:
             return False
         counts = list(st.hand)
         counts[st.last_draw] -= 1
-        concealed = tuple(x for x in range(T.N_TILES) for _ in range(counts[x]))
+        concealed = tiles_of(counts)
         sit = WinSituation(concealed=concealed, melds=tuple(st.melds), win_tile=st.last_draw, self_drawn=True,
                            seat_wind=(st.seat - self.dealer) % 4, round_wind=self.round_wind,
                            flowers=tuple(st.flowers), extra=self.situation_extra(st.seat, None))
@@ -978,7 +986,7 @@ class HandReplay:
         if not self.rs.is_complete(counts, st.melds, st.wilds):
             return False
         counts[t] -= 1
-        concealed = tuple(x for x in range(T.N_TILES) for _ in range(st.hand[x]))
+        concealed = tiles_of(st.hand)
         sit = WinSituation(concealed=concealed, melds=tuple(st.melds), win_tile=t, self_drawn=False,
                            seat_wind=(y - self.dealer) % 4, round_wind=self.round_wind, flowers=tuple(st.flowers),
                            last_tile=self.wall_exhausted(), extra=self.situation_extra(y, discarder))
