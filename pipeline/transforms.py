@@ -19,6 +19,7 @@ FileSystems paths, and no Python state is shared between workers.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from typing import Any
 
@@ -126,6 +127,13 @@ class ParseFn(_MarkingDoFn):
     """
 
     phase = "parsed"
+
+    def setup(self) -> None:
+        super().setup()
+        # The worker's start-up heap (Beam, pydantic, pyarrow: ~10^5-10^6 objects) lives as long
+        # as the process; out of the collector's sight, its full passes over the games' young
+        # objects cost a fraction (validation ran ~30% faster in bench.stage_bench).
+        gc.freeze()
 
     def process(self, rec):
         self._mark()
