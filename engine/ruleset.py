@@ -174,6 +174,8 @@ def _plain(v: Any) -> bool:
 
 
 def _options_key(cls: type, raw: Mapping[str, Any]) -> tuple[type, str] | None:
+    if type(raw) is dict and not raw:
+        return cls, ""  # most games: no options
     if type(raw) is not dict or not _plain(raw):
         return None
     return cls, repr(sorted(raw.items()))

@@ -216,14 +216,20 @@ def _seq_increasing(hand: Hand) -> bool:
     return True
 
 
-def _options_ok(ruleset: str, options: dict[str, Any]) -> bool:
-    from engine.rulesets import RULESETS, OptionError
+@cache
+def _rulesets() -> tuple[dict, type[Exception]]:
+    from engine.rulesets import RULESETS, OptionError  # not at import: the engine imports schemas
 
-    if ruleset not in RULESETS:
+    return RULESETS, OptionError
+
+
+def _options_ok(ruleset: str, options: dict[str, Any]) -> bool:
+    rulesets, option_error = _rulesets()
+    if ruleset not in rulesets:
         return False
     try:
-        RULESETS[ruleset].parse_options(options)
-    except OptionError:
+        rulesets[ruleset].parse_options(options)
+    except option_error:
         return False
     return True
 
