@@ -295,6 +295,10 @@ def _eight_pairs(c: Sequence[int], wilds: int) -> list[tuple[Part, ...]]:
     """八对半: seven pairs (four alike = two pairs) and one triplet, wilds filling in."""
     if sum(c[:34]) + wilds != 17:
         return []
+    # Taking the triplet out changes the parity of one kind at most, and a single left over
+    # needs a wild: with more odd kinds than wilds + 1 no choice below can work (fast exit).
+    if sum(n & 1 for n in c[:34]) > wilds + 1:
+        return []
     out = []
     choices: list[int | None] = [t for t in range(34) if c[t]]
     choices.append(None)
