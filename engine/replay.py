@@ -29,6 +29,17 @@ CALL_RANK = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
 EVENT_TYPES = ("draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win")
 
 
+_HANDLERS: dict[type, dict[str, Callable]] = {}
+
+
+def _handlers(cls: type) -> dict[str, Callable]:
+    """Event type -> the class's ``on_<type>`` function."""
+    table = _HANDLERS.get(cls)
+    if table is None:
+        table = _HANDLERS[cls] = {t: getattr(cls, "on_" + t) for t in EVENT_TYPES}
+    return table
+
+
 def tiles_of(counts: list[int]) -> tuple[int, ...]:
     """Per-tile counts -> the sorted tiles they hold."""
     return tuple(chain.from_iterable(repeat(t, n) for t, n in enumerate(counts) if n))
@@ -124,8 +135,9 @@ class HandReplay:
         self.discard_log: list[tuple[int, int]] = []  # (seat, tile) of every discard, in order
         self.kongs: list[tuple[int, int]] = []  # (seat, discards made before it) of every kong, in order
         self.draw_reason: str | None = None  # an abortive draw (流局) the ruleset declared
-        #: event type -> its ``on_<type>`` method, looked up once per hand
-        self.handlers: dict[str, Callable[[L.Event], None]] = {t: getattr(self, "on_" + t) for t in EVENT_TYPES}
+        #: event type -> its ``on_<type>`` function, looked up once per class (unbound: bound methods
+        #: kept on the instance would make it a reference cycle, freed only by the cycle collector)
+        self.handlers = _handlers(type(self))
         # Per-hand constants, looked up once rather than on every event (some are option properties).
         self.hand_size = ruleset.hand_size
         self.abortive = ruleset.checks_abortive_draws
@@ -286,7 +298,7 @@ class HandReplay:
             self.close_rob_window(None)
         if ev.type == "win" and self.abortive and self.ask_abortive("before_win", ev):
             return
-        self.handlers[ev.type](ev)
+        self.handlers[ev.type](self, ev)
         self.check_counts()
         if self.abortive and not self.ended:
             self.ask_abortive("event", ev)
