@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: audit test bench bench-quick lint clean
+.PHONY: audit test bench bench-quick fuzz lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,8 @@ audit: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check engine schemas pipeline tests bench
-	$(BIN)/python -m pytest -n 2 tests
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -n 2 --dist loadgroup tests
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
@@ -28,8 +29,15 @@ bench: $(STAMP)
 bench-quick: $(STAMP)
 	$(BIN)/python -m bench --quick
 
+# Many rounds of mutated logs through a whole audit on 2 workers (make test runs one round).
+# FUZZ_ARGS="--seed 7 --rounds 50" reproduces or widens a run.
+FUZZ_ARGS ?= --rounds 20
+fuzz: $(STAMP)
+	$(BIN)/python -m tests.fuzzing $(FUZZ_ARGS)
+
 lint: $(STAMP)
 	$(BIN)/ruff check engine schemas pipeline tests bench
+	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) audit.duckdb audit.duckdb.log .audit.duckdb.staging report.html .pytest_cache build *.egg-info
+	rm -rf $(VENV) audit.duckdb audit.duckdb.log .audit.duckdb.staging report.html fuzz-out .pytest_cache build *.egg-info

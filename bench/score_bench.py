@@ -28,12 +28,15 @@ _HONOURS = {"1z": "F1", "2z": "F2", "3z": "F3", "4z": "F4", "5z": "J3", "6z": "J
 
 
 def situation_json(sit: WinSituation) -> str:
-    """One input line of the ``score`` command (docs/score-cli.md) for a situation."""
+    """One input line of the ``score`` command (docs/score-cli.md) for a situation.
+
+    The command rejects what cannot happen, so the line says what can: a chi comes from
+    the left (``from`` 1), and a self-drawn ``kong`` (杠上开花) needs a kong in the hand."""
     melds: list[dict[str, Any]] = []
     for m in sit.melds:
         if m.kind is MeldKind.CHI:
             melds.append({"type": "chi", "tiles": [T.name(t) for t in m.tiles], "claimed": T.name(m.claimed),
-                          "from": m.source or 1})
+                          "from": 1})
         elif m.kind is MeldKind.CONCEALED_KONG:
             melds.append({"type": "kong", "tile": T.name(m.first), "concealed": True})
         else:
@@ -41,7 +44,8 @@ def situation_json(sit: WinSituation) -> str:
     return json.dumps({
         "concealed": [T.name(t) for t in sit.concealed], "melds": melds, "win_tile": T.name(sit.win_tile),
         "self_drawn": sit.self_drawn, "seat_wind": _WIND[sit.seat_wind], "round_wind": _WIND[sit.round_wind],
-        "flowers": [T.name(t) for t in sit.flowers], "last_tile": sit.last_tile, "kong": sit.kong,
+        "flowers": [T.name(t) for t in sit.flowers], "last_tile": sit.last_tile,
+        "kong": sit.kong and (not sit.self_drawn or any(m.is_kong for m in sit.melds)),
         "last_copy": sit.last_copy,
     })
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from engine import tiles as T
 
@@ -124,7 +125,7 @@ class Score:
     items: tuple[ScoreItem, ...]
     total: int
     below_minimum: bool = False
-    details: tuple[tuple[str, object], ...] = field(default=())
+    details: tuple[tuple[str, Any], ...] = field(default=())
 
     def as_pairs(self) -> list[tuple[str, int, int]]:
         return [(i.name, i.value, i.count) for i in self.items]

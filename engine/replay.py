@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import chain, repeat
 
+from engine import seabed as SB
 from engine import tiles as T
 from engine.findings import Finding, Severity
 from engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
@@ -153,6 +154,11 @@ class HandReplay:
             else None if self.own_wall_sizes is not None
             else sum(self.copies) - sum(len(d) for d in hand.deal) - (1 if self.indicator is not None else 0)
             - ruleset.dead_wall)
+        # the deal and the seabed
+        self.dead_shift = 0  # tiles the seabed replacement procedure moved into (+) or out of (−) the dead wall
+        self.reserve_left = ruleset.seabed_reserve  # 王牌 tiles a replacement just before the seabed may take
+        self.deal_kong_pos = 0  # the latest seat (counted from the dealer) that declared a kong at the deal
+        self.deal_melds = 0  # concealed kongs made at the deal (not calls, for the first go-round)
 
     # ------------------------------------------------------------------ helpers
     def find(self, code: str, message: str, *, seat: int | None = None, severity: Severity = Severity.ERROR,
@@ -212,7 +218,7 @@ class HandReplay:
         """Tiles left to draw, where the log lets us know it."""
         if self.shared_wall_size is None:
             return None
-        return self.shared_wall_size - self.live_drawn - self.back_drawn
+        return self.shared_wall_size - self.live_drawn - self.back_drawn - self.dead_shift
 
     def own_wall_left(self, s: int) -> int | None:
         """Tiles left in seat ``s``'s own wall when every seat draws from its own wall
@@ -334,6 +340,8 @@ class HandReplay:
             self.finish_multiple_win()
         if self.phase == "claim" and not self.ended:
             self.close_claim_window(None)
+        if self.phase == "rob" and not self.ended:
+            self.close_rob_window(None)  # nobody robbed the added kong: its replacement is owed
         if self.abortive and not self.ended and self.phase != "seabed":
             self.ask_abortive("log_end", None)
         if self.phase == "seabed" and not self.ended:
@@ -389,6 +397,27 @@ class HandReplay:
         self.seabed_left -= 1
         self.turn = (s + 1) % 4
 
+    def late_replacement(self) -> tuple[SB.Replacement, int | None]:
+        """The replacement draw due now (二、一)6 e when it is owed at the 河底 tile or the one
+        before it) and, for one taken from the seabed's end, its position in the logged wall.
+        Updates the dead wall's reserve and shift; called before ``back_drawn`` counts the draw."""
+        left = self.drawable_left() if self.own_wall_left(self.turn) is None else None
+        late = SB.replacement(self.rs.seabed_replacement, self.rs.seabed, left, self.reserve_left)
+        if late.reserve:
+            self.reserve_left -= 1
+            self.dead_shift -= 1
+        self.dead_shift += late.dead_extra
+        index = self.live_drawn + left - 1 if late.seabed_end and left is not None and self.h.wall else None
+        return late, index
+
+    def seabed_after_replacement(self, s: int) -> None:
+        """二、一)6 e ②: seat ``s`` keeps its replacement as its seabed tile (no discard) and may win
+        on it first (补杠的优先胡牌); the tiles left go one to each other seat from the next on."""
+        self.saved = None
+        self.start_seabed((s + 1) % 4, max(0, self.drawable_left() or 0))
+        self.seats[s].seabed_draws += 1
+        self.seabed_drawer = s
+
     def on_draw(self, ev: L.Draw) -> None:
         if self.phase == "seabed":
             self.on_seabed_draw(ev)
@@ -396,10 +425,12 @@ class HandReplay:
         s, t = ev.seat, T.tile(ev.tile)
         st = self.seats[s]
         back = ev.from_ == "back"
+        late, wall_index = SB.ORDINARY, None
         if back:
             if not (self.phase == "replace" and s == self.turn):
                 self.wrong_turn(ev, f"a replacement draw is due from seat {self.turn}" if self.phase == "replace"
                                 else f"no replacement draw is due (phase {self.phase}, seat {self.turn})")
+            late, wall_index = self.late_replacement()
             self.back_drawn += 1
             st.pending_back = max(0, st.pending_back - 1)
             st.last_back_reason = st.back_reasons.pop(0) if st.back_reasons else None
@@ -418,14 +449,16 @@ class HandReplay:
                           seat=s, recorded=ev.tile)
             self.live_drawn += 1
             self.first_go_round = self.first_go_round and self.live_drawn <= 4
-        self.check_wall(s, t, back)
+        self.check_wall(s, t, back, wall_index)
         self.take_from_pool(t, f"draw by seat {s}", s)
         st.add(t)
         st.last_draw = t
         st.last_draw_back = back
         st.called = None
         st.passed_pon.clear()
-        if back and st.pending_back == 0 and self.saved is not None:
+        if late.then_seabed and st.pending_back == 0:
+            self.seabed_after_replacement(s)
+        elif back and st.pending_back == 0 and self.saved is not None:
             self.turn, self.phase = self.saved
             self.saved = None
         elif back and st.pending_back > 0:
@@ -433,10 +466,12 @@ class HandReplay:
         else:
             self.turn, self.phase = s, "act"
 
-    def check_wall(self, s: int, t: int, back: bool) -> None:
+    def check_wall(self, s: int, t: int, back: bool, index: int | None = None) -> None:
+        """Check a draw against the logged wall(s); ``index`` overrides the position (a
+        replacement taken from the seabed's end)."""
         if self.h.wall is not None:
             wall = self.h.wall
-            idx = len(wall) - self.back_drawn if back else self.live_drawn - 1
+            idx = index if index is not None else len(wall) - self.back_drawn if back else self.live_drawn - 1
             if 0 <= idx < len(wall):
                 if T.tile(wall[idx]) != t:
                     self.find("tile_conservation/wall_mismatch",
@@ -445,16 +480,16 @@ class HandReplay:
             else:
                 self.find("tile_conservation/wall_exhausted", f"seat {s} drew beyond the end of the wall",
                           seat=s, recorded=T.name(t))
-        elif self.own_wall_left(s) is not None:
-            wall = self.h.seat_walls[s] if self.h.seat_walls is not None else None
+        elif (left := self.own_wall_left(s)) is not None:
+            own = self.h.seat_walls[s] if self.h.seat_walls is not None else None
             pos = self.seat_wall_pos[s]
-            if self.own_wall_left(s) <= 0:
+            if left <= 0:
                 self.find("tile_conservation/wall_exhausted", f"seat {s} drew beyond the end of its wall",
                           seat=s, recorded=T.name(t))
-            elif wall is not None and T.tile(wall[pos]) != t:
+            elif own is not None and T.tile(own[pos]) != t:
                 self.find("tile_conservation/wall_mismatch",
-                          f"seat {s} drew {T.name(t)}, its wall gives {wall[pos]} at position {pos}",
-                          seat=s, expected=wall[pos], recorded=T.name(t))
+                          f"seat {s} drew {T.name(t)}, its wall gives {own[pos]} at position {pos}",
+                          seat=s, expected=own[pos], recorded=T.name(t))
             self.seat_wall_pos[s] = pos + 1
 
     def remove(self, s: int, t: int, n: int, what: str, code: str) -> bool:
@@ -481,12 +516,18 @@ class HandReplay:
         self.visible[t] += 1
         self.owe_replacement(s, "flower")
 
-    def owe_replacement(self, s: int, reason: str) -> None:
+    def owe_replacement(self, s: int, reason: str, resume: bool = False) -> None:
+        """Seat ``s`` owes a replacement draw. After it the table returns to where it was for a
+        flower (or with ``resume``), and to the seat's own turn for a kong it made in its turn."""
+        left = self.own_wall_left(s) if reason == "kong" else None
+        if left is not None and left <= 0:
+            self.end_exhausted()  # per-seat walls: the seat due to draw has none left (Botzone: 荒庄)
+            return
         st = self.seats[s]
         st.pending_back += 1
         st.back_reasons.append(reason)
         if self.phase != "replace":
-            self.saved = (self.turn, self.phase) if reason == "flower" else (s, "act")
+            self.saved = (self.turn, self.phase) if reason == "flower" or resume else (s, "act")
         self.turn = s
         self.phase = "replace"
 
@@ -746,13 +787,43 @@ class HandReplay:
 
     def on_concealed_kong(self, ev: L.ConcealedKong) -> None:
         s, t = ev.seat, T.tile(ev.tile)
-        self.kong_turn_check(ev)
+        in_turn = self.phase == "act" and s == self.turn
+        if in_turn:
+            self.kong_turn_check(ev)
+        elif self.at_deal():
+            self.check_deal_kong_order(ev)
+        else:
+            self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
         if t in self.seats[s].wilds:
             self.find("illegal_call/wild_in_meld", f"seat {s} made a kong of wild {ev.tile}", seat=s)
         self.remove(s, t, 4, f"declared a concealed kong of {ev.tile}", "illegal_call/tiles_not_held")
         self.seats[s].melds.append(Meld(MeldKind.CONCEALED_KONG, (t,) * 4))
         self.kongs.append((s, self.discards_made))
-        self.need_replacement(s)
+        if self.at_deal():
+            self.deal_melds += 1
+        if in_turn:
+            self.need_replacement(s)
+        else:
+            # at the deal, or out of turn (reported above): after the replacement the table goes
+            # on where it was, so one stray kong does not derail the rest of the hand
+            self.seats[s].called = None
+            self.owe_replacement(s, "kong", resume=True)
+
+    # the deal -----------------------------------------------------------------
+    def at_deal(self) -> bool:
+        """Before the first discard, in a ruleset where every seat may make concealed kongs then."""
+        return self.rs.deal_kongs and self.discards_made == 0 and self.phase in ("act", "draw", "replace")
+
+    def check_deal_kong_order(self, ev: L.ConcealedKong) -> None:
+        """Concealed kongs at the deal go seat by seat, 东→南→西→北 from the dealer (二、二)10);
+        each seat finishes its own before the next starts (二、二)9)."""
+        pos = (ev.seat - self.dealer) % 4
+        if pos < self.deal_kong_pos:
+            later = (self.dealer + self.deal_kong_pos) % 4
+            self.find("turn_order/wrong_seat", f"concealed kong by seat {ev.seat} at the deal after seat {later}'s: "
+                      "kongs at the deal go 东→南→西→北", seat=ev.seat, severity=Severity.WARNING,
+                      expected=f"before seat {later}", recorded=f"concealed_kong by seat {ev.seat}")
+        self.deal_kong_pos = max(self.deal_kong_pos, pos)
 
     def on_added_kong(self, ev: L.AddedKong) -> None:
         s, t = ev.seat, T.tile(ev.tile)
@@ -803,9 +874,10 @@ class HandReplay:
                 self.find("false_win/wrong_tile", f"seat {s} declared a seabed win on {ev.tile}, it received "
                           f"{T.name(st.last_draw) if st.last_draw is not None else 'none'}", seat=s,
                           recorded=ev.tile)
-            win_type, from_seat, last_tile = "self_drawn", None, True
-        elif self_drawn and not (self.phase == "act" and self.turn == s) and st.hand[t] > 0 and \
-                self.rs.instant_win(st.concealed(), s, self.dealer, self.indicator):
+            # a kong's replacement kept as the seat's seabed tile (二、一)6 e ②) is also a kong replacement
+            kong_flag = st.last_draw_back and st.last_back_reason == "kong"
+            win_type, from_seat, last_tile = ("kong_replacement" if kong_flag else "self_drawn"), None, True
+        elif self_drawn and st.hand[t] > 0 and self.instant_win_declared(s, t):
             win_type, from_seat = "self_drawn", None  # e.g. 三财神: a win at any moment
         elif self_drawn:
             if not (self.phase == "act" and self.turn == s):
@@ -841,7 +913,7 @@ class HandReplay:
             self.wins.append(rec)
             if not in_hand:
                 st.add(t)  # the winning tile joins the hand for end-of-hand scoring
-                if win_type == "discard":
+                if win_type == "discard" and from_seat is not None:
                     d = self.seats[from_seat]
                     if d.discards and d.discards[-1] == t and not self.rs.multiple_winners:
                         d.discards.pop()
@@ -851,7 +923,7 @@ class HandReplay:
                 self.pending_end = True  # others may still win on the same tile
             else:
                 self.finish_win(s)
-        else:
+        elif reason is not None:
             code, message = reason
             self.find(code, message, seat=s, recorded=ev.tile)
             self.wins.append(rec)
@@ -859,6 +931,26 @@ class HandReplay:
             st.barred = st.barred or code
             pen = self.rs.false_win_penalty(s, self.dealer)
             self.penalties = [a + b for a, b in zip(self.penalties, pen, strict=True)]
+            if self.rs.false_win_ends_hand:
+                self.end_on_false_win(s)
+
+    def end_on_false_win(self, s: int) -> None:
+        """The platform ends the hand on a false win (Botzone): a draw with only the penalty paid.
+        The declaration is checked against the window's other claims like a carried-out win."""
+        self.pending_end = False
+        self.finish_win(s)
+        self.exhausted = True
+        self.draw_reason = "false_win"
+
+    def instant_win_declared(self, s: int, t: int) -> bool:
+        """A win the ruleset allows at any moment (三财神): outside the seat's turn on any tile it
+        holds, or in its turn (the dealer at the deal: 天和 with 三财神) on one of its wild tiles
+        other than its last draw."""
+        st = self.seats[s]
+        acting = self.phase == "act" and self.turn == s
+        if acting and (t not in st.wilds or st.last_draw == t):
+            return False
+        return self.rs.instant_win(st.concealed(), s, self.dealer, self.indicator)
 
     def unmake_added_kong(self, konger: int, t: int) -> None:
         """A robbed added kong was never made: the konger keeps its pon and owes no replacement."""
@@ -876,7 +968,7 @@ class HandReplay:
         if self.phase == "claim":
             self.close_claim_window(executed)
         elif self.phase == "rob":
-            self.check_priority(self.claims, executed, self.last_added_kong[0] if self.last_added_kong else None,
+            self.check_priority(self.claims, executed, self.last_added_kong[0] if self.last_added_kong else -1,
                                 self.claim_seq)
         self.ended = True
         self.phase = "ended"
@@ -925,7 +1017,7 @@ class HandReplay:
         sit = WinSituation(
             concealed=concealed, melds=tuple(st.melds), win_tile=t, self_drawn=self_drawn,
             seat_wind=seat_wind, round_wind=self.round_wind, flowers=tuple(st.flowers),
-            last_tile=last_tile, kong=kong, last_copy=visible_other >= 3 and not kong,
+            last_tile=last_tile, kong=kong, last_copy=visible_other >= 3 and not (kong and not self_drawn),  # 抢杠和 only
             extra=self.situation_extra(s, from_seat),
         )
         if st.barred:
@@ -951,11 +1043,14 @@ class HandReplay:
     def situation_extra(self, s: int, from_seat: int | None) -> tuple[tuple[str, object], ...]:
         out = situation_extra(
             dealer=self.dealer, seat=s, from_seat=from_seat, discards_made=self.discards_made,
-            first_go_round=self.first_go_round, any_melds=any(x.melds for x in self.seats),
+            first_go_round=self.first_go_round, any_melds=sum(len(x.melds) for x in self.seats) > self.deal_melds,
             ready=self.seats[s].ready, indicator=self.indicator, wilds=self.seats[s].wilds)
         more = list(self.discard_fields) if from_seat is not None and self.phase == "claim" else []
         if self.seats[s].declined_win:
             more.append(("declined_win", True))
+        st = self.seats[s]
+        if from_seat is None and self.turn == s and st.last_draw_back and st.last_back_reason in ("kong", "flower"):
+            more.append(("replacement", st.last_back_reason))  # the win's tile is a kong's or a flower's replacement
         return tuple(sorted(out + tuple(more), key=lambda kv: kv[0])) if more else out
 
     def can_win_now(self, st: SeatState) -> bool:

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type
 
 from engine import tiles as T
 from engine.hand import Meld, NotAWin, Score, WinSituation
+from engine.situation_check import FieldSpec
 
 
 class OptionError(ValueError):
@@ -219,6 +220,17 @@ class Ruleset:
     tracks_declined_wins: ClassVar[bool] = False
     #: the replay asks :meth:`abortive_draw` (may be a property that reads the options)
     checks_abortive_draws: ClassVar[bool] = False
+    #: every seat may declare concealed kongs at the deal (before the first discard), seat by
+    #: seat in turn order from the dealer; they do not count as calls for the first go-round
+    deal_kongs: ClassVar[bool] = False
+
+    # --- scored situations (engine/situation_check.py) ------------------------------------
+    #: the ``ruleset_fields`` a scored situation may carry, with their strict types
+    situation_fields: ClassVar[Mapping[str, FieldSpec]] = types.MappingProxyType({})
+    #: the ``score`` result lists its breakdown under ``fans`` (every item a fan) or ``items``
+    result_list: ClassVar[str] = "fans"
+    #: details every ``score`` result carries, with the value used when a score has none
+    result_details: ClassVar[tuple[tuple[str, object], ...]] = ()
 
     def __init__(self, options: Any = None):
         if options is None or isinstance(options, Mapping):
@@ -265,7 +277,7 @@ class Ruleset:
         """(name, default, help) for every option, for docs and ``--help``."""
         out = []
         for f in dataclasses.fields(cls.Options):
-            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+            default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc,operator]
             out.append((f.name, default, f.metadata.get("help", "")))
         return out
 
@@ -284,10 +296,28 @@ class Ruleset:
         return int(getattr(self.options, "seat_wall_size", 0) or 0)
 
     @property
+    def false_win_ends_hand(self) -> bool:
+        """A false win ends the hand with no winner, only its penalty paid (Botzone's judge);
+        by default the false winner is barred and play goes on."""
+        return bool(getattr(self.options, "false_win_ends_hand", False))
+
+    @property
     def multiple_win_payout_known(self) -> bool:
         """False when the platform's payout for several winners is undocumented: the auditor
         then reports ``platform_quirk/multiple_win_payout`` instead of comparing deltas."""
         return getattr(self.options, "multiple_win_payout", "each") != "unknown"
+
+    @property
+    def seabed_replacement(self) -> str:
+        """How a replacement owed just before the seabed is made (see :mod:`engine.seabed`):
+        ``"shorten"`` (an ordinary one; the seabed gets shorter) or ``"seed"``."""
+        return "shorten"
+
+    @property
+    def seabed_reserve(self) -> int:
+        """Tiles of the dead wall that a replacement owed just before the seabed may take
+        (``"seed"`` procedure; 龙港's 21st 王牌 tile)."""
+        return 0
 
     @property
     def winner_order(self) -> str:
@@ -304,6 +334,23 @@ class Ruleset:
 
     def wildcard_indicator_required(self) -> bool:
         return False
+
+    def situation_wilds(self, sit: WinSituation) -> frozenset[int]:
+        """The wild tiles of the seat of a scored situation (from its ruleset fields)."""
+        return frozenset()
+
+    def situation_table_tiles(self, sit: WinSituation) -> tuple[int, ...]:
+        """Tiles a scored situation shows outside the seat's hand (a flipped indicator): they
+        count against the copies of each tile."""
+        return ()
+
+    def situation_is_winner(self, sit: WinSituation) -> bool:
+        """False when the situation scores a seat that did not win (its flags then do not apply)."""
+        return True
+
+    def standing_sizes(self, sit: WinSituation) -> tuple[int, ...]:
+        """Allowed ``len(concealed) + 1 + 3 × melds`` of a scored situation."""
+        return (self.hand_size + 1,)
 
     # --- wins --------------------------------------------------------------------------
     def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:
@@ -335,7 +382,7 @@ class Ruleset:
 
     def seat_items(self, end: HandEnd) -> tuple:
         """Scoring items of every seat (winner and others) for the hand_scores table."""
-        out = []
+        out: list = []
         for w in end.wins:
             out.extend(dataclasses.replace(i, seat=w.seat) for i in w.score.items)
         return tuple(out)

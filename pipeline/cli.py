@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
+import traceback
 
 COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report")
 
@@ -15,6 +17,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mahjong-audit",
         description="Replay, verify and score mahjong game logs; results into DuckDB.",
     )
+    parser.add_argument("--debug", action="store_true",
+                        help="show the traceback of an error (also accepted after the command)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         try:
@@ -24,12 +28,72 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue  # command not built yet
         module.register(sub)
+    for p in (parser, *sub.choices.values()):
+        plain_help(p)
     return parser
 
 
+def byte_size(text: str) -> int:
+    """An option value in bytes: ``'65536'``, ``'512K'``, ``'64M'``, ``'1G'``."""
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    t = text.strip().upper().removesuffix("B")
+    mult = units.get(t[-1:], 1)
+    try:
+        n = int(float(t[:-1] if t[-1:] in units else t) * mult)
+    except (ValueError, OverflowError):
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 65536, 512K, 64M)") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (at least 1 byte)")
+    return n
+
+
+_RST = re.compile(r"``([^`]*)``|:(?:func|class|mod|meth|data|attr):`~?([^`]*)`")
+
+
+def plain(text: str | None) -> str | None:
+    """Help text without reStructuredText markup: ````x```` and ``:func:`x``` become x."""
+    return None if text is None else _RST.sub(lambda m: m.group(1) or m.group(2), text)
+
+
+def plain_help(parser: argparse.ArgumentParser) -> None:
+    """Strip markup from a parser's description, epilog and option help (docstrings are
+    reused as help texts; a terminal shows them as plain text)."""
+    parser.description, parser.epilog = plain(parser.description), plain(parser.epilog)
+    for action in parser._actions:
+        if isinstance(action.help, str):
+            action.help = plain(action.help)
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                choice.help = plain(choice.help)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    words = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in words[: words.index("--")] if "--" in words else "--debug" in words
+    if debug:
+        words.remove("--debug")
+    args = build_parser().parse_args(words)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print(f"mahjong-audit {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # output piped into a command that stopped reading
+        sys.stderr.close()
+        return 1
+    except OSError as e:  # an expected failure: a file that cannot be read or written
+        if debug:
+            traceback.print_exc()
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"mahjong-audit {args.command}: {where}{e.strerror or e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # noqa: BLE001  one clear line instead of a traceback; --debug shows it
+        if debug:
+            traceback.print_exc()
+        text = str(e).strip().splitlines()
+        print(f"mahjong-audit {args.command}: error: {type(e).__name__}: {text[0] if text else ''}"
+              + ("" if debug else "  (--debug shows the traceback)"), file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@ are installed; ``.gz`` is decompressed by extension, with Python's own gzip read
 is several times faster than Beam's line reader) and read line by line, so a big
 ``.jsonl.gz`` is never held in memory.
 
-A big file is read as several :class:`Shard` s: shard ``k`` of ``n`` keeps the records
-whose ordinal in the file is ``k`` modulo ``n``. Every shard reads (and decompresses) the
-whole file but parses and audits only its own records, so the shards of one file can run
-on different workers without any record crossing a shuffle. :func:`plan_shards` decides
-``n`` per file from the file sizes and the parallelism wanted.
+A big uncompressed JSON Lines file is read as several :class:`Shard` s, byte ranges that
+each own the lines beginning inside them (``pipeline.splits``), so the shards of one file
+run on different workers and together read the file about once. Compressed files,
+whole-document files and importer formats are read whole by one shard.
+:func:`plan_shards` decides the ranges from the file sizes and the parallelism wanted.
+Every reader also reports what it read (:class:`pipeline.splits.PartRead`: lines owned,
+bytes, SHA-256), for line numbers past a split and for the ``files`` table.
 
 A file name ending in ``.json`` (before ``.gz``) holds one game document, possibly
 pretty-printed; any other native file holds one game per line (JSON Lines). With an
@@ -21,18 +23,22 @@ splits the file into records and converts each.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import gzip
+import itertools
 import json
 import math
 import os
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import BinaryIO, cast
 
 from pydantic import ValidationError
 
 from engine.findings import CODES
+from pipeline import splits
 from pipeline.importers import IMPORTERS, ImportFailure, Record, detect
 from pipeline.importers.base import whole_document
 from schemas.log import Game, describe_errors
@@ -44,12 +50,19 @@ NATIVE_SUFFIXES = (".json", ".jsonl", ".ndjson")
 # Skipped in directories and globs; a file named explicitly is still read.
 SKIPPED_SUFFIXES = (".labels.jsonl",)
 HEAD_CHARS = 256 * 1024  # importers sniff this much; a Botzone match names its initdata near the end
-# Sharding: a file is split only if it holds at least this much (uncompressed) text, and a
-# .gz file is taken to hold this many times its size. Every shard re-reads the whole file,
-# so a file is never cut into more shards than the parallelism asked for.
+# Sharding: an uncompressed JSON Lines file is split into byte ranges only if it holds at
+# least this much; a .gz file (never split) is taken to hold this many times its size when
+# sharing out the parallelism.
 MIN_SPLIT_BYTES = 1 << 20
 GZ_RATIO = 8
 _GLOB_CHARS = frozenset("*?[")
+# Records: the default size limit (--max-record-bytes; a real game log is under 1 MB),
+# the read size, and the stand-in for a line or record over the limit (see iter_lines).
+MAX_RECORD_BYTES = 64 << 20
+CHUNK_BYTES = 1 << 20
+OVERSIZE = "\x00mahjong-audit: over the size limit, bytes: "
+FILLER = "\x00"
+MESSAGE_CHARS = 500  # messages quoting a failure are cut to this length
 
 
 class InputError(OSError):
@@ -64,22 +77,32 @@ class RawRecord:
     line: int
     text: str
     importer: str | None = None  # None: native mahjong-log/1
+    shard_start: int = 0  # > 0: ``line`` counts from the start of a split (pipeline.splits)
 
 
 @dataclass(frozen=True, slots=True)
 class Shard:
-    """Shard ``index`` of ``count`` of one file: its records whose ordinal % count == index."""
+    """Shard ``index`` of ``count`` of one file: the lines beginning in bytes
+    ``[start, end)`` (``end`` None: to the end). One shard of one: the whole file."""
 
     path: str
     index: int = 0
     count: int = 1
+    start: int = 0
+    end: int | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.index < self.count:
             raise ValueError(f"shard {self.index} of {self.count}")
+        if self.start < 0 or (self.end is not None and self.end < self.start):
+            raise ValueError(f"bad byte range [{self.start}, {self.end})")
+        if self.count > 1 and (self.index + 1 < self.count) == (self.end is None):
+            raise ValueError(f"shard {self.index} of {self.count} needs a byte range (see plan_shards)")
 
-    def keeps(self, ordinal: int) -> bool:
-        return ordinal % self.count == self.index
+    @property
+    def split(self) -> bool:
+        """True: a byte range of a file read by several shards."""
+        return self.count > 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +113,7 @@ class ParsedGame:
     line: int
     index: int
     game: Game | FastGame  # FastGame from the fast path (the audit), Game from the models
+    shard_start: int = 0  # see RawRecord
 
     @property
     def position(self) -> tuple[str, int, int]:
@@ -110,6 +134,7 @@ class Rejection:
     message: str
     game_id: str | None = None
     ruleset: str | None = None
+    shard_start: int = 0  # see RawRecord
 
     def __post_init__(self) -> None:
         if self.code not in CODES or not self.code.startswith("invalid_log/"):
@@ -204,25 +229,42 @@ def _text_bytes(path: str, size: int) -> int:
     return size * GZ_RATIO if path.lower().endswith(".gz") else size
 
 
+def splittable(path: str, importer: str | None) -> bool:
+    """True for a file that may be read in byte ranges: native JSON Lines, uncompressed."""
+    from apache_beam.io.filesystem import CompressionTypes
+
+    return (importer is None and not is_document_file(path)
+            and CompressionTypes.detect_compression_type(path) == CompressionTypes.UNCOMPRESSED)
+
+
 def plan_shards(files: Sequence[str], parallelism: int,
-                sizes: Mapping[str, int] | None = None) -> tuple[Shard, ...]:
+                sizes: Mapping[str, int] | None = None,
+                importers: Mapping[str, str | None] | None = None) -> tuple[Shard, ...]:
     """The shards to read ``files`` in, about ``parallelism`` at a time.
 
-    A file gets ``ceil(parallelism * its share of all the text)`` shards, at most
-    ``parallelism`` and 1 for a small file or a one-document ``.json``: one big file is
-    split across every worker, many files are spread over the workers whole.
+    A splittable file (:func:`splittable`) of at least MIN_SPLIT_BYTES gets
+    ``ceil(parallelism * its share of all the text)`` byte ranges, at most
+    ``parallelism``: one big file is split across every worker, many files are spread
+    over the workers whole. ``importers`` maps a file to its importer (None: native),
+    see :func:`importers_for_splitting`; a file missing from it is read whole. Without
+    ``importers`` every file is taken as native.
     """
     if parallelism < 1:
         raise ValueError("parallelism must be at least 1")
+    _filesystems()
     sizes = file_sizes(files) if sizes is None else sizes
+    kinds = importers if importers is not None else dict.fromkeys(files)
     text = {f: _text_bytes(f, sizes.get(f, 0)) for f in files}
     total = sum(text.values())
     shards: list[Shard] = []
     for f in files:
         n = 1
-        if total and text[f] >= MIN_SPLIT_BYTES and not is_document_file(f):
+        if total and text[f] >= MIN_SPLIT_BYTES and f in kinds and splittable(f, kinds[f]):
             n = max(1, min(parallelism, math.ceil(text[f] * parallelism / total)))
-        shards += [Shard(f, k, n) for k in range(n)]
+        if n == 1:
+            shards.append(Shard(f))
+            continue
+        shards += [Shard(f, k, n, start, end) for k, (start, end) in enumerate(splits.split_points(sizes[f], n))]
     return tuple(shards)
 
 
@@ -244,25 +286,162 @@ def _open(path: str) -> Iterator:
         yield f
 
 
-def iter_lines(path: str) -> Iterator[str]:
+def _utf8_chunks(raw_chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """The chunks of a stream as UTF-8: a UTF-8 byte order mark is dropped, UTF-16 (with
+    a byte order mark, or recognised by its zero bytes around ASCII) is transcoded."""
+    first = next(raw_chunks, b"")
+    while len(first) < 4:  # enough bytes to recognise the encoding
+        more = next(raw_chunks, b"")
+        if not more:
+            break
+        first += more
+    encoding = _encoding_of(first)
+    if encoding is None:
+        yield first.removeprefix(b"\xef\xbb\xbf")
+        yield from raw_chunks
+        return
+    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+    for chunk in itertools.chain((first,), raw_chunks):
+        yield decoder.decode(chunk).removeprefix("\ufeff").encode("utf-8", "surrogatepass")
+    yield decoder.decode(b"", final=True).encode("utf-8", "surrogatepass")
+
+
+def _encoding_of(head: bytes) -> str | None:
+    """``utf-16`` (BOM), ``utf-16-le``/``-be`` (ASCII text with zero bytes between), or
+    None for UTF-8."""
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and not head.startswith(codecs.BOM_UTF32_LE):
+        return "utf-16"
+    if len(head) >= 4 and head[1] == 0 and head[3] == 0 and head[0] and head[2]:
+        return "utf-16-le"
+    if len(head) >= 4 and head[0] == 0 and head[2] == 0 and head[1] and head[3]:
+        return "utf-16-be"
+    return None
+
+
+def _raw_chunks(f) -> Iterator[bytes]:
+    while chunk := f.read(CHUNK_BYTES):
+        yield chunk
+
+
+def split_lines(chunks: Iterable[bytes], limit: int) -> Iterator[tuple[int, bytes | None]]:
+    """(size, line) for each line of a byte stream, newline removed; a line longer than
+    ``limit`` bytes comes as (size, None), and is never held in memory whole."""
+    parts: list[bytes] = []  # the current line's text so far
+    held = 0  # its length; -1 once it is over the limit (then only ``size`` counts)
+    size = 0
+    for chunk in chunks:
+        start = 0
+        while (i := chunk.find(b"\n", start)) >= 0:
+            size += i - start
+            if held >= 0 and size <= limit:
+                parts.append(chunk[start:i])
+                yield size, b"".join(parts)
+            else:
+                yield size, None
+            parts, held, size = [], 0, 0
+            start = i + 1
+        rest = len(chunk) - start
+        size += rest
+        if held >= 0 and size <= limit:
+            if rest:
+                parts.append(chunk[start:])
+            held = size
+        else:
+            parts, held = [], -1
+    if size or parts:
+        yield (size, b"".join(parts)) if held >= 0 else (size, None)
+
+
+def oversize_line(size: int) -> str:
+    """The stand-in for a line or record over the size limit (it carries the size)."""
+    return f"{OVERSIZE}{size}\x00"
+
+
+def oversize_of(text: str) -> int | None:
+    """The size a record over the limit had, if ``text`` holds a stand-in (else None)."""
+    i = text.find(OVERSIZE)
+    if i < 0:
+        return None
+    digits = text[i + len(OVERSIZE):].split("\x00", 1)[0]
+    return int(digits) if digits.isdigit() else None
+
+
+@contextlib.contextmanager
+def _open_hashed(path: str) -> Iterator[tuple[object, splits.HashingReader]]:
+    """Like :func:`_open`, and the hashing stream under it (the bytes as stored)."""
+    from apache_beam.io.filesystem import CompressedFile, CompressionTypes
+
+    fs = _filesystems()
+    kind = CompressionTypes.detect_compression_type(path)
+    with fs.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as raw:
+        h = splits.HashingReader(raw)
+        if path.lower().endswith(".gz"):
+            with gzip.GzipFile(fileobj=cast(BinaryIO, h), mode="rb") as f:
+                yield f, h
+        elif kind == CompressionTypes.UNCOMPRESSED:
+            yield h, h
+        else:
+            yield CompressedFile(cast(BinaryIO, h), kind), h
+
+
+def line_text(raw: bytes) -> str:
+    """One line's bytes (newline removed) as text: a carriage return dropped, undecodable
+    bytes as U+FFFD. Whole-file and split reads decode lines alike."""
+    return raw.decode("utf-8", errors="replace").removesuffix("\r")
+
+
+def _text_lines(f, limit: int) -> Iterator[str]:
+    """The text lines of an open binary stream, read in chunks (see :func:`iter_lines`)."""
+    for size, raw in split_lines(_utf8_chunks(_raw_chunks(f)), limit):
+        yield oversize_line(size) if raw is None else line_text(raw)
+
+
+def iter_lines(path: str, limit: int = MAX_RECORD_BYTES) -> Iterator[str]:
     """The text lines of a file, newline stripped, streamed (``.gz`` decompressed).
 
     Undecodable bytes become U+FFFD, so the record fails JSON/schema parsing and is
-    reported with its line instead of stopping the file.
+    reported with its line instead of stopping the file. UTF-16 files are decoded. A line
+    longer than ``limit`` bytes is read past, never held, and comes as its stand-in
+    (:func:`oversize_line`).
     """
     with _open(path) as f:
-        first = True
-        for raw in f:
-            text = raw.decode("utf-8", errors="replace")
-            if first:
-                text = text.removeprefix("\ufeff")
-                first = False
-            yield text.rstrip("\r\n")
+        yield from _text_lines(f, limit)
+
+
+def bounded_paragraphs(lines: Iterable[str], limit: int) -> Iterator[str]:
+    """Lines, where a run of non-blank lines (a paragraph: one multi-line record) longer
+    than ``limit`` bytes in all is cut short: its lines from the one that crosses the
+    limit on are read past and replaced by one stand-in with the paragraph's size and
+    filler lines, so line numbers stay right and at most ``limit`` bytes are held."""
+    size = 0  # bytes of the current paragraph so far
+    over = 0  # lines read past in the current paragraph
+    for line in lines:
+        if not line.strip():
+            if over:
+                yield oversize_line(size)
+                yield from itertools.repeat(FILLER, over - 1)
+            size = over = 0
+            yield line
+            continue
+        n = oversize_of(line) if line.startswith(OVERSIZE) else None
+        size += n if n is not None else len(line) + 1
+        if over or size > limit:
+            over += 1
+        else:
+            yield line
+    if over:
+        yield oversize_line(size)
+        yield from itertools.repeat(FILLER, over - 1)
 
 
 def read_head(path: str, n: int = HEAD_CHARS) -> str:
     with _open(path) as f:
-        return f.read(n).decode("utf-8", errors="replace").removeprefix("\ufeff")
+        head = b""
+        for chunk in _utf8_chunks(_raw_chunks(f)):
+            head += chunk
+            if len(head) >= n:
+                break
+    return head[:n].decode("utf-8", errors="replace")
 
 
 def importer_for(path: str, chosen: str | None) -> str | None:
@@ -290,49 +469,147 @@ def _native_records(path: str, lines: Iterable[str]) -> Iterator[RawRecord]:
             yield RawRecord(path, no, line)
 
 
-def _all_records(path: str, importer: str | None) -> Iterator[RawRecord]:
-    lines = iter_lines(path)
-    if importer is None:
-        yield from _native_records(path, lines)
-        return
-    for rec in IMPORTERS[importer].records(path, lines):
-        yield RawRecord(rec.source, rec.line, rec.text, importer)
+def _oversize(source: str, line: int | None, size: int, limit: int, shard_start: int = 0) -> Rejection:
+    return Rejection(source, line, "invalid_log/json",
+                     f"record of {size:,} bytes is over the size limit of {limit:,} bytes "
+                     "(--max-record-bytes); not read", shard_start=shard_start)
 
 
-def read_records(path: str, importer: str | None = None) -> Iterator[RawRecord]:
+def _records_of(path: str, importer: str | None, lines: Iterable[str],
+                limit: int) -> Iterator[RawRecord | Rejection]:
+    """The records in a file's lines; one over the size limit is a Rejection stating its size."""
+    if importer is not None or is_document_file(path):
+        lines = bounded_paragraphs(lines, limit)
+    records: Iterable[RawRecord] = (
+        _native_records(path, lines) if importer is None else
+        (RawRecord(rec.source, rec.line, rec.text, importer)
+         for rec in IMPORTERS[importer].records(path, lines)))
+    for rec in records:
+        size = oversize_of(rec.text) if OVERSIZE in rec.text else None
+        if size is None and len(rec.text) > limit:  # a record of several paragraphs
+            size = len(rec.text.encode("utf-8", "surrogatepass"))
+        if size is not None and size > limit:
+            yield _oversize(rec.source, rec.line, size, limit)
+        else:
+            yield rec
+
+
+def _all_records(path: str, importer: str | None, limit: int) -> Iterator[RawRecord | Rejection]:
+    return _records_of(path, importer, iter_lines(path, limit), limit)
+
+
+def read_records(path: str, importer: str | None = None,
+                 limit: int = MAX_RECORD_BYTES) -> Iterator[RawRecord | Rejection]:
     """Stream the records of one file. ``importer`` must already be resolved (see importer_for)."""
-    return _all_records(path, importer)
+    return _all_records(path, importer, limit)
 
 
-def read_shard(shard: Shard, chosen_importer: str | None = None) -> Iterator[RawRecord | Rejection]:
-    """Records of one shard of a file; an unreadable file (I/O, corrupt gzip) ends in a
-    Rejection, from shard 0 only (the other shards stop quietly at the same place)."""
-    line = None
+_READ_ERRORS = (OSError, EOFError, zlib.error, ImportFailure)
+
+
+def _read_whole(path: str, chosen_importer: str | None,
+                limit: int) -> Iterator[RawRecord | Rejection | splits.PartRead]:
+    line, h, lines, complete = None, None, 0, False
+    imp: str | None = None
     try:
-        imp = importer_for(shard.path, chosen_importer)
-        for i, rec in enumerate(_all_records(shard.path, imp)):
-            line = rec.line
-            if shard.keeps(i):
+        imp = importer_for(path, chosen_importer)
+        with _open_hashed(path) as (f, h):
+            def counted(f=f):
+                nonlocal lines
+                for text in _text_lines(f, limit):
+                    lines += 1
+                    yield text
+            for rec in _records_of(path, imp, counted(), limit):
+                line = rec.line
                 yield rec
-    except (OSError, EOFError, zlib.error, ImportFailure) as e:
-        if shard.index == 0:
-            after = f" after line {line}" if line else ""
-            yield Rejection(shard.path, None, "invalid_log/json", f"file unreadable{after}: {e}")
+            h.drain()
+            complete = True
+    except _READ_ERRORS as e:
+        after = f" after line {line}" if line else ""
+        yield Rejection(path, None, "invalid_log/json", f"file unreadable{after}: {short(str(e))}")
+    except Exception as e:  # noqa: BLE001  an importer's splitter failed: the rest of the file is lost, said so
+        after = f" after line {line}" if line else ""
+        code = "invalid_log/import" if imp is not None else "invalid_log/json"
+        yield Rejection(path, None, code,
+                        f"file not read to the end{after}: {type(e).__name__}: {short(str(e))}")
+    yield splits.PartRead(path, 0, lines, h.bytes_read if h else 0,
+                          h.hexdigest() if h is not None and complete else None)
 
 
-def read_file(path: str, chosen_importer: str | None = None) -> Iterator[RawRecord | Rejection]:
+def _read_split(shard: Shard, limit: int) -> Iterator[RawRecord | Rejection | splits.PartRead]:
+    """The records of a byte range; a line over ``limit`` is read past and rejected."""
+    reader = splits.RangeReader(shard.path, shard.start, shard.end, limit)
+    try:
+        for no, size, raw in reader:
+            if raw is None:
+                yield _oversize(shard.path, no, size, limit, shard.start)
+                continue
+            text = line_text(raw)
+            if no == 1 and shard.start == 0:
+                text = text.removeprefix("\ufeff")
+            if text.strip():
+                yield RawRecord(shard.path, no, text, None, shard.start)
+    except _READ_ERRORS as e:
+        end = "end" if shard.end is None else shard.end
+        yield Rejection(shard.path, None, "invalid_log/json",
+                        f"file unreadable in bytes {shard.start}-{end}: {short(str(e))}")
+    yield reader.part()
+
+
+def read_shard(shard: Shard, chosen_importer: str | None = None,
+               limit: int = MAX_RECORD_BYTES) -> Iterator[RawRecord | Rejection | splits.PartRead]:
+    """Records of one shard of a file, then one :class:`pipeline.splits.PartRead` saying
+    what the shard read. An unreadable file (I/O, corrupt gzip) ends in a Rejection
+    before it. A split shard's lines count from the split's start (``shard_start``).
+    Whole or split, no record longer than ``limit`` bytes is held: it is read past and
+    rejected with its size."""
+    if shard.split:
+        return _read_split(shard, limit)
+    return _read_whole(shard.path, chosen_importer, limit)
+
+
+def read_file(path: str, chosen_importer: str | None = None,
+              limit: int = MAX_RECORD_BYTES) -> Iterator[RawRecord | Rejection]:
     """Records of one file; an unreadable file (I/O, corrupt gzip) ends in a Rejection."""
-    return read_shard(Shard(path), chosen_importer)
+    return (r for r in read_shard(Shard(path), chosen_importer, limit) if not isinstance(r, splits.PartRead))
+
+
+def _utf16(path: str) -> bool:
+    """True for a file whose first bytes say UTF-16 (its newlines are two bytes)."""
+    with _open(path) as f:
+        return _encoding_of(f.read(4)) is not None
+
+
+def importers_for_splitting(files: Sequence[str], sizes: Mapping[str, int],
+                            chosen: str | None) -> dict[str, str | None]:
+    """The importer of each file big enough to be split (others are read whole anyway);
+    a file whose head cannot be read, or a UTF-16 file, is left out (read whole; a read
+    error is reported by its reader)."""
+    out: dict[str, str | None] = {}
+    for f in files:
+        if sizes.get(f, 0) >= MIN_SPLIT_BYTES and not is_document_file(f):
+            try:
+                if _utf16(f):
+                    continue
+                out[f] = importer_for(f, chosen)
+            except Exception:  # noqa: BLE001  unreadable, or detection failed: read whole, reported there
+                continue
+    return out
 
 
 # --------------------------------------------------------------------------- parsing
+
+
+def short(text: str, n: int = MESSAGE_CHARS) -> str:
+    """``text`` cut to ``n`` characters (an exception may quote a whole record)."""
+    return text if len(text) <= n else text[:n] + f"… ({len(text):,} characters)"
 
 
 def _peek_ids(text: str) -> tuple[str | None, str | None]:
     """game_id and ruleset of a record that failed validation, if it is a JSON object."""
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None, None
     if not isinstance(data, dict):
         return None, None
@@ -347,7 +624,14 @@ def _json_rejection(rec: RawRecord) -> Rejection:
         where = f"column {e.colno}" if "\n" not in rec.text else f"line {e.lineno}, column {e.colno} of the document"
         return Rejection(rec.source, rec.line + e.lineno - 1, "invalid_log/json",
                          f"not valid JSON: {e.msg} ({where})")
+    except RecursionError:
+        return _too_deep(rec)
     return Rejection(rec.source, rec.line, "invalid_log/json", "not valid JSON")
+
+
+def _too_deep(rec: RawRecord) -> Rejection:
+    return Rejection(rec.source, rec.line, "invalid_log/json",
+                     "not readable JSON: arrays or objects nested too deeply")
 
 
 def validate_dict(data: object, source: str, line: int, index: int = 0) -> ParsedGame | Rejection:
@@ -370,27 +654,49 @@ def parse_native(rec: RawRecord, fast: bool = False) -> ParsedGame | Rejection:
     try:
         return ParsedGame(rec.source, rec.line, 0, Game.model_validate_json(rec.text))
     except ValidationError as e:
-        if any(err["type"] == "json_invalid" for err in e.errors()):
+        errors = e.errors()
+        if any(err["type"] == "json_invalid" for err in errors):
             return _json_rejection(rec)
+        if any(err["type"] == "recursion_loop" for err in errors):
+            return _too_deep(rec)
         gid, rs = _peek_ids(rec.text)
         return Rejection(rec.source, rec.line, "invalid_log/schema", describe_errors(e), gid, rs)
+    except RecursionError:
+        return _too_deep(rec)
 
 
-def parse_record(rec: RawRecord | Rejection, fast: bool = False) -> tuple[ParsedGame | Rejection, ...]:
-    """Parse and validate one record into games and rejections (never raises on bad data).
-    ``fast``: native games come as ``schemas.log_fast`` dataclasses (see :func:`parse_native`)."""
-    if isinstance(rec, Rejection):
-        return (rec,)
+def _convert(rec: RawRecord, fast: bool) -> tuple[ParsedGame | Rejection, ...]:
     if rec.importer is None:
         return (parse_native(rec, fast),)
     try:
         dicts = IMPORTERS[rec.importer].convert(Record(rec.source, rec.line, rec.text))
     except ImportFailure as e:
-        return (Rejection(rec.source, rec.line, "invalid_log/import", f"{rec.importer}: {e}"),)
+        return (Rejection(rec.source, rec.line, "invalid_log/import", f"{rec.importer}: {short(str(e))}"),)
+    if not dicts:
+        return (Rejection(rec.source, rec.line, "invalid_log/import", f"{rec.importer}: no game in this record"),)
     return tuple(validate_dict(d, rec.source, rec.line, i) for i, d in enumerate(dicts))
 
 
-def parse_file(path: str, chosen_importer: str | None = None) -> Iterator[ParsedGame | Rejection]:
+def parse_record(rec: RawRecord | Rejection, fast: bool = False) -> tuple[ParsedGame | Rejection, ...]:
+    """Parse and validate one record into games and rejections (never raises on bad data).
+    ``fast``: native games come as ``schemas.log_fast`` dataclasses (see :func:`parse_native`).
+
+    An importer or parser that fails in a way it did not foresee (a bug, or input deeper
+    than the interpreter's recursion limit) makes a rejection naming the exception, never
+    an error of the run."""
+    if isinstance(rec, Rejection):
+        return (rec,)
+    try:
+        return _convert(rec, fast)
+    except Exception as e:  # noqa: BLE001  dead letter: the record is rejected, the run goes on
+        what = f"the {rec.importer} importer" if rec.importer else "the parser"
+        code = "invalid_log/import" if rec.importer else "invalid_log/schema"
+        return (Rejection(rec.source, rec.line, code,
+                          f"{what} failed on this record: {type(e).__name__}: {short(str(e))}"),)
+
+
+def parse_file(path: str, chosen_importer: str | None = None,
+               limit: int = MAX_RECORD_BYTES) -> Iterator[ParsedGame | Rejection]:
     """Every game and rejection of one file, in file order (used by ``validate``)."""
-    for rec in read_file(path, chosen_importer):
+    for rec in read_file(path, chosen_importer, limit):
         yield from parse_record(rec)

@@ -7,14 +7,18 @@ row belongs to is :func:`table_of` its type. The Beam ``ToRows`` step only dumps
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
 from types import MappingProxyType
 
 from engine.findings import Finding, Severity
 from engine.result import GameAudit, HandFacts
-from pipeline.read import ParsedGame, Rejection
+from pipeline.read import ParsedGame, Rejection, short
+from schemas.instants import parse_instant
 from schemas.results import (
     TABLES,
+    FileRecordsRow,
     FindingRow,
     GameRow,
     HandRow,
@@ -55,12 +59,17 @@ def finding_row(f: Finding, *, game_id: str | None, ruleset: str | None,
     )
 
 
-def _hand_rows(game_id: str, ruleset: str, players: tuple[str, ...], h: HandFacts) -> list[_Row]:
+def _instant(text: str | None) -> datetime | None:
+    return parse_instant(text) if text is not None else None
+
+
+def _hand_rows(game_id: str, ruleset: str, players: tuple[str, ...], h: HandFacts,
+               started_at: datetime | None = None) -> list[_Row]:
     legal = tuple(w for w in h.wins if w.legal)
     first = legal[0] if legal else None
     rows: list[_Row] = [HandRow(
         game_id=game_id, hand_no=h.hand_no, ruleset=ruleset, round_wind=h.round_wind,
-        dealer=h.dealer, result=h.result, draw_reason=h.draw_reason, winners=[w.seat for w in legal],
+        dealer=h.dealer, started_at=started_at, result=h.result, draw_reason=h.draw_reason, winners=[w.seat for w in legal],
         win_type=first.win_type if first else None,
         last_tile=bool(first and first.last_tile),
         winning_tile=first.tile if first else None,
@@ -94,13 +103,16 @@ def audit_rows(parsed: ParsedGame, audit: GameAudit, run_id: str) -> tuple[_Row,
     """Rows of one audited game: games, hands, hand_scores, payouts and findings."""
     game = parsed.game
     players = tuple(audit.players) or tuple(game.players or ())
+    game_time = _instant(game.started_at)
+    hand_times: Mapping[int, datetime | None] = {
+        hand.hand_no: _instant(hand.started_at) for hand in game.hands if hand.started_at is not None}
     rows: list[_Row] = [GameRow(
         game_id=audit.game_id, run_id=run_id, platform=audit.platform, ruleset=audit.ruleset,
-        started_at=game.started_at, players=list(players), hands=len(audit.hands),
+        started_at=game_time, players=list(players), hands=len(audit.hands),
         findings=len(audit.findings), source_file=parsed.source, source_line=parsed.line,
     )]
     for h in audit.hands:
-        rows += _hand_rows(audit.game_id, audit.ruleset, players, h)
+        rows += _hand_rows(audit.game_id, audit.ruleset, players, h, hand_times.get(h.hand_no, game_time))
     rows += [finding_row(f, game_id=audit.game_id, ruleset=audit.ruleset,
                          source_file=parsed.source, source_line=parsed.line)
              for f in audit.findings]
@@ -109,12 +121,14 @@ def audit_rows(parsed: ParsedGame, audit: GameAudit, run_id: str) -> tuple[_Row,
 
 def rejection_rows(rej: Rejection, run_id: str) -> tuple[_Row, ...]:
     """A rejected record: one ``rejected`` row and one ``invalid_log`` finding."""
-    finding = Finding(code=rej.code, message=rej.message, severity=Severity.ERROR)
+    message, game_id = storable_text(rej.message) or "", storable_text(rej.game_id)
+    ruleset, source = storable_text(rej.ruleset), storable_text(rej.source) or ""
+    finding = Finding(code=rej.code, message=message, severity=Severity.ERROR)
     return (
-        RejectedRow(run_id=run_id, source_file=rej.source, source_line=rej.line,
-                    game_id=rej.game_id, code=rej.code, message=rej.message),
-        finding_row(finding, game_id=rej.game_id, ruleset=rej.ruleset,
-                    source_file=rej.source, source_line=rej.line),
+        RejectedRow(run_id=run_id, source_file=source, source_line=rej.line,
+                    game_id=game_id, code=rej.code, message=message),
+        finding_row(finding, game_id=game_id, ruleset=ruleset,
+                    source_file=source, source_line=rej.line),
     )
 
 
@@ -139,7 +153,42 @@ def engine_error(parsed: ParsedGame, error: BaseException | str) -> Rejection:
     """The replay engine raised on this game: a rejection, never a crash of the run."""
     text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
     return Rejection(parsed.source, parsed.line, "invalid_log/engine_error",
-                     f"the audit engine failed: {text}", parsed.game.game_id, parsed.game.ruleset)
+                     f"the audit engine failed: {short(text)}", parsed.game.game_id, parsed.game.ruleset,
+                     parsed.shard_start)
+
+
+INT64 = range(-(2**63), 2**63)
+
+
+class UnstorableRow(ValueError):
+    """A row holding a value its column cannot store (an integer beyond 64 bits)."""
+
+
+def check_storable(made: Iterable[_Row]) -> None:
+    """Raise :class:`UnstorableRow` if a row has an integer no BIGINT column can hold
+    (the log's own numbers are unbounded JSON integers; the engine sums them)."""
+    for row in made:
+        for name, value in row:
+            values = value if isinstance(value, list) else (value,)
+            for v in values:
+                if isinstance(v, int) and v not in INT64:
+                    raise UnstorableRow(f"{table_of(row)}.{name} = {v} does not fit in 64 bits")
+                if isinstance(v, str) and not v.isascii() and storable_text(v) != v:
+                    raise UnstorableRow(f"{table_of(row)}.{name} is not valid Unicode text: {v!r:.80}")
+
+
+def unstorable(parsed: ParsedGame, error: UnstorableRow) -> Rejection:
+    """A game whose numbers are too large for the result tables: rejected as a schema error."""
+    return Rejection(parsed.source, parsed.line, "invalid_log/schema",
+                     f"a number in this log is too large to store: {short(str(error))}",
+                     parsed.game.game_id, parsed.game.ruleset, parsed.shard_start)
+
+
+def storable_text(text: str | None) -> str | None:
+    """``text`` with what UTF-8 cannot encode (lone surrogates) replaced by '?'."""
+    if text is None or text.isascii():
+        return text
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def split_duplicates(copies: Iterable[ParsedGame]) -> tuple[ParsedGame, tuple[ParsedGame, ...]]:
@@ -148,6 +197,19 @@ def split_duplicates(copies: Iterable[ParsedGame]) -> tuple[ParsedGame, tuple[Pa
     if not ordered:
         raise ValueError("split_duplicates needs at least one copy")
     return ordered[0], tuple(ordered[1:])
+
+
+@dataclass(frozen=True, slots=True)
+class FileCount:
+    """``records`` records of ``source`` were parsed (in one bundle)."""
+
+    source: str
+    records: int
+
+
+def file_count_rows(count: FileCount) -> tuple[_Row, ...]:
+    """The staged count (``file_records``) from which the load makes ``run_files`` rows."""
+    return (FileRecordsRow(source_file=storable_text(count.source) or "", records=count.records),)
 
 
 def counts_by_kind(rows: Iterable[_Row]) -> dict[str, int]:
@@ -159,6 +221,6 @@ def counts_by_kind(rows: Iterable[_Row]) -> dict[str, int]:
 
 
 __all__ = [
-    "audit_rows", "by_table", "counts_by_kind", "duplicate_rows", "engine_error",
-    "finding_row", "rejection_rows", "split_duplicates", "table_of",
+    "FileCount", "audit_rows", "by_table", "check_storable", "counts_by_kind", "duplicate_rows",
+    "engine_error", "file_count_rows", "finding_row", "rejection_rows", "split_duplicates", "table_of",
 ]

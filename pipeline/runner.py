@@ -67,7 +67,7 @@ def _beam_parser() -> argparse.ArgumentParser:
         seen.setdefault(f"{cls.__module__}.{cls.__qualname__}", cls)
     for cls in seen.values():
         try:
-            cls._add_argparse_args(parser)  # the documented extension point of option classes
+            cls._add_argparse_args(parser)  # type: ignore[arg-type]  # the documented extension point
         except argparse.ArgumentError:
             continue  # an option class registered twice (re-imported module)
     return parser
@@ -158,3 +158,62 @@ def make_pipeline(choice: RunnerChoice):
 
         return beam.Pipeline(runner=FnApiRunner(), options=options)
     return beam.Pipeline(options=options)
+
+
+# --------------------------------------------------------------------------- preflight
+
+CONNECT_TIMEOUT = 30.0  # seconds an endpoint has to accept a connection
+
+
+class RunnerUnreachable(RuntimeError):
+    """A service the run needs (job service, worker pool) does not answer."""
+
+
+def endpoints(beam_args: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """(what, host:port) of each gRPC service the driver is told about: the portable job
+    service (``--job_endpoint``) and an external worker pool (``--environment_type
+    EXTERNAL --environment_config host:port``). An embedded job server is not listed."""
+    out = []
+    job = option_value(beam_args, "job_endpoint")
+    if job and job != "embed":
+        out.append(("job service (--job_endpoint)", job))
+    if (option_value(beam_args, "environment_type") or "").upper() == "EXTERNAL":
+        pool = option_value(beam_args, "environment_config")
+        if pool:
+            out.append(("SDK worker pool (--environment_config)", pool))
+    return tuple(out)
+
+
+def probe(address: str, timeout: float) -> bool:
+    """True if a gRPC channel to ``address`` becomes ready within ``timeout`` seconds."""
+    import grpc
+
+    channel = grpc.insecure_channel(address)
+    try:
+        grpc.channel_ready_future(channel).result(timeout=timeout)
+        return True
+    except grpc.FutureTimeoutError:
+        return False
+    finally:
+        channel.close()
+
+
+def preflight(beam_args: Sequence[str], timeout: float = CONNECT_TIMEOUT) -> None:
+    """Raise :class:`RunnerUnreachable` if a service named in the options does not accept a
+    connection within ``timeout`` seconds (instead of a job that waits for it for ever).
+    ``timeout`` 0 skips the check (e.g. a worker pool only the cluster can reach)."""
+    if timeout <= 0:
+        return
+    for what, address in endpoints(beam_args):
+        if not probe(address, timeout):
+            raise RunnerUnreachable(f"{what} at {address} did not answer within {timeout:g} s")
+
+
+class PipelineFailed(RuntimeError):
+    """A job on a remote runner ended in a failed state."""
+
+
+def first_line(error: BaseException) -> str:
+    """The first line of an error's message (a runner's message ends in a long traceback)."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

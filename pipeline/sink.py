@@ -21,8 +21,10 @@ import contextlib
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from types import MappingProxyType
 
 import duckdb
@@ -30,8 +32,8 @@ import pyarrow as pa
 
 from pipeline import staging as staging_files
 from pipeline.rows import DUPLICATE, DUPLICATE_MESSAGE
-from pipeline.tables import ARROW_SCHEMAS, column_names, ddl
-from schemas.results import TABLES, FindingRow, RunRow
+from pipeline.tables import ARROW_SCHEMAS, column_names, columns, ddl
+from schemas.results import BOOKKEEPING_TABLES, TABLES, FileRow, FindingRow, RunRow
 
 GAME_TABLES = ("games", "hands", "hand_scores", "payouts")
 # DuckDB settings for the load: a small, fixed memory budget (it spills to <db>.tmp past
@@ -58,39 +60,89 @@ def _fs():
     return FileSystems
 
 
-def connect(path: str, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """Open the database, turning a held lock into :class:`DatabaseLocked`."""
-    try:
-        return duckdb.connect(path, read_only=read_only)
-    except duckdb.IOException as e:
-        if "lock" in str(e).lower():
-            raise DatabaseLocked(
-                f"database {path} is locked by another process (another audit or an open "
-                f"DuckDB session?); close it and run again"
-            ) from None
-        raise DatabaseError(f"cannot open database {path}: {e}") from None
-    except duckdb.Error as e:
-        raise DatabaseError(f"cannot open database {path}: {e}") from None
+LOCK_POLL_SECONDS = 0.5
+
+
+def connect(path: str, *, read_only: bool = False, wait: float = 0.0) -> duckdb.DuckDBPyConnection:
+    """Open the database, turning a held lock into :class:`DatabaseLocked`; while another
+    process holds it, try again every half second for up to ``wait`` seconds."""
+    deadline = time.monotonic() + max(0.0, wait)
+    while True:
+        try:
+            return duckdb.connect(path, read_only=read_only)
+        except duckdb.IOException as e:
+            if "lock" not in str(e).lower():
+                raise DatabaseError(f"cannot open database {path}: {e}") from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                waited = f" (waited {wait:g} s)" if wait > 0 else ""
+                raise DatabaseLocked(
+                    f"database {path} is locked by another process (another audit or an open "
+                    f"DuckDB session?){waited}; close it and run again"
+                ) from None
+            time.sleep(min(LOCK_POLL_SECONDS, left))
+        except duckdb.Error as e:
+            raise DatabaseError(f"cannot open database {path}: {e}") from None
+
+
+# Type changes an older database may need, as (old DuckDB type, new DuckDB type) -> the
+# USING expression ({col} is the column). Times written as text become instants (UTC).
+TYPE_UPGRADES: Mapping[tuple[str, str], str] = MappingProxyType({
+    ("VARCHAR", "TIMESTAMP WITH TIME ZONE"): "try_cast({col} AS TIMESTAMPTZ)",
+})
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
+    return dict(con.execute(
+        "SELECT column_name, data_type FROM information_schema.columns "
+        "WHERE table_name = ? AND table_schema = 'main' ORDER BY ordinal_position", [table]
+    ).fetchall())
+
+
+def _upgrade_steps(table: str, have: Mapping[str, str]) -> list[str]:
+    """ALTER statements that bring an older table to this version's columns.
+
+    Columns this version added are added (NULL in old rows; only nullable ones), and
+    columns whose type changed along :data:`TYPE_UPGRADES` are converted. Anything else
+    (a column dropped or renamed, another type change) is refused.
+    """
+    extra = set(have) - set(column_names(TABLES[table]))
+    if extra:
+        raise DatabaseError(
+            f"table {table!r} has columns ({', '.join(have)}) but this version writes "
+            f"({', '.join(column_names(TABLES[table]))}); use a new --db file or drop the table")
+    steps = []
+    for col in columns(TABLES[table]):
+        old = have.get(col.name)
+        if old is None:
+            if not col.nullable:
+                raise DatabaseError(f"table {table!r} lacks the column {col.name!r}, which this version "
+                                    f"needs filled; use a new --db file or drop the table")
+            steps.append(f"ALTER TABLE {_quote(table)} ADD COLUMN {_quote(col.name)} {col.type.duckdb}")
+        elif old != col.type.duckdb:
+            using = TYPE_UPGRADES.get((old, col.type.duckdb))
+            if using is None:
+                raise DatabaseError(f"table {table!r} column {col.name!r} is {old} but this version "
+                                    f"writes {col.type.duckdb}; use a new --db file or drop the table")
+            steps.append(f"ALTER TABLE {_quote(table)} ALTER {_quote(col.name)} TYPE {col.type.duckdb} "
+                         f"USING {using.format(col=_quote(col.name))}")
+    return steps
 
 
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Create missing tables, (re)create the views; refuse tables with other columns."""
-    existing = {
-        name: tuple(c for (c,) in con.execute(
-            "SELECT column_name FROM information_schema.columns "
-            "WHERE table_name = ? AND table_schema = 'main' ORDER BY ordinal_position", [name]
-        ).fetchall())
-        for name in TABLES
-    }
-    for name, model in TABLES.items():
-        have, want = existing[name], column_names(model)
-        if have and have != want:
-            raise DatabaseError(
-                f"table {name!r} has columns ({', '.join(have)}) but this version writes "
-                f"({', '.join(want)}); use a new --db file or drop the table"
-            )
+    """Create missing tables, upgrade older ones, (re)create the views.
+
+    Rows are always inserted by column name, so a table upgraded with added columns
+    (which DuckDB appends at the end) loads like a new one.
+    """
+    steps = []
+    for name in TABLES:
+        have = _columns(con, name)
+        if have:
+            steps += _upgrade_steps(name, have)
     con.execute("BEGIN")
-    for stmt in ddl():
+    con.execute("SET TimeZone = 'UTC'")
+    for stmt in (*steps, *ddl()):
         con.execute(stmt)
     con.execute("COMMIT")
 
@@ -127,6 +179,21 @@ def remove_staging(staging: str) -> None:
             os.rmdir(parent)
 
 
+def remove_leftover_staging(base: str) -> tuple[str, ...]:
+    """Delete run folders left in a local staging base by runs that were killed before
+    they could clean up; returns what was removed. Call only while holding the database
+    whose private staging base this is (then no other run can be using it)."""
+    if "://" in base or not os.path.isdir(base):
+        return ()
+    removed = []
+    for name in sorted(os.listdir(base)):
+        path = os.path.join(base, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return tuple(removed)
+
+
 # --------------------------------------------------------------------------- load
 
 
@@ -140,14 +207,94 @@ def _quote(name: str) -> str:
 
 def _scan(files: Mapping[str, Sequence[str]], table: str) -> str:
     cols = ", ".join(_quote(c) for c in column_names(TABLES[table]))
-    return f"SELECT {cols} FROM read_parquet({_sql_list(files[table])})"
+    return f"SELECT {cols} FROM {_staged(files, table)}"
+
+
+PARTS = "file_parts"  # staging only: what each shard read (pipeline.splits)
+RECORDS = "file_records"  # staging only: records parsed per file and bundle (rows.FileCount)
+
+
+def _staged(files: Mapping[str, Sequence[str]], table: str) -> str:
+    """A table's staged rows, with line numbers of split files made absolute: a row read
+    by a split that starts at byte > 0 counts its line from that split, so the lines of
+    the file's earlier splits (``_line_base``, made by :func:`_line_bases`) are added."""
+    scan = f"read_parquet({_sql_list(files[table])})"
+    if PARTS not in files:
+        return scan
+    return (f"(SELECT s.* REPLACE (s.source_line + coalesce(b.base, 0) AS source_line) FROM {scan} AS s "
+            "LEFT JOIN _line_base AS b ON b.source_file = s.source_file AND b.shard_start = s.source_shard_start "
+            "AND s.source_shard_start > 0)")
+
+
+def _line_bases(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]]) -> None:
+    """``_line_base``: for each split of a file, the lines owned by the splits before it."""
+    if PARTS not in files:
+        return
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _line_base AS SELECT source_file, shard_start, "
+        "coalesce(sum(lines) OVER (PARTITION BY source_file ORDER BY shard_start "
+        "ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS base "
+        f"FROM read_parquet({_sql_list(files[PARTS])})")
+
+
+@dataclass(frozen=True, slots=True)
+class FileStat:
+    """What the filesystem says about an input file (driver side)."""
+
+    size: int
+    mtime: datetime | None
+
+
+def file_rows(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]], sources: Sequence[str],
+              stats: Mapping[str, FileStat], run_id: str) -> list[FileRow]:
+    """One ``files`` row per input file of the run, from its size/mtime and what its shards read."""
+    from pipeline.splits import PartRead, file_digest
+
+    parts: dict[str, list[PartRead]] = {}
+    if PARTS in files:
+        for src, start, lines, nbytes, digest in con.execute(
+                f"SELECT source_file, shard_start, lines, bytes_read, sha256 FROM read_parquet({_sql_list(files[PARTS])})"
+        ).fetchall():
+            parts.setdefault(src, []).append(PartRead(src, start, lines, nbytes, digest))
+    out = []
+    for src in sources:
+        st = stats.get(src, FileStat(0, None))
+        got = parts.get(src, [])
+        out.append(FileRow(path=src, size=st.size, mtime=st.mtime, content_hash=file_digest(got),
+                           lines=sum(p.lines for p in got), run_id=run_id))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class FileSummary:
+    """What became of one input file's records (a ``run_files`` row)."""
+
+    source_file: str
+    records: int
+    games: int
+    duplicates: int
+    rejected: int
+
+    @property
+    def reconciles(self) -> bool:
+        return self.records == self.games + self.duplicates + self.rejected
 
 
 @dataclass(frozen=True, slots=True)
 class Summary:
     rows: Mapping[str, int]  # table -> rows loaded by this run
     findings_by_kind: tuple[tuple[str, int], ...]
-    duplicates: int = 0  # later occurrences of a game_id, left out
+    duplicates: int = 0  # later occurrences of a game_id, left out (within and across records)
+    files: tuple[FileSummary, ...] = ()
+
+    @property
+    def records(self) -> int:
+        return sum(f.records for f in self.files)
+
+    @property
+    def unreconciled(self) -> tuple[FileSummary, ...]:
+        """Files whose records are not all accounted for (a bug if ever non-empty)."""
+        return tuple(f for f in self.files if not f.reconciles)
 
     @property
     def games(self) -> int:
@@ -178,10 +325,10 @@ _RUN_FINDINGS = ("game_id IN (SELECT game_id FROM _run_ids) "
 def _occurrences_sql(files: Mapping[str, Sequence[str]]) -> str:
     parts = []
     if "games" in files:
-        parts.append(f"SELECT game_id, source_file, source_line, ruleset FROM read_parquet({_sql_list(files['games'])})")
+        parts.append(f"SELECT game_id, source_file, source_line, ruleset FROM {_staged(files, 'games')}")
     if "findings" in files:
         parts.append(f"SELECT game_id, source_file, source_line, ruleset "
-                     f"FROM read_parquet({_sql_list(files['findings'])}) WHERE {_OCCURRENCE_FINDINGS}")
+                     f"FROM {_staged(files, 'findings')} WHERE {_OCCURRENCE_FINDINGS}")
     return " UNION ALL ".join(parts) or \
         "SELECT NULL::VARCHAR AS game_id, NULL::VARCHAR AS source_file, NULL::BIGINT AS source_line, " \
         "NULL::VARCHAR AS ruleset WHERE false"
@@ -203,19 +350,55 @@ def _duplicate_findings_sql() -> str:
 
 
 def _inserted(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[object] = ()) -> int:
+    """The integer a statement returns (rows inserted, a count)."""
     row = con.execute(sql, list(params)).fetchone()
     return int(row[0]) if row else 0
 
 
+def run_id_of(make_run: Callable[[Summary], RunRow]) -> str:
+    """The run id the runs row will carry (``make_run`` of an empty summary)."""
+    return make_run(Summary(MappingProxyType({}), ())).run_id
+
+
+# Per input file: records counted by the pipeline, and the rows this run left of them.
+_FILE_COUNTS = """
+INSERT INTO run_files (run_id, source_file, records, games, duplicates, rejected)
+SELECT $run_id, c.source_file, c.records,
+       coalesce(g.n, 0), coalesce(d.n, 0), coalesce(r.n, 0)
+FROM (SELECT source_file, sum(records)::BIGINT AS records FROM read_parquet({staged})
+      GROUP BY source_file) AS c
+LEFT JOIN (SELECT source_file, count(*) AS n FROM games WHERE run_id = $run_id
+           GROUP BY source_file) AS g USING (source_file)
+LEFT JOIN (SELECT source_file, count(*) AS n FROM findings
+           WHERE code = $dup AND game_id IN (SELECT game_id FROM _run_ids)
+             AND source_file IN (SELECT source_file FROM _run_sources)
+           GROUP BY source_file) AS d USING (source_file)
+LEFT JOIN (SELECT source_file, count(*) AS n FROM rejected WHERE run_id = $run_id
+           GROUP BY source_file) AS r USING (source_file)
+"""
+
+
+def _load_file_counts(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
+                      run_id: str) -> tuple[FileSummary, ...]:
+    if RECORDS in files:
+        con.execute(_FILE_COUNTS.format(staged=_sql_list(files[RECORDS])),
+                    {"run_id": run_id, "dup": DUPLICATE.code})
+    return tuple(FileSummary(*row) for row in con.execute(
+        "SELECT source_file, records, games, duplicates, rejected FROM run_files "
+        "WHERE run_id = ? ORDER BY source_file", [run_id]).fetchall())
+
+
 def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
-         sources: Sequence[str], make_run: Callable[[Summary], RunRow]) -> Summary:
+         sources: Sequence[str], make_run: Callable[[Summary], RunRow],
+         stats: Mapping[str, FileStat] | None = None) -> Summary:
     """Replace this run's games and input files in the database, in one transaction.
 
     Rows of every game_id present in the staged games/findings/rejected files are
     deleted first, and so are the rejected rows and invalid_log findings of every input
     file of the run; then each table is bulk-inserted from its Parquet files, without
     the rows of later occurrences of a game_id, plus a duplicate finding for each of
-    those. ``make_run(summary)`` builds the runs row, inserted last.
+    those. ``make_run(summary)`` builds the runs row, inserted last, with one ``files``
+    row per input file (``stats``: its size and modification time).
     """
     id_sources = [
         f"SELECT game_id FROM read_parquet({_sql_list(files[t])})"
@@ -223,6 +406,7 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
     ]
     con.execute("BEGIN TRANSACTION")
     try:
+        _line_bases(con, files)
         con.execute("CREATE OR REPLACE TEMP TABLE _run_sources AS "
                     "SELECT unnest(?::VARCHAR[]) AS source_file", [list(sources)])
         con.execute("CREATE OR REPLACE TEMP TABLE _run_ids AS SELECT DISTINCT game_id FROM ("
@@ -236,34 +420,34 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
             f"  FROM ({_occurrences_sql(files)})"
             "  WINDOW w AS (PARTITION BY game_id ORDER BY source_file, source_line)"
             ") WHERE copy > 1")
-        (n_dups,) = con.execute("SELECT count(*) FROM _dups").fetchone()
+        n_dups = _inserted(con, "SELECT count(*) FROM _dups")
         for t in GAME_TABLES:
             con.execute(f"DELETE FROM {t} WHERE game_id IN (SELECT game_id FROM _run_ids)")
         con.execute(f"DELETE FROM findings WHERE {_RUN_FINDINGS}")
         con.execute("DELETE FROM rejected WHERE source_file IN (SELECT source_file FROM _run_sources)")
-        counts = dict.fromkeys(t for t in TABLES if t != "runs")
+        counts = dict.fromkeys((t for t in TABLES if t not in BOOKKEEPING_TABLES), 0)
         for t in counts:
             if t not in files:
-                counts[t] = 0
                 continue
             cols = ", ".join(_quote(c) for c in column_names(TABLES[t]))
-            scan = f"SELECT {cols} FROM read_parquet({_sql_list(files[t])}) AS s"
+            scan = f"SELECT {cols} FROM {_staged(files, t)} AS s"
             if n_dups:
                 scan += f" WHERE NOT EXISTS (SELECT 1 FROM _dups AS d WHERE {_SAME_OCCURRENCE})"
             counts[t] = _inserted(con, f"INSERT INTO {_quote(t)} ({cols}) {scan}")
         if n_dups:
             counts["findings"] += _inserted(
                 con, f"INSERT INTO findings {_duplicate_findings_sql()}", [DUPLICATE_MESSAGE])
+        per_file = _load_file_counts(con, files, run_id_of(make_run))
         by_kind = tuple((k, int(n)) for k, n in con.execute(
             f"SELECT kind, count(*) FROM findings WHERE {_RUN_FINDINGS} "
             "GROUP BY kind ORDER BY count(*) DESC, kind").fetchall())
-        summary = Summary(MappingProxyType(counts), by_kind, int(n_dups))
-        run_table = pa.Table.from_pylist([make_run(summary).model_dump()], schema=ARROW_SCHEMAS["runs"])
-        con.register("_run_row", run_table)
-        con.execute("INSERT INTO runs SELECT * FROM _run_row")
-        con.unregister("_run_row")
-        for tmp in ("_run_sources", "_run_ids", "_dups"):
-            con.execute(f"DROP TABLE {tmp}")
+        summary = Summary(MappingProxyType(counts), by_kind, int(n_dups), per_file)
+        run_row = make_run(summary)
+        _insert_rows(con, "runs", [run_row])
+        con.execute("DELETE FROM files WHERE path IN (SELECT source_file FROM _run_sources)")
+        _insert_rows(con, "files", file_rows(con, files, sources, stats or {}, run_row.run_id))
+        for tmp in ("_run_sources", "_run_ids", "_dups", "_line_base"):
+            con.execute(f"DROP TABLE IF EXISTS {tmp}")
     except BaseException:
         con.execute("ROLLBACK")
         raise
@@ -271,11 +455,24 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
     return summary
 
 
+def _insert_rows(con: duckdb.DuckDBPyConnection, table: str, rows: Sequence) -> None:
+    """Bulk-insert a few rows made by the driver (one Arrow table, one INSERT)."""
+    if not rows:
+        return
+    arrow = pa.Table.from_pylist([r.model_dump() for r in rows], schema=ARROW_SCHEMAS[table])
+    con.register("_driver_rows", arrow)
+    try:
+        cols = ", ".join(_quote(c) for c in column_names(TABLES[table]))
+        con.execute(f"INSERT INTO {_quote(table)} ({cols}) SELECT {cols} FROM _driver_rows")
+    finally:
+        con.unregister("_driver_rows")
+
+
 def load_staging(con: duckdb.DuckDBPyConnection, staging: str, sources: Sequence[str],
-                 make_run: Callable[[Summary], RunRow]) -> Summary:
+                 make_run: Callable[[Summary], RunRow], stats: Mapping[str, FileStat] | None = None) -> Summary:
     """Load the files a staging folder's manifest names; ``make_run(summary)`` builds the runs row."""
     for name, value in LOAD_SETTINGS:
         con.execute(f"SET {name} = '{value}'")
     with tempfile.TemporaryDirectory(prefix="mahjong-audit-load-") as tmp:
         files = localise(staging_files.read_manifest(staging), tmp)
-        return load(con, files, sources, make_run)
+        return load(con, files, sources, make_run, stats)

@@ -19,17 +19,18 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterable, Mapping
+from typing import BinaryIO
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.tables import STAGING_SCHEMAS
-from schemas.results import TABLES, _Row
+from schemas.results import STAGING_ONLY, TABLES, _Row
 
 TABLES_DIR = "tables"
 MANIFEST = "manifest.json"
 BATCH_ROWS = 4096
-_TABLE_OF = {model: name for name, model in TABLES.items()}
+_TABLE_OF = {model: name for name, model in {**TABLES, **STAGING_ONLY}.items()}
 
 
 def _fs():
@@ -53,15 +54,17 @@ class TableWriter:
             raise ValueError("batch_rows must be at least 1")
         self.staging, self.batch_rows = staging, batch_rows
         self._buffers: dict[str, list[dict]] = {}
-        self._writers: dict[str, tuple[str, object, pq.ParquetWriter]] = {}
+        self._writers: dict[str, tuple[str, BinaryIO, pq.ParquetWriter]] = {}
 
-    def add(self, row: _Row, source_file: str | None = None, source_line: int | None = None) -> str:
+    def add(self, row: _Row, source_file: str | None = None, source_line: int | None = None,
+            shard_start: int = 0) -> str:
         """Buffer one row, with the source position of its record; returns its table."""
         table = _TABLE_OF[type(row)]
         buf = self._buffers.setdefault(table, [])
         d = row.model_dump()
         d.setdefault("source_file", source_file)
         d.setdefault("source_line", source_line)
+        d.setdefault("source_shard_start", shard_start)
         buf.append(d)
         if len(buf) >= self.batch_rows:
             self._flush(table)
@@ -119,3 +122,13 @@ def read_manifest(staging: str) -> Mapping[str, tuple[str, ...]]:
     with fs.open(path) as f:
         data = json.loads(f.read().decode())
     return {t: tuple(p) for t, p in data.items() if p}
+
+
+def plain(path: str) -> str:
+    """A ``file://`` URL as the local path it names (Beam's FileSystems has no ``file``
+    scheme); any other path unchanged."""
+    if path.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        return unquote(urlparse(path).path) or "/"
+    return path

@@ -16,7 +16,7 @@ from datetime import datetime
 import pyarrow as pa
 from pydantic import BaseModel
 
-from schemas.results import TABLES
+from schemas.results import BOOKKEEPING_TABLES, STAGING_ONLY, TABLES, Instant
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +33,7 @@ TYPE_MAP: typing.Mapping[object, ColumnType] = types.MappingProxyType({
     bool: ColumnType(pa.bool_(), "BOOLEAN"),
     float: ColumnType(pa.float64(), "DOUBLE"),
     datetime: ColumnType(pa.timestamp("us"), "TIMESTAMP"),
+    Instant: ColumnType(pa.timestamp("us", tz="UTC"), "TIMESTAMP WITH TIME ZONE"),
     list[int]: ColumnType(pa.list_(pa.int64()), "BIGINT[]"),
     list[str]: ColumnType(pa.list_(pa.string()), "VARCHAR[]"),
 })
@@ -64,7 +65,7 @@ def _split_optional(annotation: object) -> tuple[object, bool]:
 def columns(model: type[BaseModel]) -> tuple[Column, ...]:
     """The columns of a row model, in field order."""
     out = []
-    hints = typing.get_type_hints(model)
+    hints = typing.get_type_hints(model, include_extras=True)
     for name in model.model_fields:
         base, nullable = _split_optional(hints[name])
         if base not in TYPE_MAP:
@@ -99,9 +100,12 @@ ARROW_SCHEMAS: typing.Mapping[str, pa.Schema] = types.MappingProxyType(
 # Every staged row carries the source position of its game's record, so the load can keep
 # one occurrence per game_id; tables whose rows do not hold it get it as extra (nullable)
 # staging columns, which are not loaded.
+# ``source_shard_start`` > 0: source_line counts from that byte offset's split, fixed by
+# the load (pipeline.splits).
 SOURCE_COLUMNS = (
     Column("source_file", TYPE_MAP[str], True),
     Column("source_line", TYPE_MAP[int], True),
+    Column("source_shard_start", TYPE_MAP[int], True),
 )
 
 
@@ -114,37 +118,128 @@ def staging_schema(model: type[BaseModel]) -> pa.Schema:
 
 
 STAGING_SCHEMAS: typing.Mapping[str, pa.Schema] = types.MappingProxyType(
-    {name: staging_schema(model) for name, model in TABLES.items() if name != "runs"}
+    {name: staging_schema(model)
+     for name, model in {**TABLES, **STAGING_ONLY}.items() if name not in BOOKKEEPING_TABLES}
 )
 
 # Summary views. Seats map to players through games.players (0-based seat -> 1-based list).
-VIEWS: typing.Mapping[str, str] = types.MappingProxyType({
-    "player_stats": """
-WITH seats AS (
-  SELECT game_id, unnest(players) AS player, unnest(range(len(players))) AS seat
+# Every per-player figure is per ruleset: MCR fan points, 龙港 chips and 广东 番 are
+# different units and are never added up together.
+_SEAT_HANDS = """
+seats AS (
+  SELECT game_id, ruleset, unnest(players) AS player, unnest(range(len(players))) AS seat
   FROM games
 ),
 seat_hands AS (
-  SELECT s.player, s.game_id, s.seat, h.hand_no, h.result, h.win_type, h.total,
+  SELECT s.ruleset, s.player, s.game_id, s.seat, h.hand_no, h.started_at, h.result, h.win_type, h.total,
          list_contains(h.winners, s.seat) AS won,
          h.winners[1] = s.seat AS first_winner,
          h.result = 'win' AND h.discarder = s.seat
-           AND h.win_type IN ('discard', 'robbing_kong') AS dealt_in
+           AND h.win_type IN ('discard', 'robbing_kong') AS dealt_in,
+         coalesce(p.recorded, p.computed) AS delta
   FROM seats s JOIN hands h USING (game_id)
-)
-SELECT sh.player,
-       count(DISTINCT sh.game_id) AS games,
+  LEFT JOIN payouts p ON p.game_id = s.game_id AND p.hand_no = h.hand_no AND p.seat = s.seat
+)"""
+
+# Time views bucket by the hand's start (its own, else its game's), in UTC, at three
+# grains; a game or hand without a time is counted under period NULL.
+_GRAINS = "grains AS (SELECT unnest(['day', 'week', 'month']) AS grain)"
+
+
+def _period(column: str) -> str:
+    return f"date_trunc(grain, {column} AT TIME ZONE 'UTC')::DATE"
+
+
+VIEWS: typing.Mapping[str, str] = types.MappingProxyType({
+    "player_stats": f"""
+WITH {_SEAT_HANDS}
+SELECT ruleset, player,
+       count(DISTINCT game_id) AS games,
        count(*) AS hands,
-       count(*) FILTER (WHERE sh.won) AS wins,
-       count(*) FILTER (WHERE sh.won AND sh.win_type = 'self_drawn') AS self_draw_wins,
-       count(*) FILTER (WHERE sh.dealt_in) AS deal_ins,
-       coalesce(sum(coalesce(p.recorded, p.computed)), 0)::BIGINT AS net_score,
-       round(avg(sh.total) FILTER (WHERE sh.first_winner), 2) AS avg_win_total
-FROM seat_hands sh
-LEFT JOIN payouts p
-  ON p.game_id = sh.game_id AND p.hand_no = sh.hand_no AND p.seat = sh.seat
-GROUP BY sh.player
-ORDER BY net_score DESC, sh.player
+       count(*) FILTER (WHERE won) AS wins,
+       count(*) FILTER (WHERE won AND win_type = 'self_drawn') AS self_draw_wins,
+       count(*) FILTER (WHERE dealt_in) AS deal_ins,
+       coalesce(sum(delta), 0)::BIGINT AS net_score,
+       round(avg(total) FILTER (WHERE first_winner), 2) AS avg_win_total
+FROM seat_hands
+GROUP BY ruleset, player
+ORDER BY ruleset, net_score DESC, player
+""",
+    "period_stats": f"""
+WITH {_GRAINS},
+stake AS (
+  SELECT game_id, hand_no, sum(abs(diff))::BIGINT AS money_at_stake
+  FROM payouts WHERE diff IS NOT NULL GROUP BY game_id, hand_no
+),
+hand_findings AS (
+  SELECT game_id, hand_no, count(*) AS findings, count(*) FILTER (WHERE severity = 'error') AS errors
+  FROM findings WHERE game_id IS NOT NULL AND hand_no IS NOT NULL GROUP BY game_id, hand_no
+),
+game_findings AS (
+  SELECT game_id, count(*) AS findings, count(*) FILTER (WHERE severity = 'error') AS errors
+  FROM findings WHERE game_id IS NOT NULL AND hand_no IS NULL GROUP BY game_id
+),
+by_hand AS (
+  SELECT grain, {_period('h.started_at')} AS period, h.ruleset,
+         count(*) AS hands,
+         coalesce(sum(hf.findings), 0)::BIGINT AS findings,
+         coalesce(sum(hf.errors), 0)::BIGINT AS errors,
+         sum(len(h.false_wins))::BIGINT AS false_wins,
+         coalesce(sum(s.money_at_stake), 0)::BIGINT AS money_at_stake
+  FROM hands h CROSS JOIN grains
+  LEFT JOIN hand_findings hf USING (game_id, hand_no)
+  LEFT JOIN stake s USING (game_id, hand_no)
+  GROUP BY ALL
+),
+by_game AS (
+  SELECT grain, {_period('g.started_at')} AS period, g.ruleset,
+         count(*) AS games,
+         coalesce(sum(gf.findings), 0)::BIGINT AS findings,
+         coalesce(sum(gf.errors), 0)::BIGINT AS errors
+  FROM games g CROSS JOIN grains
+  LEFT JOIN game_findings gf USING (game_id)
+  GROUP BY ALL
+)
+SELECT coalesce(bg.grain, bh.grain) AS grain, coalesce(bg.period, bh.period) AS period,
+       coalesce(bg.ruleset, bh.ruleset) AS ruleset,
+       coalesce(bg.games, 0) AS games,
+       coalesce(bh.hands, 0) AS hands,
+       (coalesce(bh.findings, 0) + coalesce(bg.findings, 0))::BIGINT AS findings,
+       (coalesce(bh.errors, 0) + coalesce(bg.errors, 0))::BIGINT AS errors,
+       coalesce(bh.false_wins, 0) AS false_wins,
+       round(coalesce(bh.false_wins, 0) / nullif(bh.hands, 0), 4) AS false_win_rate,
+       coalesce(bh.money_at_stake, 0) AS money_at_stake
+FROM by_game bg FULL OUTER JOIN by_hand bh
+  ON bg.grain = bh.grain AND bg.period IS NOT DISTINCT FROM bh.period AND bg.ruleset = bh.ruleset
+ORDER BY grain, period NULLS LAST, ruleset
+""",
+    "finding_trend": f"""
+WITH {_GRAINS},
+timed AS (
+  SELECT f.ruleset, f.kind, f.code, f.severity, coalesce(h.started_at, g.started_at) AS started_at
+  FROM findings f
+  JOIN games g ON g.game_id = f.game_id
+  LEFT JOIN hands h ON h.game_id = f.game_id AND h.hand_no = f.hand_no
+)
+SELECT grain, {_period('started_at')} AS period, ruleset, kind, severity,
+       count(*) AS findings
+FROM timed CROSS JOIN grains
+GROUP BY ALL
+ORDER BY grain, period NULLS LAST, ruleset, findings DESC, kind
+""",
+    "player_monthly": f"""
+WITH {_SEAT_HANDS}
+SELECT ruleset, player, date_trunc('month', started_at AT TIME ZONE 'UTC')::DATE AS month,
+       count(DISTINCT game_id) AS games,
+       count(*) AS hands,
+       count(*) FILTER (WHERE won) AS wins,
+       round(count(*) FILTER (WHERE won) / count(*), 4) AS win_rate,
+       count(*) FILTER (WHERE dealt_in) AS deal_ins,
+       round(count(*) FILTER (WHERE dealt_in) / count(*), 4) AS deal_in_rate,
+       coalesce(sum(delta), 0)::BIGINT AS net_score
+FROM seat_hands
+GROUP BY ALL
+ORDER BY ruleset, player, month NULLS LAST
 """,
     "fan_stats": """
 WITH scored AS (

@@ -19,6 +19,7 @@ FileSystems paths, and no Python state is shared between workers.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 from collections.abc import Callable
 from typing import Any
@@ -30,13 +31,15 @@ from apache_beam.transforms.window import GlobalWindow
 from apache_beam.utils.timestamp import MIN_TIMESTAMP
 from apache_beam.utils.windowed_value import WindowedValue
 
-from pipeline import read, rows, staging
+from pipeline import read, rows, splits, staging
 from pipeline.progress import Marker
-from schemas.results import FindingRow, GameRow, HandRow, RejectedRow
+from schemas.results import FilePartRow, FindingRow, GameRow, HandRow, RejectedRow
 
 NAMESPACE = "mahjong_audit"
 REJECTED = "rejected"
 DUPLICATES = "duplicates"
+COUNTS = "counts"  # records parsed per file (rows.FileCount)
+PARTS = "parts"  # what each shard read (pipeline.splits.PartRead)
 
 AuditFn = Callable[[Any], Any]  # engine.audit.audit_game: Game -> GameAudit
 
@@ -80,9 +83,10 @@ class ReadShardFn(_MarkingDoFn):
 
     phase = "read"
 
-    def __init__(self, importer: str | None = None, progress_dir: str | None = None):
+    def __init__(self, importer: str | None = None, progress_dir: str | None = None,
+                 max_record_bytes: int = read.MAX_RECORD_BYTES):
         super().__init__(progress_dir)
-        self.importer = importer
+        self.importer, self.max_record_bytes = importer, max_record_bytes
         self.records = _counter("records")
         self.files = _counter("files")
         self.shards = _counter("shards")
@@ -91,9 +95,10 @@ class ReadShardFn(_MarkingDoFn):
         self.shards.inc()
         if shard.index == 0:
             self.files.inc()
-        for rec in read.read_shard(shard, self.importer):
-            self.records.inc()
-            self._mark()
+        for rec in read.read_shard(shard, self.importer, self.max_record_bytes):
+            if not isinstance(rec, splits.PartRead):
+                self.records.inc()
+                self._mark()
             yield rec
 
 
@@ -102,16 +107,18 @@ class ReadRecords(beam.PTransform):
     Rejection). Only the shard descriptors are reshuffled (spread over the workers); the
     records stay on the worker that reads them."""
 
-    def __init__(self, importer: str | None = None, progress_dir: str | None = None):
+    def __init__(self, importer: str | None = None, progress_dir: str | None = None,
+                 max_record_bytes: int = read.MAX_RECORD_BYTES):
         super().__init__()
         self.importer, self.progress_dir = importer, progress_dir
+        self.max_record_bytes = max_record_bytes
 
     def expand(self, shards):
         return (
             shards
             | "AsShards" >> beam.Map(as_shard)
             | "Spread" >> beam.Reshuffle()
-            | "ReadShards" >> beam.ParDo(ReadShardFn(self.importer, self.progress_dir))
+            | "ReadShards" >> beam.ParDo(ReadShardFn(self.importer, self.progress_dir, self.max_record_bytes))
         )
 
 
@@ -124,6 +131,10 @@ class ParseFn(_MarkingDoFn):
     A record an importer turns into several games with the same game_id (the only copies
     that share a source position) keeps the first; the others go to ``duplicates`` as
     finding rows. Copies in different records are left to the load (``pipeline.sink``).
+
+    The records of each file are counted (one per game for a record that holds several)
+    and the counts leave on ``counts`` as :class:`rows.FileCount` when the bundle ends, so
+    the load can check that every record became a game, a duplicate or a rejection.
     """
 
     phase = "parsed"
@@ -135,10 +146,20 @@ class ParseFn(_MarkingDoFn):
         # objects cost a fraction (validation ran ~30% faster in bench.stage_bench).
         gc.freeze()
 
+    def start_bundle(self) -> None:
+        self._counts: dict[str, int] = {}
+
     def process(self, rec):
+        if isinstance(rec, splits.PartRead):
+            yield pvalue.TaggedOutput(PARTS, rec)
+            return
         self._mark()
-        seen: dict[str, read.ParsedGame] = {}
-        for out in read.parse_record(rec, fast=True):  # the engine reads the fast path's dataclasses
+        seen = {}  # game_id -> ParsedGame of this record
+        outs = read.parse_record(rec, fast=True)  # the engine reads the fast path's dataclasses
+        self._counts[rec.source] = self._counts.get(rec.source, 0) + max(1, len(outs))
+        for out in outs:
+            if isinstance(rec, read.RawRecord) and rec.shard_start:
+                out = dataclasses.replace(out, shard_start=rec.shard_start)
             if isinstance(out, read.Rejection):
                 yield pvalue.TaggedOutput(REJECTED, out)
             elif out.game.game_id in seen:
@@ -147,9 +168,16 @@ class ParseFn(_MarkingDoFn):
                 seen[out.game.game_id] = out
                 yield out
 
+    def finish_bundle(self):
+        super().finish_bundle()
+        counts, self._counts = self._counts, {}
+        for source, n in sorted(counts.items()):
+            yield pvalue.TaggedOutput(COUNTS, WindowedValue(rows.FileCount(source, n), MIN_TIMESTAMP, [GlobalWindow()]))
+
 
 class ParseAndValidate(beam.PTransform):
-    """Records -> ``games`` (ParsedGame), ``rejected`` (Rejection), ``duplicates`` (rows)."""
+    """Records -> ``games`` (ParsedGame), ``rejected`` (Rejection), ``duplicates`` (rows),
+    ``counts`` (FileCount), ``parts`` (PartRead, passed through)."""
 
     def __init__(self, progress_dir: str | None = None):
         super().__init__()
@@ -157,7 +185,7 @@ class ParseAndValidate(beam.PTransform):
 
     def expand(self, records):
         return records | "Parse" >> beam.ParDo(ParseFn(self.progress_dir)).with_outputs(
-            REJECTED, DUPLICATES, main="games")
+            REJECTED, DUPLICATES, COUNTS, PARTS, main="games")
 
 
 # --------------------------------------------------------------------------- replay
@@ -214,15 +242,32 @@ class Replay(beam.PTransform):
 # --------------------------------------------------------------------------- rows
 
 
-def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None]:
-    """The rows of one pipeline item (an audit, a Rejection, or rows already made) and
-    the source position of its record."""
+def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None, int]:
+    """The rows of one pipeline item (an audit, a Rejection, a FileCount, a PartRead, or
+    rows already made) and the source position of its record (file, line, split start).
+
+    Rows of an audit that cannot be stored (a number in the log beyond 64 bits) become
+    an ``invalid_log/schema`` rejection of that game; rows that cannot be built (a bug),
+    an ``invalid_log/engine_error`` rejection."""
     if isinstance(item, read.Rejection):
-        return rows.rejection_rows(item, run_id), item.source, item.line
+        return rows.rejection_rows(item, run_id), item.source, item.line, item.shard_start
+    if isinstance(item, rows.FileCount):
+        return rows.file_count_rows(item), item.source, None, 0
     if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], read.ParsedGame):
         parsed = item[0]
-        return rows.audit_rows(parsed, item[1], run_id), parsed.source, parsed.line
-    return item, None, None  # rows already made (duplicates: findings carry their position)
+        try:
+            made = rows.audit_rows(parsed, item[1], run_id)
+            rows.check_storable(made)
+        except rows.UnstorableRow as e:  # e.g. a recorded delta of 10**30: valid JSON, no BIGINT
+            made = rows.rejection_rows(rows.unstorable(parsed, e), run_id)
+        except Exception as e:  # noqa: BLE001  dead letter: this game is rejected, the run goes on
+            made = rows.rejection_rows(rows.engine_error(parsed, e), run_id)
+        return made, parsed.source, parsed.line, parsed.shard_start
+    if isinstance(item, splits.PartRead):
+        row = FilePartRow(source_file=item.source, shard_start=item.start, lines=item.lines,
+                          bytes_read=item.bytes_read, sha256=item.sha256)
+        return (row,), item.source, None, 0
+    return item, None, None, 0  # rows already made (duplicates: findings carry their position)
 
 
 class WriteRowsFn(beam.DoFn):
@@ -249,9 +294,9 @@ class WriteRowsFn(beam.DoFn):
         self._writer = staging.TableWriter(self.staging_dir, self.batch_rows)
 
     def process(self, item):
-        made, source_file, source_line = item_rows(item, self.run_id)
+        made, source_file, source_line, shard_start = item_rows(item, self.run_id)
         for row in made:
-            self._writer.add(row, source_file, source_line)
+            self._writer.add(row, source_file, source_line, shard_start)
             if isinstance(row, GameRow):
                 self.games.inc()
             elif isinstance(row, HandRow):
@@ -307,17 +352,19 @@ class AuditPipeline(beam.PTransform):
 
     def __init__(self, *, run_id: str, staging: str, importer: str | None = None,
                  audit_fn: AuditFn | None = None, progress_dir: str | None = None,
-                 batch_rows: int = staging.BATCH_ROWS):
+                 batch_rows: int = staging.BATCH_ROWS, max_record_bytes: int = read.MAX_RECORD_BYTES):
         super().__init__()
         self.run_id, self.staging, self.importer = run_id, staging, importer
         self.audit_fn, self.progress_dir, self.batch_rows = audit_fn, progress_dir, batch_rows
+        self.max_record_bytes = max_record_bytes
 
     def expand(self, shards):
-        records = shards | "ReadRecords" >> ReadRecords(self.importer, self.progress_dir)
+        records = shards | "ReadRecords" >> ReadRecords(self.importer, self.progress_dir, self.max_record_bytes)
         parsed = records | "ParseAndValidate" >> ParseAndValidate(self.progress_dir)
         replayed = parsed.games | "Replay" >> Replay(self.audit_fn, self.progress_dir)
         outputs = {"Audited": replayed["audited"], "EngineErrors": replayed[REJECTED],
-                   "Rejected": parsed[REJECTED], "Duplicates": parsed[DUPLICATES]}
+                   "Rejected": parsed[REJECTED], "Duplicates": parsed[DUPLICATES],
+                   "Counts": parsed[COUNTS], "Parts": parsed[PARTS]}
         written = [pcoll | f"Write{name}" >> WriteRows(self.run_id, self.staging, self.batch_rows)
                    for name, pcoll in outputs.items()]
         return written | "Written" >> beam.Flatten() | "Manifest" >> WriteManifest(self.staging)

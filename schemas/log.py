@@ -20,6 +20,7 @@ from pydantic import (
 )
 
 from engine import tiles as T
+from schemas.instants import check_instant
 
 FORMAT = "mahjong-log/1"
 
@@ -35,6 +36,10 @@ def _check_tile(v: str) -> str:
 Tile = Annotated[str, AfterValidator(_check_tile), Field(description="canonical tile, e.g. '5p', '7z', '1f'")]
 Seat = Annotated[int, Field(ge=0, le=3, description="seat 0..3; turn order 0→1→2→3")]
 Wind = Literal["E", "S", "W", "N"]
+Instant = Annotated[str, AfterValidator(check_instant), Field(
+    description="ISO 8601 date-time (2026-11-01T12:00:00Z; without an offset it is UTC) or plain date (2026-11-01)",
+    json_schema_extra={"anyOf": [{"format": "date-time"}, {"format": "date"}]},
+)]
 
 
 class _Model(BaseModel):
@@ -171,6 +176,7 @@ class Hand(_Model):
     deal: Annotated[list[list[Tile]], Field(min_length=4, max_length=4)]
     events: list[Event]
     outcome: Outcome | None = None
+    started_at: Instant | None = Field(None, description="when this hand began, if the platform records it")
     meta: dict[str, Any] | None = Field(None, description="platform data kept by importers")
 
     @model_validator(mode="after")
@@ -189,7 +195,7 @@ class Game(_Model):
     platform: str | None = None
     ruleset: str
     options: dict[str, Any] = Field(default_factory=dict)
-    started_at: str | None = None
+    started_at: Instant | None = None
     players: Annotated[list[str], Field(min_length=4, max_length=4)] | None = None
     initial_scores: Annotated[list[int], Field(min_length=4, max_length=4)] | None = None
     hands: list[Hand]

@@ -20,22 +20,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine import tiles as T
-from schemas.log import FORMAT, RecordedScore
+from schemas.log import FORMAT, Instant, RecordedScore
 
-Tile = Literal[tuple(T.name(t) for t in range(T.N_TILES))]  # checked in Rust: the canonical names
+if TYPE_CHECKING:  # a Literal built at run time is no type to the checker
+    Tile = str
+else:
+    Tile = Literal[tuple(T.name(t) for t in range(T.N_TILES))]  # checked in Rust: the canonical names
 Seat = Annotated[int, Field(ge=0, le=3)]
 Seq = Annotated[int, Field(ge=0)]
 Wind = Literal["E", "S", "W", "N"]
 _CONFIG = ConfigDict(extra="forbid", populate_by_name=True)
 
 
-def _four(item: Any) -> Any:
-    return Annotated[list[item], Field(min_length=4, max_length=4)]
+_Item = TypeVar("_Item")
+_Four = Annotated[list[_Item], Field(min_length=4, max_length=4)]  # one per seat
 
 
 def _fast(cls: type) -> type:
@@ -156,14 +159,14 @@ class WinRecord:
 class Penalty:
     seat: Seat
     kind: str
-    deltas: _four(int) | None = None
+    deltas: _Four[int] | None = None
 
 
 @_fast
 class Outcome:
     result: Literal["win", "draw"]
     wins: list[WinRecord] = field(default_factory=list)
-    deltas: _four(int) | None = None
+    deltas: _Four[int] | None = None
     penalties: list[Penalty] = field(default_factory=list)
 
 
@@ -172,13 +175,14 @@ class Hand:
     hand_no: Annotated[int, Field(ge=0)]
     round_wind: Wind
     dealer: Seat
-    deal: _four(list[Tile])
+    deal: _Four[list[Tile]]
     events: list[Event]
     dice: list[int] | None = None
     wall: list[Tile] | None = None
-    seat_walls: _four(list[Tile]) | None = None
+    seat_walls: _Four[list[Tile]] | None = None
     wildcard_indicator: Tile | None = None
     outcome: Outcome | None = None
+    started_at: Instant | None = None  # the models' own check (schemas.instants), in Python
     meta: dict[str, Any] | None = None
 
 
@@ -190,10 +194,10 @@ class Game:
     hands: list[Hand]
     platform: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    started_at: str | None = None
-    players: _four(str) | None = None
-    initial_scores: _four(int) | None = None
-    final_scores: _four(int) | None = None
+    started_at: Instant | None = None
+    players: _Four[str] | None = None
+    initial_scores: _Four[int] | None = None
+    final_scores: _Four[int] | None = None
     meta: dict[str, Any] | None = None
 
 

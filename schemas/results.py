@@ -9,8 +9,13 @@ code that fills them. Every row carries the key it is replaced by on a re-run
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+# A point in time with its time zone (stored as TIMESTAMPTZ, UTC). Plain ``datetime`` fields
+# are naive UTC timestamps (the runs table's own clock).
+Instant = Annotated[AwareDatetime, "timestamptz"]
 
 
 class _Row(BaseModel):
@@ -30,6 +35,23 @@ class RunRow(_Row):
     hands: int
     findings: int
     rejected: int
+    records: int | None = None  # records read (None in runs recorded before it was counted)
+    duplicates: int | None = None
+
+
+class RunFileRow(_Row):
+    """One input file of a run: its records read, and what became of them.
+
+    ``records = games + duplicates + rejected`` (a record an importer turns into several
+    games counts once per game); the load checks it and the summary names a file where
+    it does not hold."""
+
+    run_id: str
+    source_file: str
+    records: int
+    games: int
+    duplicates: int
+    rejected: int
 
 
 class GameRow(_Row):
@@ -39,7 +61,7 @@ class GameRow(_Row):
     run_id: str
     platform: str | None
     ruleset: str
-    started_at: str | None
+    started_at: Instant | None = Field(description="when the game began (from the log), UTC")
     players: list[str]
     hands: int
     findings: int
@@ -55,9 +77,10 @@ class HandRow(_Row):
     ruleset: str
     round_wind: str
     dealer: int
+    started_at: Instant | None = Field(None, description="the hand's own start if logged, else its game's")
     result: str = Field(description="win | draw | unfinished")
-    draw_reason: str | None = Field(None, description="an abortive draw's rule (e.g. four_winds); null for a "
-                                    "win or an exhausted wall")
+    draw_reason: str | None = Field(None, description="an abortive draw's rule (e.g. four_winds), or false_win "
+                                    "(MCR false_win_ends_hand); null for a win or an exhausted wall")
     winners: list[int]
     win_type: str | None = Field(description="self_drawn | discard | robbing_kong | kong_replacement")
     last_tile: bool
@@ -126,6 +149,38 @@ class RejectedRow(_Row):
     message: str
 
 
+class FileRow(_Row):
+    """One input file as last audited: what ``audit --skip-audited`` compares."""
+
+    path: str
+    size: int
+    mtime: datetime | None = Field(description="modification time (UTC) the filesystem reported")
+    content_hash: str | None = Field(description="SHA-256 of the bytes as stored ('parts:' + the hash of "
+                                     "the parts' hashes for a file read in byte ranges); null: not read "
+                                     "to the end")
+    lines: int
+    run_id: str
+
+
+class FilePartRow(_Row):
+    """Staging only: what one shard read of one file (pipeline.splits.PartRead)."""
+
+    source_file: str
+    shard_start: int
+    lines: int
+    bytes_read: int
+    sha256: str | None
+
+
+class FileRecordsRow(_Row):
+    """Staging only: records of one file parsed by one bundle (one per game for a record
+    that holds several); the load sums them over all bundles and shards of the file
+    into its ``run_files`` row."""
+
+    source_file: str
+    records: int
+
+
 TABLES: dict[str, type[_Row]] = {
     "runs": RunRow,
     "games": GameRow,
@@ -134,4 +189,11 @@ TABLES: dict[str, type[_Row]] = {
     "payouts": PayoutRow,
     "findings": FindingRow,
     "rejected": RejectedRow,
+    "files": FileRow,
+    "run_files": RunFileRow,
 }
+# Tables the audit writes besides the rows of its games and records (not game data): the
+# driver makes their rows at the load, none is staged.
+BOOKKEEPING_TABLES = ("runs", "files", "run_files")
+# Staged by the workers but never loaded as such.
+STAGING_ONLY: dict[str, type[_Row]] = {"file_parts": FilePartRow, "file_records": FileRecordsRow}

@@ -224,3 +224,26 @@ def test_robbing_kong_minimum_is_an_option():
 def test_min_fan_option_marks_below_minimum():
     assert not RS.score_win(sit("123m456p789s111m5s", "5s")).below_minimum
     assert Guangdong({"min_fan": 2}).score_win(sit("123m456p789s111m5s", "5s")).below_minimum
+
+
+# --- 九莲宝灯: which hands (seed: only the name "九蓮寶燈 8"; docs/rules/guangdong.md) ---------
+
+def test_nine_gates_default_is_any_fourteen_concealed_tiles_of_the_shape():
+    # 1112345678899p + 9p: the 14 tiles hold 1112345678999 plus an 8, though the wait was not nine-sided
+    assert score("1112345678899p", "9p", self_drawn=True) == ([("九莲宝灯", 8)], 8)
+    assert Guangdong.parse_options({}).nine_gates == "shape"
+
+
+def test_nine_gates_pure_wait_option_needs_1112345678999_before_the_win():
+    rs = Guangdong({"nine_gates": "pure_wait"})
+    assert score("1112345678899p", "9p", rs, self_drawn=True) == ([("清一色", 5)], 5)
+    for win in "123456789":
+        assert score("1112345678999p", win + "p", rs, self_drawn=True) == ([("九莲宝灯", 8)], 8)
+
+
+def test_nine_gates_never_with_an_exposed_set_in_either_reading():
+    for reading in ("shape", "pure_wait"):
+        rs = Guangdong({"nine_gates": reading})
+        assert score("2345678999p", "5p", rs, melds=(Meld.pon(9),))[0][0][0] != "九莲宝灯"
+    with pytest.raises(OptionError):
+        Guangdong.parse_options({"nine_gates": "nine"})

@@ -204,3 +204,27 @@ def test_ready_declaration_adds_one_fan_only_when_switched_on():
     items = [(i.name, i.value) for i in audit(on).hands[0].wins[0].score.items]
     assert ("报听", 1) in items
     assert codes(on) == []
+
+
+def test_false_winner_later_self_draws_a_real_win_is_still_barred():
+    """docs/rules/guangdong.md, 诈胡: after a false declaration the seat plays on but may not
+    win that hand; its later self-drawn 5p (a complete hand) is another false win and pays again."""
+    g = with_outcomes(gd(hand(
+        TRIPLE, "0 discard 8p", "3 win 8p from 0", "1 draw 1z", "1 discard 1z", "2 draw 2z", "2 discard 2z",
+        "3 draw 5p", "3 win 5p from 3")))
+    a = audit(g)
+    assert [(f.code, f.seat) for f in a.findings if f.kind == "false_win"] == [
+        ("false_win/incomplete", 3), ("false_win/no_win_allowed", 3)]
+    assert a.hands[0].result == "unfinished"  # no legal win: the hand goes on (here the log stops)
+    assert a.hands[0].computed_deltas == (64, 64, 64, -192)
+
+
+def test_after_a_false_win_another_seat_still_wins_and_both_are_paid():
+    """The false winner's penalty (32 to each other seat) and the later real win (seat 1's 平胡
+    on the dealer's 5p: the dealer pays 4) are both in the hand's deltas."""
+    g = with_outcomes(gd(hand(
+        TRIPLE, "0 discard 8p", "3 win 8p from 0", "1 draw 1z", "1 discard 1z", "2 draw 2z", "2 discard 2z",
+        "3 draw 3z", "3 discard 3z", "0 draw 4z", "0 discard 5p", "1 win 5p from 0")))
+    a = audit(g)
+    assert [(f.code, f.seat) for f in a.findings] == [("false_win/incomplete", 3)]
+    assert a.hands[0].result == "win" and a.hands[0].computed_deltas == (32 - 4, 32 + 4, 32, -96)

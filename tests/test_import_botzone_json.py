@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.importers import IMPORTERS, ImportFailure, Record, detect
+from pipeline.importers.common import BOTZONE_OPTIONS
 from schemas.log import Game
 
 DIR = Path(__file__).parent / "fixtures" / "real" / "botzone-json"
@@ -24,7 +25,7 @@ def test_matches_the_spec_example_conversion():
     ours = load("6a20635a58ebe27b197dddad")
     spec = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     # added on purpose: the platform's options, its per-seat walls and metadata
-    assert ours["options"] == {"flowers": False, "seat_wall_size": 21} and spec["options"] == {}
+    assert ours["options"] == BOTZONE_OPTIONS and spec["options"] == {}
     for key in ("format", "game_id", "platform", "ruleset", "players"):
         assert ours[key] == spec[key]
     hand, want = ours["hands"][0], spec["hands"][0]

@@ -6,6 +6,7 @@ import pytest
 
 from engine.audit import audit_game
 from pipeline.importers import IMPORTERS, ImportFailure, Record, detect
+from pipeline.importers.common import BOTZONE_OPTIONS
 from schemas.log import Game
 
 SAMPLE = Path(__file__).parent / "fixtures" / "real" / "botzone-txt" / "sample.txt"
@@ -42,7 +43,7 @@ def test_sixteen_records_each_naming_its_match_line():
 def test_game_shape_options_and_wind_order():
     g = GAMES["61602cb45ddc087351c04358"]
     assert g["game_id"] == "botzone-61602cb45ddc087351c04358"
-    assert g["options"] == {"flowers": False, "seat_wall_size": 21}
+    assert g["options"] == BOTZONE_OPTIONS
     h = g["hands"][0]
     assert h["round_wind"] == "S"  # Wind 1: the order is E S W N, not the README's E N W S
     assert h["dealer"] == 0

@@ -7,6 +7,7 @@ import copy
 import dataclasses
 import json
 import pickle
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,10 @@ from pydantic import ValidationError
 
 from engine.audit import audit_game
 from pipeline import read
+from pipeline.rows import audit_rows
 from schemas import log as L
 from schemas import log_fast as F
+from schemas.results import GameRow, HandRow
 from tests.test_pipeline_e2e import draw_game, win_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,6 +112,18 @@ def _mutations() -> list[tuple[str, dict]]:
         {"seq": 9, "type": "chi", "seat": 1, "tile": "1m", "tiles": ["2m"], "from": 0}))
     change("int as string", lambda g: hand(g).update(dealer="0"))
     change("meta kept", lambda g: g.update(meta={"match": 7}))
+    # started_at: an ISO 8601 instant on the game and on each hand (schemas.instants)
+    change("game started_at with offset", lambda g: g.update(started_at="2026-11-01T20:00:00+08:00"))
+    change("game started_at a plain date", lambda g: g.update(started_at="2022-06-25"))
+    change("game started_at without offset", lambda g: g.update(started_at="2026-11-01 12:30"))
+    change("game started_at not a time", lambda g: g.update(started_at="yesterday"))
+    change("game started_at week date", lambda g: g.update(started_at="2026-W44-7"))
+    change("game started_at month 13", lambda g: g.update(started_at="2026-13-01"))
+    change("game started_at a number", lambda g: g.update(started_at=1767225600))
+    change("hand started_at", lambda g: hand(g).update(started_at="2026-11-01T12:05:00Z"))
+    change("hand started_at not a time", lambda g: hand(g).update(started_at="soon"))
+    change("hand started_at hour 25", lambda g: hand(g).update(started_at="2026-11-01T25:00:00Z"))
+    change("hand started_at null", lambda g: hand(g).update(started_at=None))
     return out
 
 
@@ -120,6 +135,24 @@ def test_fast_path_accepts_exactly_what_the_models_accept(name, game):
     assert (fast is None) == (model is None), name
     if model is not None:
         assert audit_game(fast) == audit_game(model)
+
+
+def test_started_at_reaches_the_rows_the_same_on_both_paths():
+    game = win_game("g1")
+    game["started_at"] = "2026-11-01T20:00:00+08:00"
+    game["hands"][0]["started_at"] = "2026-11-01T12:05:00Z"
+    rec = read.RawRecord("x.jsonl", 1, json.dumps(game))
+    (fast,) = read.parse_record(rec, fast=True)
+    (model,) = read.parse_record(rec)
+    assert isinstance(fast.game, F.Game) and isinstance(model.game, L.Game)
+    assert fast.game.started_at == model.game.started_at == game["started_at"]
+    assert fast.game.hands[0].started_at == model.game.hands[0].started_at == "2026-11-01T12:05:00Z"
+    fast_rows = audit_rows(fast, audit_game(fast.game), "r1")
+    assert fast_rows == audit_rows(model, audit_game(model.game), "r1")
+    games = [r for r in fast_rows if isinstance(r, GameRow)]
+    hands = [r for r in fast_rows if isinstance(r, HandRow)]
+    assert games[0].started_at == datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+    assert hands[0].started_at == datetime(2026, 11, 1, 12, 5, tzinfo=UTC)
 
 
 def test_a_record_rejected_on_the_fast_path_gets_the_models_message():

@@ -41,3 +41,19 @@ def test_faulty_sample_findings():
     ]
     assert res.hands[0].result == "draw"
     assert res.hands[0].computed_deltas == res.hands[0].recorded_deltas == (20, -40, 10, 10)
+
+
+def test_deal_and_seabed_sample():
+    # hand 0: seats 1 and 2 make concealed kongs at the deal (南 then 西, 二、二)10), each with its
+    # replacement; seat 1 later wins on the dealer's 中 (its 1m kong scores 暗杠大子 32).
+    # hand 1: seat 1 deals and declares 三财神 at once on a 财神 (5p), not on its 17th tile (7p):
+    # 天和, a limit (300; each seat pays 72). hand 2: seat 2 draws 4f as the 河底 tile; its
+    # replacement is the seabed's last tile (7z), kept without a discard, and wins: 海底捞月.
+    res = run("longgang-deal-seabed-clean.json")
+    assert res.findings == ()
+    h0, h1, h2 = res.hands
+    assert h0.wins[0].seat == 1 and "暗杠大子" in [i.name for i in h0.wins[0].score.items]
+    assert h1.wins[0].score.total == 300 and h1.computed_deltas == (-72, 216, -72, -72)
+    w = h2.wins[0]
+    assert (w.seat, w.win_type, w.last_tile) == (2, "self_drawn", True)
+    assert all(h.computed_deltas == h.recorded_deltas for h in res.hands)

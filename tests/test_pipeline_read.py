@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import progress, read, runner
+from pipeline import progress, read, runner, splits
 from pipeline.importers import Importer, ImportFailure, Record
 from tests.test_pipeline_e2e import make_corpus, win_game
 
@@ -65,46 +65,53 @@ def test_gz_lines_are_streamed_with_line_numbers(tmp_path):
     assert recs[10].line == 12  # the blank line 11 is skipped, numbering is not
 
 
-def test_plan_shards_splits_big_files_up_to_the_parallelism():
+def test_plan_shards_splits_big_uncompressed_jsonl_into_byte_ranges_up_to_the_parallelism():
     mb = 1 << 20
-    one = read.plan_shards(["/big.jsonl.gz"], 4, {"/big.jsonl.gz": 30 * mb})
-    assert one == tuple(read.Shard("/big.jsonl.gz", k, 4) for k in range(4))
-    # two equal files over two workers: each is read whole, once
+    one = read.plan_shards(["/big.jsonl"], 4, {"/big.jsonl": 32 * mb})
+    assert one == tuple(read.Shard("/big.jsonl", k, 4, k * 8 * mb, (k + 1) * 8 * mb if k < 3 else None)
+                        for k in range(4))
+    # many files: spread over the workers whole
     assert read.plan_shards(["/a.jsonl", "/b.jsonl"], 2, {"/a.jsonl": 9 * mb, "/b.jsonl": 9 * mb}) == (
         read.Shard("/a.jsonl"), read.Shard("/b.jsonl"))
-    # one big and one small file: the big one is split, the small one not
     mixed = read.plan_shards(["/a.jsonl", "/s.jsonl"], 2, {"/a.jsonl": 50 * mb, "/s.jsonl": mb // 2})
-    assert [(s.path, s.count) for s in mixed] == [("/a.jsonl", 2), ("/a.jsonl", 2), ("/s.jsonl", 1)]
-    # never a one-document .json, an unknown size, or anything when running in one process
-    assert read.plan_shards(["/d.json", "/u.jsonl"], 8, {"/d.json": 90 * mb}) == (
-        read.Shard("/d.json"), read.Shard("/u.jsonl"))
-    assert read.plan_shards(["/big.jsonl.gz"], 1, {"/big.jsonl.gz": 30 * mb}) == (read.Shard("/big.jsonl.gz"),)
+    assert [(s.path, s.index, s.count) for s in mixed] == [("/a.jsonl", 0, 2), ("/a.jsonl", 1, 2), ("/s.jsonl", 0, 1)]
+    assert read.plan_shards(["/big.jsonl"], 1, {"/big.jsonl": 30 * mb}) == (read.Shard("/big.jsonl"),)
     with pytest.raises(ValueError):
         read.plan_shards(["/a"], 0, {})
     with pytest.raises(ValueError):
         read.Shard("/a", 2, 2)
+    with pytest.raises(ValueError):  # a shard of several without its byte range
+        read.Shard("/a", 0, 2)
 
 
-def test_shards_keep_every_nth_record_and_sizes_come_from_the_filesystem(tmp_path):
+def test_compressed_files_documents_and_importer_formats_go_whole_to_one_shard():
+    mb = 1 << 20
+    sizes = {"/big.jsonl.gz": 30 * mb, "/big.jsonl.bz2": 30 * mb, "/d.json": 90 * mb, "/m.txt": 90 * mb}
+    plan = read.plan_shards(list(sizes), 8, sizes, {"/big.jsonl.gz": None, "/big.jsonl.bz2": None,
+                                                      "/m.txt": "botzone-txt"})
+    assert plan == tuple(read.Shard(f) for f in sizes)
+    # a big file whose importer is not known (its head could not be read) is read whole too
+    assert read.plan_shards(["/x.jsonl"], 4, {"/x.jsonl": 30 * mb}, {}) == (read.Shard("/x.jsonl"),)
+
+
+def test_sizes_come_from_the_filesystem(tmp_path):
     path = tmp_path / "g.jsonl.gz"
     with gzip.open(path, "wt") as f:
         f.write("\n".join(f'{{"n": {i}}}' for i in range(10)) + "\n")
-    got = [[r.line for r in read.read_shard(read.Shard(str(path), k, 3))] for k in range(3)]
-    assert got == [[1, 4, 7, 10], [2, 5, 8], [3, 6, 9]]
     assert read.file_sizes([str(path)]) == {str(path): path.stat().st_size}
     assert read.file_sizes([]) == {}
 
 
-def test_corrupt_gzip_is_reported_once_by_shard_zero(tmp_path):
+def test_corrupt_gzip_is_reported_once_with_what_was_read_before(tmp_path):
     path = tmp_path / "bad.jsonl.gz"
     good = gzip.compress(b"".join(b'{"n": %d}\n' % i for i in range(50)))
     path.write_bytes(good[: len(good) // 2])
-    shards = [list(read.read_shard(read.Shard(str(path), k, 2))) for k in range(2)]
-    rejections = [o for shard in shards for o in shard if isinstance(o, read.Rejection)]
-    assert len(rejections) == 1 and shards[0][-1] is rejections[0]
-    whole = list(read.read_file(str(path)))
-    assert str(whole[-1]) == str(rejections[0])  # same message as read in one piece
-    assert len(whole) - 1 == sum(len(s) for s in shards) - 1
+    out = list(read.read_shard(read.Shard(str(path))))
+    rejections = [o for o in out if isinstance(o, read.Rejection)]
+    assert len(rejections) == 1 and rejections[0].message.startswith("file unreadable")
+    part = out[-1]
+    assert isinstance(part, splits.PartRead) and part.sha256 is None  # not read to the end
+    assert [type(o) for o in read.read_file(str(path))][-1] is read.Rejection
 
 
 def test_pretty_json_document_is_one_record_and_errors_point_at_the_line(tmp_path):

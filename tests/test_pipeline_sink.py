@@ -33,9 +33,9 @@ def _stage(tmp_path, name: str, items: list) -> dict[str, tuple[str, ...]]:
     folder = str(tmp_path / name)
     w = staging.TableWriter(folder, batch_rows=3)
     for item in items:
-        made, source_file, source_line = T.item_rows(item, name)
+        made, source_file, source_line, shard_start = T.item_rows(item, name)
         for row in made:
-            w.add(row, source_file, source_line)
+            w.add(row, source_file, source_line, shard_start)
     staging.write_manifest(folder, w.close())
     return dict(staging.read_manifest(folder))
 

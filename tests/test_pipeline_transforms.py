@@ -12,7 +12,7 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from engine.findings import Finding
 from engine.result import GameAudit
-from pipeline import read, staging
+from pipeline import read, splits, staging
 from pipeline import transforms as T
 from pipeline.read import ParsedGame, RawRecord, Rejection
 from schemas.log import Game
@@ -35,20 +35,27 @@ def _parsed(gid: str, source: str = "f.jsonl", line: int = 1) -> ParsedGame:
     return ParsedGame(source, line, 0, Game.model_validate(win_game(gid)))
 
 
-def test_shards_of_a_file_together_read_every_record_once(tmp_path):
+def test_shards_of_a_file_together_read_every_record_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(read, "MIN_SPLIT_BYTES", 1)
     path = tmp_path / "many.jsonl"
     path.write_text("".join(json.dumps(win_game(f"g{i}")) + "\n" for i in range(7)))
-    shards = [read.Shard(str(path), k, 3) for k in range(3)]
+    shards = read.plan_shards([str(path)], 3, {str(path): path.stat().st_size}, {str(path): None})
+    assert len(shards) == 3
     with _pipeline() as p:
         recs = p | beam.Create(shards) | T.ReadRecords()
-        assert_that(recs | beam.Map(lambda r: r.line), equal_to(list(range(1, 8))))
+        parts = recs | beam.Filter(lambda r: isinstance(r, splits.PartRead))
+        games = recs | beam.Filter(lambda r: isinstance(r, read.RawRecord))
+        assert_that(games | beam.Map(lambda r: json.loads(r.text)["game_id"]),
+                    equal_to([f"g{i}" for i in range(7)]), label="every record once")
+        assert_that(parts | beam.Map(lambda p: p.lines) | beam.CombineGlobally(sum), equal_to([7]),
+                    label="every line owned once")
 
 
 def test_read_records_spreads_records_of_all_files(tmp_path):
     corpus = make_corpus(tmp_path)
     files = [str(corpus / "a.jsonl"), str(corpus / "b.json"), str(corpus / "sub" / "c.jsonl.gz")]
     with _pipeline() as p:
-        recs = p | beam.Create(files) | T.ReadRecords()
+        recs = p | beam.Create(files) | T.ReadRecords() | beam.Filter(lambda r: isinstance(r, read.RawRecord))
         where = recs | beam.Map(lambda r: (r.source.rsplit("/", 1)[-1], r.line))
         assert_that(where, equal_to([("a.jsonl", 1), ("a.jsonl", 2), ("a.jsonl", 3), ("a.jsonl", 5),
                                      ("a.jsonl", 6), ("b.json", 1), ("c.jsonl.gz", 1), ("c.jsonl.gz", 2)]))
@@ -157,8 +164,9 @@ def test_whole_pipeline_metrics(tmp_path):
     assert got["findings_continuity"] == 6 and got["findings_invalid_log"] == 2
     assert got["files"] == 3 and got["shards"] == 3
     # the fake engine makes no hands: only tables that got rows have files
-    assert sorted(q.name for q in (tmp_path / "stage" / "tables").iterdir()) == ["findings", "games", "rejected"]
-    assert sorted(staging.read_manifest(str(tmp_path / "stage"))) == ["findings", "games", "rejected"]
+    tables = ["file_parts", "file_records", "findings", "games", "rejected"]
+    assert sorted(q.name for q in (tmp_path / "stage" / "tables").iterdir()) == tables
+    assert sorted(staging.read_manifest(str(tmp_path / "stage"))) == tables
 
 
 @pytest.mark.parametrize("bad", ["", "not a dict"])

@@ -25,6 +25,10 @@ def test_spec_example_with_melds_and_flower():
                       {"type": "pon", "tile": "7z", "from": 1}],
             "win_tile": "5z", "flowers": ["1f"], "seat_wind": "S"}
     r = score_line(json.dumps(line), "mcr")
+    # the spec's example takes its chi from the right seat (from 3): a chi comes only from the left
+    assert r["valid"] is False and r["error"] == "chi_not_from_left"
+    line["melds"][0]["from"] = 1
+    r = score_line(json.dumps(line), "mcr")
     assert r["valid"] is False and r["error"] == "wrong_tile_count"
     # the spec's example counts 10 + 3 melds: with its concealed kong the standing tiles are 4
     line["melds"].append({"type": "kong", "tile": "9p", "concealed": True})
@@ -43,7 +47,7 @@ def test_below_minimum_is_still_scored():
 
 def test_invalid_lines_never_crash():
     assert score_line("{", "mcr")["error"] == "invalid_json"
-    assert score_line(json.dumps({"concealed": ["10m"], "win_tile": "1m"}), "mcr")["error"] == "invalid_situation"
+    assert score_line(json.dumps({"concealed": ["10m"], "win_tile": "1m"}), "mcr")["error"] == "bad_tile"
     assert score_line(json.dumps({**NINE_GATES, "ruleset": "nope"}), "mcr")["error"] == "unknown_ruleset"
     five = dict(NINE_GATES, concealed=["1p"] * 4 + NINE_GATES["concealed"][4:], win_tile="1p")
     assert score_line(json.dumps(five), "mcr")["valid"] is False

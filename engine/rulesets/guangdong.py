@@ -37,6 +37,7 @@ from engine.decompose import PAIR, SEQ, TRIPLET, decompositions, is_complete, is
 from engine.hand import Meld, NotAWin, Score, ScoreItem, WinSituation
 from engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
 from engine.rulesets import guangdong_fans as F
+from engine.situation_check import FieldSpec
 
 ORPHANS = T.TERMINALS_AND_HONOURS
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
@@ -61,7 +62,7 @@ class GuangdongOptions:
     minimum_fan: int = field(default=F.MINIMUM_FAN, metadata={
         "help": "the least a win in one of minimum_situations is worth"})
     minimum_situations: frozenset[Literal["kong_replacement", "last_tile", "multiple_win", "robbing_kong"]] = field(
-        default=F.DEFAULT_MINIMUM_SITUATIONS, metadata={
+        default=F.DEFAULT_MINIMUM_SITUATIONS, metadata={  # type: ignore[arg-type]
             "help": "situations worth at least minimum_fan: kong_replacement (杠上开花), last_tile (海底捞月), "
                     "multiple_win (一炮多响), robbing_kong (抢杠)"})
     multiple_win_from: int = field(default=2, metadata={
@@ -79,6 +80,9 @@ class GuangdongOptions:
                 "chi (推倒胡 style), where any chi is illegal_call/not_allowed"})
     winner_order: Literal["nearest", "seat_index"] = field(
         default="nearest", metadata={"help": "with multiple_winners off: which declared win takes the discard"})
+    nine_gates: Literal["shape", "pure_wait"] = field(default="shape", metadata={
+        "help": "九莲宝灯: any 14 concealed tiles 1112345678999 + one of the suit ('shape'), or only a win "
+                "on the nine-sided wait, the 13 tiles before it being 1112345678999 ('pure_wait')"})
 
     def check(self) -> None:
         for name in ("base", "minimum_fan", "min_fan", "bao_sets", "false_win_fan"):
@@ -110,6 +114,11 @@ class Guangdong(Ruleset):
     Options = GuangdongOptions
     hand_size = 13
     tile_copies = (4,) * 34 + (0,) * 8  # 136 tiles, no flowers
+    situation_fields = MappingProxyType({
+        "winners": FieldSpec("int", "seats winning on the same discard (一炮多响)", low=1, high=3),
+        "ready": FieldSpec("bool", "the winner had declared ready (报听; scored with the addition 报听)"),
+    })
+    result_details = (("special", False), ("capped", False))
 
     @property
     def chi_allowed(self) -> bool:  # type: ignore[override]
@@ -196,7 +205,9 @@ class Guangdong(Ruleset):
     def _candidates(self, sit: WinSituation, shape: _Shape, all_tiles: tuple[int, ...]):
         """Yield (sort key, items, is_special, capped) for each way to score this shape.
         Sort key: (total, 1 for a special hand, raw sum) — a special hand wins a tie."""
-        specials = self.special_hands(shape, all_tiles, no_melds=not sit.melds)
+        pure = self.options.nine_gates == "pure_wait"
+        specials = self.special_hands(shape, all_tiles, no_melds=not sit.melds,
+                                      nine_gates_win=sit.win_tile if pure else None)
         breakers = [r for r in specials if r.zh in self.options.cap_breakers]
         for r in breakers:
             v = self.value(r)
@@ -246,8 +257,10 @@ class Guangdong(Ruleset):
         ]
 
     @staticmethod
-    def special_hands(shape: _Shape, all_tiles: tuple[int, ...], *, no_melds: bool) -> list[F.FanRow]:
-        """The special rows a hand has, in table order."""
+    def special_hands(shape: _Shape, all_tiles: tuple[int, ...], *, no_melds: bool,
+                      nine_gates_win: int | None = None) -> list[F.FanRow]:
+        """The special rows a hand has, in table order. ``nine_gates_win``: score 九莲宝灯 only
+        when the tiles without this winning tile are exactly 1112345678999 (option nine_gates)."""
         s = F.SPECIAL_BY_ID
         suits = _suits(all_tiles)
         orphan_only = all(t in ORPHANS for t in all_tiles)
@@ -283,7 +296,7 @@ class Guangdong(Ruleset):
             out.append(s["big_three_dragons"])
         if winds == 4:
             out.append(s["big_four_winds"])
-        if no_melds and suits == "pure" and _nine_gates(all_tiles):
+        if no_melds and suits == "pure" and _nine_gates(all_tiles, nine_gates_win):
             out.append(s["nine_gates"])
         return sorted(out, key=F.SPECIAL.index)
 
@@ -339,12 +352,19 @@ def _thirteen_orphans(counts: Sequence[int]) -> bool:
         sum(counts[t] for t in ORPHANS) == 14
 
 
-def _nine_gates(tiles: Sequence[int]) -> bool:
-    """1112345678999 + one more of the same suit, all concealed (caller checks no melds)."""
+def _nine_gates(tiles: Sequence[int], win: int | None = None) -> bool:
+    """1112345678999 + one more of the same suit, all concealed (caller checks no melds).
+    With ``win`` (the pure reading): the 13 tiles besides the winning tile are exactly
+    1112345678999, the hand that waits on all nine tiles of its suit."""
     if len(tiles) != 14:
         return False
     base = 9 * T.suit(tiles[0])
     c = T.counts(tiles, 34)[base:base + 9]
+    if win is not None:
+        if not base <= win < base + 9:
+            return False
+        c[win - base] -= 1
+        return tuple(c) == NINE_GATES
     return all(have >= need for have, need in zip(c, NINE_GATES, strict=True))
 
 

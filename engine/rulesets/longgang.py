@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
 
 from engine import tiles as T
@@ -36,6 +37,7 @@ from engine.hand import Meld, Score, WinSituation
 from engine.ruleset import DiscardContext, HandEnd, OptionError, Ruleset, Settlement, TableView
 from engine.rulesets import longgang_draws as D
 from engine.rulesets import longgang_score as S
+from engine.situation_check import FieldSpec
 
 
 def _opt(default: Any, help: str) -> Any:
@@ -47,14 +49,20 @@ class LonggangOptions:
     """Options of 龙港麻将. Each default is the seed's 龙港 rule; each option is an
     alternative the seed names (有的地方 …, 选用)."""
 
-    dead_wall: Literal[20, 21] = _opt(20, "tiles never drawn at the back of the wall (王牌): 20 or 21")
+    dead_wall: Literal[20, 21] = _opt(
+        20, "tiles never drawn at the back of the wall (王牌): 20 or 21. With 21 and seabed_replacement "
+            "'seed', the 21st is the reserve a replacement owed at the 河底 tile or the one before it takes")
+    seabed_replacement: Literal["seed", "shorten"] = _opt(
+        "seed", "a flower/kong replacement owed at the 河底 tile or the one before it (二、一)6 e): seed — one "
+                "replacement, kept without a discard, the other seats share the three seabed tiles left; "
+                "shorten — an ordinary replacement and discard, the seabed one tile shorter")
     eight_pairs: bool = _opt(True, "八对半 (7 pairs + 1 triplet, concealed, no kong) is a winning shape (选用)")
     eight_pairs_limit: bool = _opt(False, "八对半 is a limit hand (腊子) (有的地方来法算腊子)")
     single_wait_self_draw_bonus: bool = _opt(
         False, "a self-drawn single wait (单吊) also gets the 2 胡 self-draw bonus (现习惯上也有计4胡的)")
     edge_single_discard_bonus: bool = _opt(
         False, "on a discard, an edge (边张) or single (单吊) wait gets 2 胡 like a closed wait (有的地方也计2胡)")
-    kong_replacement_tai: bool = _opt(False, "a win on a kong replacement (杠上开花) adds 1 台 (有的地方来法也计一台)")
+    kong_replacement_tai: bool = _opt(False, "a win on the replacement tile of a kong or a flower (杠上开花, 补花) adds 1 台 (有的地方来法也计一台)")
     round_wind_triplet_tai: bool = _opt(False, "a triplet of the round wind (圈风刻) adds 1 台 (龙港来法不计)")
     pure_straight_tai: bool = _opt(False, "一条龙 (123 456 789 of one suit) adds 1 台 (选用)")
     human_win: bool = _opt(False, "人胡 (a non-dealer wins by self-draw in the first go-round) is a limit hand "
@@ -73,11 +81,25 @@ class LonggangOptions:
         "discarded 中/发/seat wind commits 诈胡 (false_win); honour_only: in that hand only such a discard may "
         "be won on (有的来法); off: no rule")
     liability_window: int = _opt(
-        4, "包三家: live draws left before the seabed (分张前几张) from which a wrong 中/发 discard that is won on "
-           "makes the discarder pay for all three; 0 turns the rule off")
+        4, "包三家: a wrong 中/发 discard that is won on makes the discarder pay for all three when it follows one "
+           "of the last N live draws before the seabed (分张前几张: the 河底 tile and the N-1 before it); 0 turns "
+           "the rule off")
     four_winds_wild_restriction: bool = _opt(
         False, "大/小四喜 with a wild in its wind sets needs two or more wilds and no wild elsewhere "
                "(现在习惯上不作此限制)")
+    zuo_is_second_caishen: bool = _opt(
+        True, "双财神 (1 台) also for the 坐花 + one 正财 (四、3 \"坐花与正财1台\"); false: only two 正财 "
+              "(四、1 \"两个神计一台\"), the 坐花 scoring its own 台")
+    wild_beyond_fourth_copy: Literal["value_honours", "any"] = _opt(
+        "value_honours", "kinds a wild may stand for as a fifth (or sixth) copy: value_honours — 中, 发 and the "
+                         "seat wind, the kinds 二、三)e names; any — every kind (三)a \"财神可以用来代替其他所有的牌\")")
+    non_winner_single_two_wilds: bool = _opt(
+        True, "陪家: one natural tile and two wilds make a triplet (三)f's example \"坐花，两个财神，红中…只算红中刻8\"); "
+              "false: every triplet of a 陪家 holds two natural tiles (一、A)2) \"两个财神或坐花配一张牌可视为暗刻胡，"
+              "非胡牌者不行\")")
+    non_winner_wild_choice: Literal["caishen_first", "best"] = _opt(
+        "caishen_first", "陪家: which wilds fill its triplets: caishen_first — the 正财, the 坐花 only when they run "
+                         "out (三)f's example counts 2 台 for 坐花 + two 财神 + 中); best — whichever scores more")
     appendix_hands: frozenset[str] = _opt(
         frozenset(), "the rare hands of the seed's 附一 that count (有此地方玩法算腊子): any of "
                      + ", ".join(S.APPENDIX_TAI))
@@ -108,8 +130,45 @@ class LonggangOptions:
             three_caishen=self.three_caishen, non_winner_four_flowers_tai=self.non_winner_four_flowers_tai,
             four_winds_wild_restriction=self.four_winds_wild_restriction,
             appendix_hands=frozenset(self.appendix_hands),
+            zuo_is_second_caishen=self.zuo_is_second_caishen,
+            wild_beyond_fourth_copy=self.wild_beyond_fourth_copy,
+            non_winner_single_two_wilds=self.non_winner_single_two_wilds,
+            non_winner_wild_choice=self.non_winner_wild_choice,
         )
 
+
+def liability_draw(drawable_left: int, seabed: int) -> int:
+    """Where a discard stands in 包三家's window (四、a–c "行牌至最后阶段（分张前几张）"): the live
+    draws before the seabed counted back from the 河底 tile, with ``drawable_left`` tiles (seabed
+    included) left at the discard. A discard after the 河底 draw is at 1, after the draw before
+    it at 2, …; the rule covers positions 1 … ``liability_window``."""
+    return drawable_left - seabed + 1
+
+#: roles of a scored situation that mean a seat that did not win (陪家)
+NON_WINNER_ROLES = ("other", "loser", "peijia")
+
+#: the ``ruleset_fields`` of a scored situation (see the module docstring)
+SITUATION_FIELDS = MappingProxyType({
+    "indicator": FieldSpec("tile", "the flipped tile: the other copies of its kind are 财神 (a flower: 花财神)",
+                           excludes=("wildcards",)),
+    "wildcards": FieldSpec("tiles", "the 财神 tiles themselves (instead of indicator)", excludes=("indicator",)),
+    "seat_flower": FieldSpec("flower_or_false", "with wildcards: the seat's 坐花, or false for none "
+                                                "(default: the seat wind's flower)", requires=("wildcards",)),
+    "heavenly": FieldSpec("bool", "天胡: the dealer wins before its first discard", dealer=True, self_drawn=True,
+                          no_call=True),
+    "human": FieldSpec("bool", "地胡: a win on the dealer's first discard", dealer=False, self_drawn=False,
+                       no_call=True),
+    "dihu": FieldSpec("bool", "地胡 (same as human)", dealer=False, self_drawn=False, no_call=True),
+    "earthly": FieldSpec("bool", "人胡 by self-draw (with the option human_win)", dealer=False, self_drawn=True,
+                         no_call=True),
+    "first_round_discards": FieldSpec("int", "discards made so far in an unbroken first go-round (人胡 timing)",
+                                      low=0, requires=("seat", "dealer")),
+    "seat": FieldSpec("int", "the winner's seat (with dealer: 人胡 timing)", low=0, high=3),
+    "dealer": FieldSpec("int", "the dealer's seat", low=0, high=3),
+    "declined_win": FieldSpec("bool", "the seat let a win pass earlier in the hand (三财神吊字牌)"),
+    "role": FieldSpec("choice", "winner (default), or other / loser / peijia: score the standing tiles as a "
+                                "陪家", choices=("winner", *NON_WINNER_ROLES)),
+})
 
 #: 136 tiles: suits × 4, 东南西北 × 4, no 白板, 发 中 × 4, 春夏秋冬 once each, no 梅兰竹菊
 COPIES = (4,) * 27 + (4, 4, 4, 4, 0, 4, 4) + (1, 1, 1, 1) + (0, 0, 0, 0)
@@ -134,6 +193,11 @@ class Longgang(Ruleset):
     discard_context = True
     #: 三财神吊字牌 needs to know whether the seat let a win pass (see :meth:`forbidden_win`)
     tracks_declined_wins = True
+    #: concealed kongs at the deal by any seat, 东→南→西→北 (二、二)10)
+    deal_kongs = True
+    situation_fields = SITUATION_FIELDS
+    result_list = "items"
+    result_details = (("hu", 0), ("tai", 0), ("limit", False), ("others_zero", False), ("follow_tai", 0))
 
     def __init__(self, options: Any = None):
         super().__init__(options)
@@ -142,6 +206,16 @@ class Longgang(Ruleset):
     @property
     def dead_wall(self) -> int:  # type: ignore[override]
         return int(self.options.dead_wall)
+
+    @property
+    def seabed_replacement(self) -> str:  # type: ignore[override]
+        """二、一)6 e (``"seed"``) or the ordinary replacement (``"shorten"``); see :mod:`engine.seabed`."""
+        return str(self.options.seabed_replacement)
+
+    @property
+    def seabed_reserve(self) -> int:  # type: ignore[override]
+        """With a 21-tile 王牌 the odd tile at its end is the reserve of 二、一)6 e ①."""
+        return 1 if self.options.seabed_replacement == "seed" and self.options.dead_wall == 21 else 0
 
     # --- wilds and flowers ------------------------------------------------------------
     def wilds(self, seat: int, dealer: int, indicator: int | None) -> S.Wilds:
@@ -159,6 +233,31 @@ class Longgang(Ruleset):
 
     def wildcard_indicator_required(self) -> bool:
         return True
+
+    # --- scored situations ------------------------------------------------------------
+    def situation_wilds(self, sit: WinSituation) -> frozenset[int]:
+        """正财 and 坐花 from ``indicator`` or ``wildcards`` / ``seat_flower``."""
+        return S.wilds_of(sit).all
+
+    def situation_table_tiles(self, sit: WinSituation) -> tuple[int, ...]:
+        """The flipped indicator is one copy of its kind, out of every hand."""
+        ind = sit.get("indicator")
+        return (ind,) if isinstance(ind, int) and not isinstance(ind, bool) else ()
+
+    def situation_is_winner(self, sit: WinSituation) -> bool:
+        return sit.get("role") not in NON_WINNER_ROLES
+
+    def standing_sizes(self, sit: WinSituation) -> tuple[int, ...]:
+        """17 for a winner (16 + the winning tile; a kong adds one beyond its 3); 16 for a 陪家's
+        standing tiles, and for 三财神, which wins on the tiles held (四、7 "抓16张牌时如有三财神亦可胡牌")."""
+        if not self.situation_is_winner(sit):
+            return (self.hand_size,)
+        w = S.wilds_of(sit)
+        c = T.counts(sit.full_concealed)
+        zuo = c[w.zuo] if w.zuo is not None else 0
+        if S._three_caishen(sum(c[t] for t in w.real), zuo, w, self.rules):
+            return (self.hand_size + 1, self.hand_size)
+        return (self.hand_size + 1,)
 
     # --- wins --------------------------------------------------------------------------
     def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int] = frozenset()) -> bool:
@@ -184,12 +283,12 @@ class Longgang(Ruleset):
             return ()
         wind = T.wind_tile((ctx.seat - ctx.dealer) % 4)
         reason = S.liable_discard(ctx.tile, ctx.hand, wind, wind in ctx.wilds, ctx.discarded, ctx.melds,
-                                  ctx.drawable_left - self.seabed, self.options.liability_window)
+                                  liability_draw(ctx.drawable_left, self.seabed), self.options.liability_window)
         return () if reason is None else (("liable", ctx.seat), ("liable_rule", reason))
 
     def score_win(self, sit: WinSituation) -> Score:
         """The winner's 胡 and 台 (or, with ``role: "other"``, a non-winner's)."""
-        if sit.get("role") in ("other", "loser", "peijia"):
+        if sit.get("role") in NON_WINNER_ROLES:
             return S.score_other(sit.full_concealed, sit.melds, sit.flowers, sit.seat_wind, S.wilds_of(sit),
                                  self.rules, sit.round_wind)
         return S.score_winner(sit, self.rules)

@@ -24,11 +24,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
+from typing import Any
 
 from engine import tiles as T
-from engine.decompose import PAIR, SEQ, TRIPLET, Part, decompositions, is_seven_pairs
+from engine.decompose import PAIR, SEQ, TRIPLET
 from engine.decompose import is_complete as shape_complete
 from engine.hand import Meld, MeldKind, NotAWin, Score, ScoreItem, WinSituation
+from engine.rulesets import longgang_readings as R
+from engine.rulesets.longgang_readings import Reading
 
 # ------------------------------------------------------------------ tables
 
@@ -180,7 +183,7 @@ def wilds_of(sit: WinSituation) -> Wilds:
     (a tile, or false for none)."""
     wc = sit.get("wildcards")
     if wc is not None:
-        real = frozenset(_tile_of(x) for x in wc)  # type: ignore[union-attr]
+        real = frozenset(_tile_of(x) for x in wc)  # type: ignore[union-attr,attr-defined]
         sf = sit.get("seat_flower", seat_flower(sit.seat_wind))
         zuo = None if sf in (None, False) else _tile_of(sf)
         flower_mode = bool(real) and all(T.is_flower(t) for t in real)
@@ -211,6 +214,10 @@ class Rules:
     non_winner_four_flowers_tai: int = 2
     four_winds_wild_restriction: bool = False
     appendix_hands: frozenset[str] = frozenset()
+    zuo_is_second_caishen: bool = True
+    wild_beyond_fourth_copy: str = "value_honours"
+    non_winner_single_two_wilds: bool = True
+    non_winner_wild_choice: str = "caishen_first"
 
 
 # ------------------------------------------------------------------ helpers
@@ -240,87 +247,6 @@ def _meld_hu(m: Meld) -> tuple[str, int] | None:
 def _honour_scoring(t: int | None, seat_wind: int) -> bool:
     """中, 发 or the seat's own wind."""
     return t is not None and (t in DRAGON_KINDS or t == T.wind_tile(seat_wind))
-
-
-def _wait(part: Part, w: int, wild_win: bool) -> str:
-    if part.kind == PAIR:
-        return "single"
-    if part.kind == TRIPLET:
-        return "triplet"
-    if wild_win or part.tile is None:
-        return "closed"
-    a = part.tile
-    if w == a + 1:
-        return "closed"
-    if (w == a and T.rank(a) == 7) or (w == a + 2 and T.rank(a) == 1):
-        return "edge"
-    return "two_sided"
-
-
-def _contains(part: Part, w: int) -> bool:
-    if part.tile is None:
-        return False
-    if part.kind == SEQ:
-        return part.tile <= w <= part.tile + 2 and T.suit(w) == T.suit(part.tile)
-    return part.tile == w
-
-
-@dataclass(frozen=True, slots=True)
-class _Arrangement:
-    parts: tuple[Part, ...]
-    substitutes: int  # wilds standing for another tile (0: 硬胡 / 财神归位)
-    shape: str  # "standard" | "eight_pairs"
-
-
-def _arrangements(nat: list[int], w: Wilds, real: int, zuo: int, n_sets: int, rules: Rules,
-                  concealed_only: bool) -> list[_Arrangement]:
-    """Every way to read the standing tiles as a winning shape, for each number of
-    正财 standing for themselves (财神归位)."""
-    out: list[_Arrangement] = []
-    wild_total = real + zuo
-    homing = range(real + 1) if w.caishen_kind is not None else range(1)
-    for k in homing:
-        c = list(nat)
-        if w.caishen_kind is not None:
-            c[w.caishen_kind] += k
-        left = wild_total - k
-        for parts in decompositions(c, n_sets, left):
-            out.append(_Arrangement(parts, left, "standard"))
-        if rules.eight_pairs and concealed_only:
-            out.extend(_Arrangement(p, left, "eight_pairs") for p in _eight_pairs(c, left))
-    return out
-
-
-def _eight_pairs(c: Sequence[int], wilds: int) -> list[tuple[Part, ...]]:
-    """八对半: seven pairs (four alike = two pairs) and one triplet, wilds filling in."""
-    if sum(c[:34]) + wilds != 17:
-        return []
-    # Taking the triplet out changes the parity of one kind at most, and a single left over
-    # needs a wild: with more odd kinds than wilds + 1 no choice below can work (fast exit).
-    if sum(n & 1 for n in c[:34]) > wilds + 1:
-        return []
-    out = []
-    choices: list[int | None] = [t for t in range(34) if c[t]]
-    choices.append(None)
-    for t in choices:
-        need = 3 if t is None else max(0, 3 - c[t])
-        if need > wilds:
-            continue
-        rest = list(c[:34])
-        if t is not None:
-            rest[t] -= min(3, rest[t])
-        if not is_seven_pairs(rest, wilds - need, pairs=7):
-            continue
-        parts = [Part(TRIPLET, t, need)]
-        left = wilds - need
-        for x in range(34):
-            parts.extend([Part(PAIR, x, 0)] * (rest[x] // 2))
-            if rest[x] % 2:
-                parts.append(Part(PAIR, x, 1))
-                left -= 1
-        parts.extend([Part(PAIR, None, 2)] * (left // 2))
-        out.append(tuple(parts))
-    return out
 
 
 # ------------------------------------------------------------------ shape test
@@ -353,7 +279,7 @@ def complete(counts: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
         return False
     if shape_complete(nat, n_sets, w):
         return True
-    return rules.eight_pairs and n_melds == 0 and bool(_eight_pairs(nat, w))
+    return rules.eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w)
 
 
 # ------------------------------------------------------------------ the winner
@@ -364,23 +290,43 @@ def _three_caishen(real: int, zuo: int, w: Wilds, rules: Rules) -> bool:
     return n >= rules.three_caishen
 
 
-def score_winner(sit: WinSituation, rules: Rules) -> Score:
-    """Score a declared win; raise NotAWin if it is none of the winning shapes."""
+@dataclass(frozen=True, slots=True)
+class WinnerContext:
+    """What every reading of one winning hand shares: the seat's wilds, the 正财 and 坐花
+    held (the winning tile included), the flowers set aside and the special wins (天胡…)."""
+
+    wilds: Wilds
+    real: int
+    zuo: int
+    flower_items: tuple[tuple[str, int, str], ...]
+    special: tuple[str, ...]
+
+
+def winner_context(sit: WinSituation, rules: Rules) -> WinnerContext:
+    """The shared part of a winner's scoring; raise NotAWin for a flower that should have
+    been set aside."""
     w = wilds_of(sit)
     c = T.counts(sit.full_concealed)
     bad_flowers = [t for t in range(T.FLOWER0, T.N_TILES) if c[t] and t not in w.all]
     if bad_flowers:
         raise NotAWin("not_a_win", f"flower {T.name(bad_flowers[0])} held but not set aside")
-    real = sum(c[t] for t in w.real)
-    zuo = c[w.zuo] if w.zuo is not None else 0
-    flower_items = [("花", FLOWER_HU, "hu")] * len(sit.flowers)
-    special = []
+    special: list[str] = []
     if sit.get("heavenly"):
         special.append("天胡")
     elif sit.get("human") or sit.get("dihu"):
         special.append("地胡")
     elif rules.human_win and (sit.get("earthly") or is_human_win(sit)):
         special.append("人胡")
+    return WinnerContext(w, sum(c[t] for t in w.real), c[w.zuo] if w.zuo is not None else 0,
+                         (("花", FLOWER_HU, "hu"),) * len(sit.flowers), tuple(special))
+
+
+def score_winner(sit: WinSituation, rules: Rules) -> Score:
+    """Score a declared win by its most favourable reading (see :mod:`longgang_readings`);
+    raise NotAWin if it is none of the winning shapes."""
+    ctx = winner_context(sit, rules)
+    w, real, zuo, flower_items, special = ctx.wilds, ctx.real, ctx.zuo, list(ctx.flower_items), ctx.special
+    c = T.counts(sit.full_concealed)
     if _three_caishen(real, zuo, w, rules):
         items = [("底胡", WINNER_BASE, "hu"), *flower_items, ("三财神", LIMIT_TAI, "tai")]
         items += [(s, LIMIT_TAI, "tai") for s in special]
@@ -389,16 +335,53 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
     n_sets = 5 - len(sit.melds)
     if n_sets < 0:
         raise NotAWin("not_a_win", "more than five melds")
-    arrs = _arrangements(nat, w, real, zuo, n_sets, rules, concealed_only=not sit.melds)
+    win = sit.win_tile
+    win_wild = win in w.all
+    if not win_wild:
+        nat[win] -= 1
+    readings = R.winner_readings(tuple(nat), None if win_wild else win, win in w.real,
+                                 real - (win in w.real), zuo - (win == w.zuo), w.caishen_kind, n_sets,
+                                 rules.eight_pairs and not sit.melds)
+    robbing = sit.kong and not sit.self_drawn
+    copy_limits = copy_limits_of(sit.melds, sit.seat_wind, [0 if t in w.all else c[t] for t in range(34)],
+                                 rules.wild_beyond_fourth_copy == "any")
     best: tuple[tuple[int, int, int], Score] | None = None
-    for arr in arrs:
-        for sc in _score_arrangement(sit, arr, w, real, zuo, flower_items, special, rules):
-            key = (sc.total, int(_detail(sc, "tai")), int(_detail(sc, "hu")))
-            if best is None or key > best[0]:
-                best = (key, sc)
+    for r in readings:
+        part = r.parts[r.win_idx]
+        if robbing and not rules.wild_pair_robbing and part.kind == PAIR and part.wilds > 0:
+            continue  # 单吊抢杠 with a 财神 as the pair's other tile (option)
+        if not R.within_copy_limits(r, copy_limits):
+            continue
+        sc = score_reading(sit, r, rules, ctx)
+        key = (sc.total, int(_detail(sc, "tai")), int(_detail(sc, "hu")))
+        if best is None or key > best[0]:
+            best = (key, sc)
     if best is None:
         raise NotAWin("not_a_win", "not five sets and a pair, 八对半 or three 财神")
     return best[1]
+
+
+#: kinds a wild may stand for beyond the fourth copy (二、三)e "如手牌已碰红中（青发，坐风同理）,
+#: 再胡红中配两财神…或手中有四个红中配双财神也计3台"): 中, 发 and (below) the seat's own wind
+BEYOND_FOURTH_COPY = DRAGON_KINDS
+
+
+def copy_limits_of(melds: Sequence[Meld], seat_wind: int, nat: Sequence[int],
+                   any_kind: bool = False) -> tuple[int, ...]:
+    """How many copies of each kind the concealed sets may show: 4 less those in melds (but
+    never fewer than the natural tiles ``nat`` held: wilds are what may not add a fifth), or
+    no limit (99) for the kinds of :data:`BEYOND_FOURTH_COPY` and the seat wind — for every
+    kind with ``any_kind`` (option ``wild_beyond_fourth_copy: any``)."""
+    if any_kind:
+        return (99,) * 34
+    limits = [4] * 34
+    for m in melds:
+        for t in m.tiles[:4]:
+            limits[t] -= 1
+    limits = [max(n, lim) for n, lim in zip(nat[:34], limits, strict=True)]
+    for t in (*BEYOND_FOURTH_COPY, T.wind_tile(seat_wind)):
+        limits[t] = 99
+    return tuple(limits)
 
 
 def is_human_win(sit: WinSituation) -> bool:
@@ -411,7 +394,7 @@ def is_human_win(sit: WinSituation) -> bool:
     return n <= 3 if sit.self_drawn else 2 <= n <= 4
 
 
-def _detail(sc: Score, key: str) -> object:
+def _detail(sc: Score, key: str) -> Any:
     return dict(sc.details).get(key, 0)
 
 
@@ -423,26 +406,15 @@ def _limit_score(items: list[tuple[str, int, str]], limits: tuple[str, ...]) -> 
                                               ("others_zero", zero), ("follow_tai", min(3, tai))))
 
 
-def _score_arrangement(sit: WinSituation, arr: _Arrangement, w: Wilds, real: int, zuo: int,
-                       flower_items: list, special: list[str], rules: Rules) -> Iterable[Score]:
-    win = sit.win_tile
-    wild_win = win in w.all
-    robbing = sit.kong and not sit.self_drawn
-    kong_draw = sit.kong and sit.self_drawn
-    if wild_win:
-        cands = [i for i, p in enumerate(arr.parts) if p.wilds > 0]
-    else:
-        cands = [i for i, p in enumerate(arr.parts) if _contains(p, win)]
-    for i in cands:
-        part = arr.parts[i]
-        wait = _wait(part, win, wild_win)
-        if robbing and not rules.wild_pair_robbing and part.kind == PAIR and part.wilds > 0:
-            continue
-        yield _score_one(sit, arr, i, wait, w, real, zuo, flower_items, special, rules, kong_draw)
-
-
-def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w: Wilds, real: int, zuo: int,
-               flower_items: list, special: list[str], rules: Rules, kong_draw: bool) -> Score:
+def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContext | None = None) -> Score:
+    """The winner's score under one reading of its hand."""
+    if ctx is None:
+        ctx = winner_context(sit, rules)
+    w, real, zuo, flower_items, special = ctx.wilds, ctx.real, ctx.zuo, list(ctx.flower_items), ctx.special
+    arr, win_idx = r, r.win_idx
+    wait = R.wait_of(r.parts[win_idx], r.win_kind)
+    # 二、二)9 and 1: a win on the replacement tile of a kong or a flower (补花) counts only 自摸 2
+    kong_draw = sit.self_drawn and (sit.kong or sit.get("replacement") in ("kong", "flower"))
     hu: list[tuple[str, int, str]] = [("底胡", WINNER_BASE, "hu")]
     tai: list[tuple[str, int, str]] = []
     seat_wind_tile = T.wind_tile(sit.seat_wind)
@@ -450,14 +422,16 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
         mh = _meld_hu(m)
         if mh:
             hu.append((mh[0], mh[1], "hu"))
+    tiles = [R.free_tile(r, i, w.caishen_kind) for i in range(len(r.parts))]
     for i, p in enumerate(arr.parts):
-        if p.kind == TRIPLET and p.tile is not None:
+        free = tiles[i]  # p.tile, unless the part is all wilds standing for another tile
+        if p.kind == TRIPLET and free is not None:
             exposed = i == win_idx and not sit.self_drawn
             name = "明刻" if exposed else "暗刻"
-            big = is_big(p.tile)
+            big = is_big(free)
             hu.append((f"{name}{'大子' if big else '小子'}", SET_HU[(name, big)], "hu"))
-        elif p.kind == PAIR and _honour_scoring(p.tile, sit.seat_wind):
-            hu.append(("将", PAIR_HU, "hu"))
+        elif p.kind == PAIR and _honour_scoring(p.tile, sit.seat_wind) and R.part_wilds(r, i, w.caishen_kind) < 2:
+            hu.append(("将", PAIR_HU, "hu"))  # not for a pair of 财神/坐花 (二、三)a "不计将胡数")
     hu.extend(flower_items)
     if sit.self_drawn:
         if kong_draw:
@@ -478,17 +452,18 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
 
     # --- 台
     limits: list[str] = list(special)
-    all_wild_triplet = any(p.kind == TRIPLET and p.tile is None for p in arr.parts)
+    all_wild_triplet = any(p.kind == TRIPLET and R.part_wilds(r, i, w.caishen_kind) == 3
+                           for i, p in enumerate(r.parts))
     if all_wild_triplet:
         limits.append("财神会")  # two 正财 + 坐花 as one triplet (three 正财 is 三财神, above)
     if zuo:
         four = not w.flower_mode and all(T.FLOWER0 + k in sit.flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
         tai.append(("四花", TAI["四花"], "tai") if four else ("坐花", TAI["坐花"], "tai"))
-    if real + zuo >= 2:
+    if real + (zuo if rules.zuo_is_second_caishen or w.flower_mode else 0) >= 2:
         tai.append(("双财神", TAI["双财神"], "tai"))
     if arr.substitutes == 0:
         tai.append(("硬胡", TAI["硬胡"], "tai"))
-    sets = [(p.kind, p.tile) for p in arr.parts if p.tile is not None] + [
+    sets: list[tuple[str, int]] = [(p.kind, t) for p, t in zip(arr.parts, tiles, strict=True) if t is not None] + [
         (SEQ if m.kind is MeldKind.CHI else TRIPLET, m.first) for m in sit.melds]
     for kind, t in sets:
         if kind != TRIPLET or t in w.real or t == w.caishen_kind:
@@ -511,11 +486,12 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
         tai.append(("对对胡", TAI["对对胡"], "tai"))
     triplet_kinds = [t for k, t in sets if k == TRIPLET]
     pair_kinds = [t for k, t in sets if k == PAIR]
+    wild_pair = any(p.kind == PAIR and tiles[i] is None for i, p in enumerate(r.parts))  # stands for whatever pair suits
     winds = sum(1 for t in triplet_kinds if T.is_wind(t))
     four_winds_ok = not rules.four_winds_wild_restriction or _four_winds_wilds_ok(arr, real + zuo)
     if winds == 4 and four_winds_ok:
         limits.append("大四喜")
-    elif winds == 3 and any(T.is_wind(t) for t in pair_kinds) and four_winds_ok:
+    elif winds == 3 and (wild_pair or any(T.is_wind(t) for t in pair_kinds)) and four_winds_ok:
         limits.append("小四喜")
     if no_seq and shown and all(T.is_terminal(t) for t in shown):
         limits.append("清老头")
@@ -523,7 +499,7 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
         limits.append("混老头")
     if rules.four_kings_limit and arr.shape == "standard":
         hon_trip = sum(1 for t in triplet_kinds if T.is_honour(t))
-        if hon_trip >= 4 or (hon_trip == 3 and any(T.is_honour(t) for t in pair_kinds)):
+        if hon_trip >= 4 or (hon_trip == 3 and (wild_pair or any(T.is_honour(t) for t in pair_kinds))):
             limits.append("四金刚")
     if arr.shape == "eight_pairs":
         if rules.eight_pairs_limit:
@@ -535,10 +511,11 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
         if any({9 * s, 9 * s + 3, 9 * s + 6} <= seq_firsts for s in range(3)):
             tai.append(("一条龙", TAI["一条龙"], "tai"))
     for name in _appendix(sit, arr, sets, shown, win_idx, rules):
-        if APPENDIX_TAI[name] is None:
+        value = APPENDIX_TAI[name]
+        if value is None:
             limits.append(name)
         else:
-            tai.append((name, APPENDIX_TAI[name], "tai"))
+            tai.append((name, value, "tai"))
     if kong_draw and rules.kong_replacement_tai:
         tai.append(("杠上开花", TAI["杠上开花"], "tai"))
     pinghu = (arr.shape == "standard" and all(k == SEQ for k, _ in sets if k != PAIR)
@@ -561,7 +538,7 @@ def _score_one(sit: WinSituation, arr: _Arrangement, win_idx: int, wait: str, w:
         ("follow_tai", min(3, tai_total))))
 
 
-def _four_winds_wilds_ok(arr: _Arrangement, wilds_held: int) -> bool:
+def _four_winds_wilds_ok(arr: Reading, wilds_held: int) -> bool:
     """三、10 (option): a 四喜 with a wild in its wind sets needs two or more wilds held
     (坐花 counting), and no wild standing for a tile outside the wind sets."""
     in_winds = sum(p.wilds for p in arr.parts if p.tile is not None and T.is_wind(p.tile))
@@ -569,7 +546,7 @@ def _four_winds_wilds_ok(arr: _Arrangement, wilds_held: int) -> bool:
     return in_winds == 0 or (wilds_held >= 2 and elsewhere == 0)
 
 
-def _appendix(sit: WinSituation, arr: _Arrangement, sets: list[tuple[int, int]], shown: list[int],
+def _appendix(sit: WinSituation, arr: Reading, sets: list[tuple[str, int]], shown: list[int],
               win_idx: int, rules: Rules) -> list[str]:
     """The 附一 rows (named in ``rules.appendix_hands``) this reading of the hand shows."""
     if not rules.appendix_hands or arr.shape != "standard":
@@ -632,54 +609,73 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
                 w: Wilds, rules: Rules, round_wind: int = 0) -> Score:
     """Score a seat that did not win: its melds, its concealed triplets and honour pairs,
     flowers set aside; wilds count only where they turn a pair or a single into a
-    triplet (财神卖兵 otherwise), and so do their 台. No base, no 硬胡/混一色/对对胡."""
+    triplet (财神卖兵 otherwise), and so do their 台. No base, no 硬胡/混一色/对对胡.
+    The placement of the wilds is the most favourable one (what the others pay depends on it)."""
+    c = T.counts(concealed)
+    nat = [0 if t in w.all else c[t] for t in range(34)]
+    wild_n = sum(c[t] for t in w.all)
+    real = sum(c[t] for t in w.real)
+    limits = copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
+    best: Score | None = None
+    for chosen in other_placements(nat, wild_n, limits, rules.non_winner_single_two_wilds):
+        used = wild_cost(nat, chosen)
+        if rules.non_winner_wild_choice == "best":
+            splits = range(max(0, used - (wild_n - real)), min(real, used) + 1)
+        else:
+            splits = range(min(real, used), min(real, used) + 1)
+        for used_real in splits:
+            sc = score_other_placement(concealed, melds, flowers, seat_wind, w, rules, chosen, round_wind, used_real)
+            if best is None or (sc.total, _detail(sc, "tai"), _detail(sc, "hu")) > (  # type: ignore[operator]
+                    best.total, _detail(best, "tai"), _detail(best, "hu")):
+                best = sc
+    return best if best is not None else Score((), 0, details=(("hu", 0), ("tai", 0)))
+
+
+def wild_cost(nat: Sequence[int], chosen: tuple[tuple[int, int], ...]) -> int:
+    """Wilds a 陪家's placement ``chosen`` uses."""
+    return sum(3 * m - nat[t] for t, m in chosen if 3 * m > nat[t])
+
+
+def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequence[int], seat_wind: int,
+                          w: Wilds, rules: Rules, chosen: tuple[tuple[int, int], ...], round_wind: int = 0,
+                          used_real: int | None = None) -> Score:
+    """A 陪家's score with its wilds placed as ``chosen`` says (see :func:`other_placements`);
+    ``used_real`` of them 正财, the rest 坐花 (default: the 正财 first, 三)f's example)."""
     c = T.counts(concealed)
     real = sum(c[t] for t in w.real)
-    zuo = c[w.zuo] if w.zuo is not None else 0
     nat = [0 if t in w.all else c[t] for t in range(34)]
-    fixed: list[tuple[str, int, str]] = []
-    fixed_tai: list[tuple[str, int, str]] = []
     swt = T.wind_tile(seat_wind)
+    hu: list[tuple[str, int, str]] = []
+    tai: list[tuple[str, int, str]] = []
     for m in melds:
         mh = _meld_hu(m)
         if mh:
-            fixed.append((mh[0], mh[1], "hu"))
-            fixed_tai.extend(_triplet_tai(m.first, swt, round_wind, w, rules))
-    fixed.extend([("花", FLOWER_HU, "hu")] * len(flowers))
-    base_trip = [t for t in range(34) if nat[t] >= 3]
-    # upgrade candidates: a pair costs one wild, a single two
-    cands = [(t, 3 - nat[t]) for t in range(34) if 1 <= nat[t] <= 2]
-    wild_n = real + zuo
-    best: Score | None = None
-    for chosen in _subsets(cands, wild_n):
-        used = sum(cost for _, cost in chosen)
+            hu.append((mh[0], mh[1], "hu"))
+            tai.extend(_triplet_tai(m.first, swt, round_wind, w, rules))
+    hu.extend([("花", FLOWER_HU, "hu")] * len(flowers))
+    used = wild_cost(nat, chosen)
+    if used_real is None:
         used_real = min(real, used)  # 正财 fill first; the 坐花 only where they run out (seed f)
-        used_zuo = used - used_real
-        upgraded = {t for t, _ in chosen}
-        hu = list(fixed)
-        tai = list(fixed_tai)
-        for t in sorted(set(base_trip) | upgraded):
+    used_zuo = used - used_real
+    triplets = dict(chosen)
+    for t in range(34):
+        n_trips = triplets.get(t, nat[t] // 3)
+        for _ in range(n_trips):
             hu.append((f"暗刻{'大子' if is_big(t) else '小子'}", SET_HU[("暗刻", is_big(t))], "hu"))
             tai.extend(_triplet_tai(t, swt, round_wind, w, rules))
-        for t in range(34):
-            if nat[t] == 2 and t not in upgraded and _honour_scoring(t, seat_wind):
-                hu.append(("将", PAIR_HU, "hu"))
-        if used_zuo:
-            four = not w.flower_mode and all(T.FLOWER0 + k in flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
-            if four:
-                tai.append(("四花", rules.non_winner_four_flowers_tai, "tai"))
-            else:
-                tai.append(("坐花", TAI["坐花"], "tai"))
-        if used_real + used_zuo >= 2:
-            tai.append(("双财神", TAI["双财神"], "tai"))
-        hu_total = sum(v for _, v, _u in hu)
-        tai_total = sum(v for _, v, _u in tai)
-        sc = Score(_items(hu + tai), ceil_cap(hu_total * 2 ** tai_total),
-                   details=(("hu", hu_total), ("tai", tai_total)))
-        if best is None or (sc.total, tai_total, hu_total) > (best.total, int(_detail(best, "tai")),
-                                                              int(_detail(best, "hu"))):
-            best = sc
-    return best if best is not None else Score((), 0, details=(("hu", 0), ("tai", 0)))
+        if nat[t] - 3 * n_trips == 2 and _honour_scoring(t, seat_wind):
+            hu.append(("将", PAIR_HU, "hu"))
+    if used_zuo:
+        four = not w.flower_mode and all(T.FLOWER0 + k in flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
+        if four:
+            tai.append(("四花", rules.non_winner_four_flowers_tai, "tai"))
+        else:
+            tai.append(("坐花", TAI["坐花"], "tai"))
+    if used_real + (used_zuo if rules.zuo_is_second_caishen or w.flower_mode else 0) >= 2:
+        tai.append(("双财神", TAI["双财神"], "tai"))
+    hu_total = sum(v for _, v, _u in hu)
+    tai_total = sum(v for _, v, _u in tai)
+    return Score(_items(hu + tai), ceil_cap(hu_total * 2 ** tai_total), details=(("hu", hu_total), ("tai", tai_total)))
 
 
 def _triplet_tai(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> list[tuple[str, int, str]]:
@@ -692,11 +688,29 @@ def _triplet_tai(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> l
     return []
 
 
-def _subsets(cands: list[tuple[int, int]], budget: int) -> Iterable[tuple[tuple[int, int], ...]]:
-    """Every subset of upgrade candidates whose cost fits the wild budget (∅ first)."""
+def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4,) * 34,
+                     single_two_wilds: bool = True) -> list[tuple[tuple[int, int], ...]]:
+    """Every placement of a 陪家's wilds (``budget`` of them): for each kind with ``n``
+    natural tiles, ``m`` concealed triplets (each with a natural tile: 三个财神不能当独作刻子),
+    using ``3m − n`` wilds, at most ``limits[kind]`` copies (see :func:`copy_limits_of`: beyond
+    the fourth copy only for 中, 发 and the seat wind, 二、三)e "手中有四个红中配双财神").
+    Without ``single_two_wilds`` (option ``non_winner_single_two_wilds``) every triplet holds
+    two natural tiles (``m ≤ n // 2``).
+    Returns the (kind, m) choices that differ from the plain ``n // 3`` (∅ first)."""
     out: list[tuple[tuple[int, int], ...]] = [()]
-    for cand in cands:
-        out += [s + (cand,) for s in out if sum(x[1] for x in s) + cand[1] <= budget]
+    for t in range(34):
+        n = nat[t]
+        if not n:
+            continue
+        grown = []
+        for chosen in out:
+            left = budget - sum(3 * m - nat[k] for k, m in chosen if 3 * m > nat[k])
+            for m in range(n // 3 + 1, (n if single_two_wilds else n // 2) + 1):
+                cost = 3 * m - n
+                if cost > left or 3 * m > limits[t]:
+                    break
+                grown.append(chosen + ((t, m),))
+        out += grown
     return out
 
 

@@ -16,6 +16,7 @@ from engine import tiles as T
 from engine.decompose import is_complete, is_seven_pairs
 from engine.hand import Meld, Score, WinSituation
 from engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
+from engine.situation_check import FieldSpec
 
 ORPHANS = T.TERMINALS_AND_HONOURS
 #: the six ways to lay 147 / 258 / 369 over the three suits (组合龙 / 全不靠)
@@ -44,6 +45,12 @@ class MCROptions:
         "help": "fan values: the official table, or seed 002's (门清自摸/不求人 6, 箭刻 4)"})
     fan_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), metadata={
         "help": "override single fan values by Chinese name or id, e.g. {\"箭刻\": 4}"})
+    false_win_ends_hand: bool = field(default=False, metadata={
+        "help": "a false win ends the hand: no winner, only the penalty is paid (Botzone's judge, verdict WH); "
+                "false = the false winner may not win and play goes on"})
+    knitted_waits: Literal["reference", "botzone"] = field(default="reference", metadata={
+        "help": "组合龙 with the winning tile in the knitted straight: 'reference' judges 边张/嵌张/单钓将 "
+                "on the set and pair (pymahjonggb); 'botzone' never scores them (Botzone's judge)"})
     extra_fans: frozenset[str] = field(default_factory=frozenset, metadata={
         "help": "switch on non-GB fans of seed 004 (四方大发, 天和, 地和, 人和, …)"})
 
@@ -54,7 +61,7 @@ class MCROptions:
         if self.min_fan < 0 or self.base < 0 or self.false_win_penalty < 0 or self.seat_wall_size < 0:
             raise OptionError("min_fan, base, false_win_penalty and seat_wall_size must be ≥ 0")
         try:
-            resolve_values(self.values())
+            resolve_values(self.values())  # type: ignore[arg-type]  # it checks them
         except (ValueError, KeyError) as e:
             raise OptionError(f"fan_values: {e}") from None
         unknown = sorted(self.extra_fans - mcr_fans.OPTIONAL)
@@ -100,6 +107,15 @@ class MCR(Ruleset):
     swap_calling_allowed = True
     passed_win_rule = False
     passed_pon_rule = False
+    #: the flags of the optional fans of ``extra_fans`` (read only when that fan is on)
+    situation_fields = MappingProxyType({
+        "heavenly": FieldSpec("bool", "天和: the dealer wins on its dealt tiles", dealer=True, self_drawn=True,
+                              no_call=True),
+        "earthly": FieldSpec("bool", "地和: a non-dealer wins by self-draw right after the dealer's first discard",
+                             dealer=False, self_drawn=True, no_call=True),
+        "human": FieldSpec("bool", "人和: a non-dealer wins in the first go-round", dealer=False, no_call=True),
+        "wildcard_kong": FieldSpec("bool", "混杠"),
+    })
 
     @property
     def copies(self) -> tuple[int, ...]:
@@ -123,7 +139,8 @@ class MCR(Ruleset):
         from engine.rulesets.mcr_scoring import score_mcr
 
         return score_mcr(sit, values=self.options.values(),
-                         extra_fans=self.options.extra_fans, min_fan=self.options.min_fan)
+                         extra_fans=self.options.extra_fans, min_fan=self.options.min_fan,
+                         knitted_waits=self.options.knitted_waits)
 
     def settle(self, end: HandEnd) -> Settlement:
         deltas = [0, 0, 0, 0]

@@ -48,6 +48,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache, partial
 from itertools import combinations, permutations, product
 from types import MappingProxyType
+from typing import Any
 
 from engine import tiles as T
 from engine.hand import Meld, MeldKind, NotAWin, Score, ScoreItem, WinSituation
@@ -85,6 +86,8 @@ _KNITTED = tuple(
     for off in permutations(range(3))
 )
 _WIND_SET = frozenset(range(27, 31))
+#: readings of 边张/嵌张/单钓将 in a 组合龙 hand (option ``knitted_waits``; docs/rules/mcr.md)
+KNITTED_WAITS = ("reference", "botzone")
 _PLAY_SET = frozenset(range(34))
 _INT_TYPE = frozenset((int,))
 _DRAGON_SET = frozenset(range(31, 34))
@@ -718,6 +721,25 @@ class _Hand:
         "kong", "traits", "base", "melded_fixed", "kong_count", "unique_wait", "n_standing",
         "extra", "sit", "all_counts", "subs",
     )
+    standing: list[int]
+    fixed: Any
+    win: int
+    self_drawn: bool
+    seat: Any
+    round: Any
+    last_copy: bool
+    last_tile: bool
+    kong: bool
+    traits: tuple[int, ...]
+    base: tuple[int, ...]
+    melded_fixed: int
+    kong_count: int
+    unique_wait: bool | None
+    n_standing: int
+    extra: Any
+    sit: Any
+    all_counts: list[int]
+    subs: tuple[tuple[int, ...], ...]
 
     def compute_unique_wait(self) -> None:
         """边张/嵌张/单钓将 need exactly one waiting tile (none for 天和)."""
@@ -996,7 +1018,10 @@ def _nine_gates(h: _Hand) -> tuple[str, tuple[int, ...], str] | None:
     return "九莲宝灯", fans, "九莲宝灯"
 
 
-def _knitted_reading(h: _Hand):
+def _knitted_reading(h: _Hand, knitted_waits: str = "reference"):
+    """组合龙 + one set + pair. ``knitted_waits``: "reference" judges 边张/嵌张/单钓将 as
+    pymahjonggb does; "botzone" (Botzone's 2018 judge) scores none of them when the winning
+    tile's kind is part of the knitted straight."""
     c = h.standing
     if not (c[0] and c[3] and c[6] or c[1] and c[4] and c[7] or c[2] and c[5] and c[8]):
         return None  # every knitted straight has 147m, 258m or 369m
@@ -1031,7 +1056,9 @@ def _knitted_reading(h: _Hand):
         if k4 == KONG:
             occ.append(C["明杠"] if m4 else C["暗杠"])
     win = h.win
-    if not h.fixed:
+    if knitted_waits == "botzone" and win in seq:
+        pass  # Botzone's judge: no wait fan for a tile of the knitted straight
+    elif not h.fixed:
         # waits of the set + pair part alone (the winning tile may also fit the dragon)
         rest[win] -= 1
         waits = _waits(rest, False)
@@ -1168,7 +1195,7 @@ def resolve_values(values: Mapping[str, int] | None = None) -> Mapping[str, int]
     """
     if not values:
         return DATA.DEFAULT_VALUES
-    items = []
+    items: list[Any] = []
     for k, val in values.items():
         if k in DATA.VARIANTS:
             if val:
@@ -1227,8 +1254,13 @@ def score_mcr(
     values: Mapping[str, int] | None = None,
     extra_fans: frozenset[str] = frozenset(),
     min_fan: int = 8,
+    knitted_waits: str = "reference",
 ) -> Score:
-    """Score an MCR win.  Raises NotAWin(code) for bad or incomplete hands."""
+    """Score an MCR win.  Raises NotAWin(code) for bad or incomplete hands.
+
+    ``knitted_waits`` chooses how 组合龙 hands get 边张/嵌张/单钓将 (see ``_knitted_reading``)."""
+    if knitted_waits not in KNITTED_WAITS:
+        raise ValueError(f"knitted_waits: {knitted_waits!r} is not one of {KNITTED_WAITS}")
     standing, all_counts = _validate(sit)
     vals = resolve_values(values) if values else DATA.DEFAULT_VALUES
     extra = _extra_fans(frozenset(extra_fans)) if extra_fans else _NO_EXTRA
@@ -1321,12 +1353,12 @@ def score_mcr(
         if i0[4] and i1[4] and i2[4] and i3[4] or i0[5] + i1[5] + i2[5] + i3[5] >= 13:
             special = _special_reading(h)  # 七对 needs even counts, 全不靠/十三幺 13+ kinds
         if special is None:
-            special = _knitted_reading(h)
+            special = _knitted_reading(h, knitted_waits)
         if special is None:
             if win < 27 and infos[win // 9][5] == 9:  # 九莲宝灯 holds every rank of its suit
                 special = _nine_gates(h)
     elif len(melds) == 1:
-        special = _knitted_reading(h)
+        special = _knitted_reading(h, knitted_waits)
     if special is not None:
         special_kind, occ, best_desc = special
         best = _evaluate(occ)

@@ -9,8 +9,10 @@ in ``mahjong-log/1``; :mod:`engine.sim.faults` mutates games into labelled bad o
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from engine.rulesets import RULESETS
@@ -40,4 +42,20 @@ def iter_games(ruleset: str, *, games: int, seed: int, hands_per_game: int = 4,
         yield simulate_game(rs, game_rng(seed, i), game_id(ruleset, seed, i), hands_per_game, cov)
 
 
-__all__ = ["iter_games", "simulate", "simulate_one"]
+def start_time(seed: int, index: int, games: int, start: datetime, days: float) -> str:
+    """When game ``index`` of ``games`` begins, spread over ``days`` from ``start``.
+
+    Games follow each other in index order: game ``i`` starts at a random moment of the
+    ``i``-th of ``games`` equal slices of the period (its own random source, so the game's
+    play is the same with or without times). ISO 8601, UTC, whole seconds.
+
+    >>> start_time(1, 0, 2, datetime(2026, 1, 1, tzinfo=UTC), 2.0) < start_time(1, 1, 2, datetime(2026, 1, 1, tzinfo=UTC), 2.0)
+    True
+    """
+    slice_ = days * 86400.0 / max(games, 1)
+    jitter = random.Random(f"mahjong-audit-sim-time:{seed}:{index}").random()
+    moment = start + timedelta(seconds=int(slice_ * (index + jitter)))
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+__all__ = ["iter_games", "simulate", "simulate_one", "start_time"]

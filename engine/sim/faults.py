@@ -55,7 +55,9 @@ class _Track:
     def apply(self, ev: dict[str, Any]) -> None:
         s, typ = ev["seat"], ev["type"]
         c = self.counts[s]
-        t = T.tile(ev["tile"]) if "tile" in ev else None
+        if "tile" not in ev:
+            return  # ready: no tile moves
+        t = T.tile(ev["tile"])
         if typ == "draw":
             c[t] += 1
         elif typ in ("flower", "discard", "added_kong"):

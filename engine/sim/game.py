@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine import seabed as SB
 from engine import tiles as T
 from engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
 from engine.ruleset import DiscardContext, HandEnd, Ruleset, SeatEnd, WinEnd
@@ -116,6 +117,10 @@ class HandSim:
         self.last_discard: tuple[int, int] = (0, 0)
         self.discarded = [0] * T.N_TILES
         self.discard_fields: tuple[tuple[str, object], ...] = ()  # the ruleset's discard_extra
+        self.dead_shift = 0  # tiles the seabed replacement procedure moved into (+) or out of (−) the dead wall
+        self.reserve_left = self.rs.seabed_reserve
+        self.kept_replacement: int | None = None  # a seat that keeps its replacement as its seabed tile
+        self.deal_melds = 0  # concealed kongs made at the deal
 
     # ------------------------------------------------------------------ helpers
     def emit(self, type_: str, seat: int, **fields: Any) -> dict[str, Any]:
@@ -125,15 +130,25 @@ class HandSim:
         return ev
 
     def drawable_left(self) -> int:
-        return len(self.wall) - self.live - self.back - self.rs.dead_wall
+        return len(self.wall) - self.live - self.back - self.rs.dead_wall - self.dead_shift
 
     def draw(self, s: int, back: bool, reason: str = "") -> int:
         st = self.seats[s]
         if back:
             if self.live + self.back >= len(self.wall):
                 raise _Retry
-            t = self.wall[len(self.wall) - 1 - self.back]
+            left = self.drawable_left()
+            late = SB.replacement(self.rs.seabed_replacement, self.rs.seabed, left, self.reserve_left)
+            t = self.wall[self.live + left - 1] if late.seabed_end else self.wall[len(self.wall) - 1 - self.back]
             self.back += 1
+            if late.reserve:
+                self.reserve_left -= 1
+                self.dead_shift -= 1
+                self.cov["seabed_replacement_reserve"] += 1
+            self.dead_shift += late.dead_extra
+            if late.then_seabed:
+                self.kept_replacement = s
+                self.cov["seabed_replacement_kept"] += 1
             self.emit("draw", s, tile=T.name(t), **{"from": "back"})
             st.last_back_reason = st.back_reasons.pop(0) if st.back_reasons else None
         else:
@@ -150,7 +165,7 @@ class HandSim:
 
     def replace_flowers(self, s: int) -> None:
         st = self.seats[s]
-        while True:
+        while self.kept_replacement is None:  # a kept seabed tile is never set aside
             fl = next((t for t in range(T.FLOWER0, T.N_TILES) if st.counts[t]
                        and not self.rs.flower_kept(s, self.dealer, t, self.indicator)), None)
             if fl is None:
@@ -164,10 +179,15 @@ class HandSim:
             self.draw(s, back=True)
 
     def situation_extra(self, s: int, from_seat: int | None) -> tuple[tuple[str, object], ...]:
-        return situation_extra(
+        out = situation_extra(
             dealer=self.dealer, seat=s, from_seat=from_seat, discards_made=self.discards_made,
-            first_go_round=self.first_go_round, any_melds=any(x.melds for x in self.seats),
+            first_go_round=self.first_go_round,
+            any_melds=sum(len(x.melds) for x in self.seats) > self.deal_melds,
             ready=False, indicator=self.indicator, wilds=self.seats[s].wilds)
+        st = self.seats[s]
+        if from_seat is None and st.last_draw_back and st.last_back_reason in ("kong", "flower"):
+            out = tuple(sorted((*out, ("replacement", st.last_back_reason)), key=lambda kv: kv[0]))
+        return out
 
     def try_win(self, s: int, t: int, *, self_drawn: bool, kong: bool, last_tile: bool,
                 from_seat: int | None) -> tuple[WinSituation, Score] | None:
@@ -192,7 +212,7 @@ class HandSim:
         sit = WinSituation(
             concealed=concealed, melds=tuple(st.melds), win_tile=t, self_drawn=self_drawn,
             seat_wind=(s - self.dealer) % 4, round_wind=self.round_wind, flowers=tuple(st.flowers),
-            last_tile=last_tile, kong=kong, last_copy=visible_other >= 3 and not kong,
+            last_tile=last_tile, kong=kong, last_copy=visible_other >= 3 and not (kong and not self_drawn),  # 抢杠和 only
             extra=extra,
         )
         try:
@@ -260,11 +280,51 @@ class HandSim:
         for k in range(4):
             self.replace_flowers((self.dealer + k) % 4)
             self.update_ready(self.seats[(self.dealer + k) % 4])
+        if self.rs.deal_kongs:
+            self.kongs_at_the_deal()
         s = self.dealer
         res = self.act(s)
         while res is None:
             s, res = self.after_discard(s)
         return res
+
+    def kongs_at_the_deal(self) -> None:
+        """二、二)10: once the flowers are replaced, every seat from the dealer on (东→南→西→北)
+        makes the concealed kongs it wants, each with its replacement (and flowers at once)."""
+        for k in range(4):
+            s = (self.dealer + k) % 4
+            st = self.seats[s]
+            while True:
+                kt = next((t for t in range(34) if st.counts[t] == 4 and t not in st.wilds
+                           and st.bot.wants_kong(t)), None)
+                if kt is None:
+                    break
+                self.emit("concealed_kong", s, tile=T.name(kt))
+                st.counts[kt] -= 4
+                st.melds.append(Meld(MeldKind.CONCEALED_KONG, (kt,) * 4))
+                self.deal_melds += 1
+                self.cov["deal_kongs"] += 1
+                if s != self.dealer:
+                    self.cov["deal_kongs_non_dealer"] += 1
+                st.back_reasons.append("kong")
+                self.draw(s, back=True)
+                self.replace_flowers(s)
+            self.update_ready(st)
+
+    def keep_replacement(self, s: int) -> str:
+        """二、一)6 e ②: seat ``s`` keeps its replacement without discarding and may win on
+        it first; the seabed tiles left go to the other seats."""
+        st = self.seats[s]
+        t = st.last_draw
+        if t is None:
+            raise RuntimeError(f"seat {s} keeps a replacement it never drew")
+        kong = st.last_back_reason == "kong"
+        won = self.try_win(s, t, self_drawn=True, kong=kong, last_tile=True, from_seat=None)
+        if won is not None:
+            self.emit("win", s, tile=T.name(t), **{"from": s})
+            self.wins.append(_Win(s, None, t, won[0], won[1], "seabed"))
+            return "win"
+        return self.seabed((s + 1) % 4, self.drawable_left())
 
     def act(self, s: int) -> str | None:
         """Seat ``s`` holds a tile extra: win, kong, or discard. Returns 'win' when the hand ends."""
@@ -272,6 +332,8 @@ class HandSim:
         st = self.seats[s]
         while True:
             self.replace_flowers(s)
+            if self.kept_replacement is not None:
+                return self.keep_replacement(self.kept_replacement)
             t = st.last_draw
             if t is not None and st.called is None:
                 kong_flag = st.last_draw_back and st.last_back_reason == "kong"

@@ -1,11 +1,13 @@
 """``mahjong-audit audit INPUT... --db FILE``: audit game logs at scale into DuckDB.
 
-The driver splits the input files into shards (``pipeline.read.plan_shards``: a big file
-is read by several workers, each keeping every n-th record); the Beam pipeline
+The driver splits the input files into shards (``pipeline.read.plan_shards``: a big
+uncompressed JSON Lines file is read as byte ranges by several workers); the Beam pipeline
 (``pipeline.transforms.AuditPipeline``) audits the shards and writes Parquet files into a
 staging folder unique to the run; the driver then loads them into the DuckDB file in one
-transaction (``pipeline.sink``), keeping the first copy of each game_id, and removes the
-folder. Options this command does not
+transaction (``pipeline.sink``), keeping the first copy of each game_id, and/or writes
+them as a partition of a Parquet dataset (``--parquet``, ``pipeline.dataset``), and
+removes the folder. ``--skip-audited`` leaves out files audited unchanged
+(``pipeline.incremental``). Options this command does not
 know are Beam pipeline options and are passed through unchanged.
 """
 
@@ -22,20 +24,28 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TextIO
 
+from pipeline.cli import byte_size
+from pipeline.workers import WorkerDied, watch_workers
+
 EPILOG = """\
 Any other option is a Beam pipeline option, passed through unchanged, e.g.
   --runner FlinkRunner --flink_master HOST:8081 --environment_type LOOPBACK
   --runner DataflowRunner --project P --region R --temp_location gs://B/tmp
         --setup_file ./setup.py   (or --extra_package dist/mahjong_audit-*.whl)
+  --runner PortableRunner --job_endpoint HOST:8099 --environment_type EXTERNAL
+        --environment_config HOST:50000 --extra_package dist/mahjong_audit-*.whl
 On a cluster the workers need this package installed (--setup_file/--extra_package or a
 custom container) and --staging (or --temp_location) must be a path every worker and
-this machine can reach, e.g. gs://bucket/audit-staging. Exit status: 0 done (findings
-are not an error), 1 usage or I/O error, 2 database locked by another process.
+this machine can reach: gs://bucket/audit-staging, s3://…, or a shared mount. Exit
+status: 0 done (findings are not an error), 1 usage or I/O error, an unreachable job
+service or worker pool, a failed job, or a worker process that died (the database is
+left as it was), 2 database locked by another process (--wait SECONDS waits for it).
 """
 
 OUR_OPTIONS = frozenset({
     "-h", "--help", "--db", "--from", "--workers", "--in-memory", "--staging", "--log",
-    "--progress", "--no-progress",
+    "--progress", "--no-progress", "--connect-timeout", "--parquet", "--skip-audited",
+    "--max-record-bytes", "--wait",
 })
 
 
@@ -61,7 +71,14 @@ def register(subparsers) -> None:
     )
     p.__class__ = _PassThroughParser  # same layout; only parse_known_args differs
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="file, glob or directory (local, gs://, s3://)")
-    p.add_argument("--db", required=True, metavar="FILE", help="DuckDB database file (created if missing)")
+    p.add_argument("--db", metavar="FILE", help="DuckDB database file (created if missing); "
+                   "optional when --parquet is given")
+    p.add_argument("--parquet", metavar="DIR",
+                   help="also (or instead) write the result tables as a Parquet dataset: DIR/<table>/run=<id>/ "
+                        "(any Beam path: a folder, gs://…, s3://…)")
+    p.add_argument("--skip-audited", action="store_true",
+                   help="leave out input files audited before with the same size and modification time "
+                        "(the files table)")
     p.add_argument("--from", dest="importer", metavar="NAME",
                    help="importer for a platform format (default: detected per file, else mahjong-log/1)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
@@ -69,9 +86,21 @@ def register(subparsers) -> None:
                         "with another --runner, how many shards a big file is read in")
     p.add_argument("--in-memory", action="store_true", help="run in this process (small inputs, tests)")
     p.add_argument("--staging", metavar="DIR",
-                   help="base folder for the run's Parquet staging files (may be gs://…); "
-                        "default: --temp_location if given, else beside --db")
-    p.add_argument("--log", metavar="FILE", help="log file for runner and worker output (default: <db>.log)")
+                   help="base folder for the run's Parquet staging files: any path the workers reach "
+                        "(a shared mount, file://…, gs://…, s3://…); default: --temp_location if given, "
+                        "else beside --db, else DIR/_staging of --parquet")
+    p.add_argument("--connect-timeout", type=float, default=None, metavar="S",
+                   help="seconds a job service (--job_endpoint) or external worker pool has to accept "
+                        "a connection before the run is given up (default 30; 0 = do not check)")
+    p.add_argument("--log", metavar="FILE", help="log file for runner and worker output (default: <db>.log; "
+                        "with only --parquet, DIR/_logs/<run>.log for a local DIR)")
+    p.add_argument("--max-record-bytes", type=byte_size, default=None, metavar="N",
+                   help="reject a record (a line, or a multi-line record) longer than N bytes, "
+                        "with its size, without reading it into memory; suffixes K, M, G "
+                        "(default: 64M)")
+    p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                   help="if another process holds the database, wait up to SECONDS for it "
+                        "(default: 0, fail at once with exit status 2)")
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_const", const=True,
                       help="always draw the progress line on stderr")
@@ -127,7 +156,8 @@ def quiet_stderr(log_path: str) -> Iterator[TextIO]:
         real.close()
 
 
-def default_staging(db: str, beam_args: Sequence[str], explicit: str | None) -> str:
+def default_staging(db: str | None, beam_args: Sequence[str], explicit: str | None,
+                    parquet: str | None = None) -> str:
     from pipeline.runner import option_value
 
     if explicit:
@@ -135,8 +165,22 @@ def default_staging(db: str, beam_args: Sequence[str], explicit: str | None) -> 
     temp = option_value(beam_args, "temp_location")
     if temp:
         return temp.rstrip("/") + "/mahjong-audit-staging"
+    if db is None:
+        if parquet is None:
+            raise ValueError("the staging folder goes beside --db or in --parquet DIR: give one")
+        return _join(parquet, "_staging")
     db_abs = os.path.abspath(db)
     return os.path.join(os.path.dirname(db_abs), f".{os.path.basename(db_abs)}.staging")
+
+
+def default_log(db: str | None, parquet: str | None, run_id: str) -> str:
+    """<db>.log; without --db, DIR/_logs/<run>.log for a local dataset, else ./<run>.log."""
+    if db is not None:
+        return f"{db}.log"
+    if parquet is not None and "://" not in parquet:
+        os.makedirs(os.path.join(parquet, "_logs"), exist_ok=True)
+        return os.path.join(parquet, "_logs", f"{run_id}.log")
+    return f"mahjong-audit-{run_id}.log"
 
 
 def _join(base: str, name: str) -> str:
@@ -162,65 +206,131 @@ def _log_metrics(result) -> None:
 
 def run(args: argparse.Namespace, audit_fn=None) -> int:
     """Run the audit. ``audit_fn`` replaces engine.audit.audit_game (tests only)."""
-    from pipeline import read, runner, sink
+    from pipeline import incremental, read, runner, sink
+    from pipeline import staging as staging_files
 
     t0 = time.monotonic()
     started = datetime.now(UTC).replace(tzinfo=None)
     run_id = new_run_id(datetime.now(UTC))
     for opt in args.unknown_beam_options:
         _err(f"warning: {opt} is neither an audit option nor a known Beam option; passed to Beam")
+    if args.db is None and args.parquet is None:
+        _err("give --db FILE, --parquet DIR or both")
+        return 1
+    parquet = staging_files.plain(args.parquet) if args.parquet else None
 
     try:
         if args.importer is not None:
             read.importer_for("", args.importer)
         files = read.expand_inputs(args.inputs)
         choice = runner.choose(args.beam_args, args.workers, args.in_memory)
-        shards = read.plan_shards(files, 1 if choice.in_process else args.workers)
     except (OSError, ValueError) as e:
         _err(str(e))
         return 1
-    staging_base = default_staging(args.db, args.beam_args, args.staging)
-    if not choice.local and "://" not in staging_base:
-        _err(f"runner {choice.name} needs --staging (or --temp_location) on a shared filesystem, "
-             "e.g. gs://bucket/audit-staging")
+    staging_base = staging_files.plain(default_staging(args.db, args.beam_args, args.staging, parquet))
+    beside_db = not (args.staging or runner.option_value(args.beam_args, "temp_location") or args.db is None)
+    if not choice.local and beside_db and "://" not in staging_base:
+        _err(f"runner {choice.name} needs --staging (or --temp_location) on a filesystem every worker "
+             "reaches: a shared mount (/mnt/shared/audit-staging) or gs://bucket/audit-staging")
+        return 1
+    try:
+        runner.preflight(choice.args, runner.CONNECT_TIMEOUT if args.connect_timeout is None
+                         else args.connect_timeout)
+    except runner.RunnerUnreachable as e:
+        _err(str(e))
         return 1
     staging = _join(staging_base, run_id)
-    log_path = args.log or f"{args.db}.log"
+    log_path = args.log or default_log(args.db, parquet, run_id)
+    limit = args.max_record_bytes or read.MAX_RECORD_BYTES
 
+    con = None
+    if args.db is not None:
+        try:
+            con = sink.connect(args.db, wait=args.wait)
+        except sink.DatabaseLocked as e:
+            _err(str(e))
+            return 2
+        except sink.DatabaseError as e:
+            _err(str(e))
+            return 1
     try:
-        con = sink.connect(args.db)
-    except sink.DatabaseLocked as e:
-        _err(str(e))
-        return 2
-    except sink.DatabaseError as e:
-        _err(str(e))
-        return 1
-    try:
-        sink.ensure_schema(con)
+        if con is not None:
+            sink.ensure_schema(con)
+            if beside_db and choice.local:  # the db's own staging base: ours alone while we hold the db
+                sink.remove_leftover_staging(staging_base)
+        stats = incremental.file_stats(files)
+        selection = incremental.Selection(files, ())
+        if args.skip_audited:
+            selection = incremental.select(files, stats, _known_files(con, parquet, files))
+        todo = selection.audit
+        sizes = {f: stats[f].size for f in todo}
+        try:
+            shards = read.plan_shards(todo, 1 if choice.in_process else args.workers, sizes,
+                                      read.importers_for_splitting(todo, sizes, args.importer))
+        except (OSError, ValueError) as e:
+            _err(str(e))
+            return 1
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         with quiet_stderr(log_path) as real_stderr:
-            logging.info("run %s: %d files in %d shards, runner %s, staging %s",
-                         run_id, len(files), len(shards), choice.name, staging)
+            logging.info("run %s: %d files in %d shards (%d skipped as audited unchanged), runner %s, staging %s",
+                         run_id, len(todo), len(shards), len(selection.skipped), choice.name, staging)
             try:
                 _run_pipeline(shards, choice, run_id, staging, args.importer, audit_fn,
-                              real_stderr if show else None)
-                summary = sink.load_staging(
-                    con, staging, files,
-                    lambda s: _run_row(run_id, started, args.inputs, choice.name, s))
+                              real_stderr if show else None, limit)
+                summary = _load(con, parquet, staging, todo, stats,
+                                lambda s: _run_row(run_id, started, args.inputs, choice.name, s), run_id)
             finally:
                 sink.remove_staging(staging)
+    except WorkerDied as e:
+        _err(f"{e}; nothing was written to {args.db or parquet} (details in {log_path})")
+        return 1
     except sink.DatabaseError as e:
         _err(str(e))
         return 1
+    except runner.PipelineFailed as e:
+        _err(f"{e} (details in {log_path})")
+        return 1
     finally:
-        con.close()
-    _print_summary(summary, time.monotonic() - t0, choice.name, args.db, log_path)
+        if con is not None:
+            con.close()
+    _print_summary(summary, time.monotonic() - t0, choice.name, args.db, log_path,
+                   len(selection.skipped), parquet)
     return 0
 
 
-def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_out) -> None:
+def _known_files(con, parquet: str | None, files):
+    """path -> (size, mtime, content_hash) of the inputs as last audited (database first)."""
+    from pipeline import dataset, incremental
+
+    if con is None and parquet is not None:
+        with dataset.connect(parquet, required=False) as dcon:
+            return incremental.known_files(dcon, files)
+    return incremental.known_files(con, files)
+
+
+def _load(con, parquet, staging, sources, stats, make_run, run_id):
+    """Load the staged run into the database and/or write it to the Parquet dataset."""
+    import tempfile
+
+    from pipeline import dataset, sink
+    from pipeline import staging as staging_files
+
+    summary = None
+    if con is not None:
+        summary = sink.load_staging(con, staging, sources, make_run, stats)
+    if parquet is not None:
+        with tempfile.TemporaryDirectory(prefix="mahjong-audit-load-") as tmp:
+            files = sink.localise(staging_files.read_manifest(staging), tmp)
+            written = dataset.write(files, sources, make_run, stats, parquet, run_id)
+        summary = summary or written
+    return summary
+
+
+def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_out,
+                  max_record_bytes: int) -> None:
     import apache_beam as beam
 
+    from pipeline import runner
     from pipeline.progress import ProgressBar
     from pipeline.runner import make_pipeline
     from pipeline.transforms import AuditPipeline
@@ -231,12 +341,20 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
         p
         | "Shards" >> beam.Create(list(shards))
         | "Audit" >> AuditPipeline(run_id=run_id, staging=staging, importer=importer,
-                                   audit_fn=audit_fn, progress_dir=progress_dir)
+                                   audit_fn=audit_fn, progress_dir=progress_dir,
+                                   max_record_bytes=max_record_bytes)
     )
-    bar = ProgressBar(progress_dir, progress_out) if progress_out is not None else contextlib.nullcontext()
-    with bar:
+    bar = ProgressBar(progress_dir, progress_out) \
+        if progress_dir is not None and progress_out is not None else contextlib.nullcontext()
+    with bar, watch_workers():
         result = p.run()
-        result.wait_until_finish()
+        try:
+            result.wait_until_finish()
+        except RuntimeError as e:
+            if choice.local:
+                raise
+            logging.exception("the job failed")
+            raise runner.PipelineFailed(f"the job failed on {choice.name}: {runner.first_line(e)}") from None
     _log_metrics(result)
 
 
@@ -247,10 +365,12 @@ def _run_row(run_id, started, inputs, runner_name, summary):
         run_id=run_id, started_at=started, finished_at=datetime.now(UTC).replace(tzinfo=None),
         version=_version(), inputs=list(inputs), runner=runner_name,
         games=summary.games, hands=summary.hands, findings=summary.findings, rejected=summary.rejected,
+        records=summary.records, duplicates=summary.duplicates,
     )
 
 
-def _print_summary(summary, elapsed: float, runner_name: str, db: str, log_path: str) -> None:
+def _print_summary(summary, elapsed: float, runner_name: str, db: str | None, log_path: str,
+                   skipped: int = 0, parquet: str | None = None) -> None:
     rate = summary.games / elapsed if elapsed > 0 else 0.0
     kinds = ", ".join(f"{k} {n}" for k, n in summary.findings_by_kind) or "none"
     print(f"audited {summary.games} games, {summary.hands} hands in {elapsed:.1f} s "
@@ -259,4 +379,13 @@ def _print_summary(summary, elapsed: float, runner_name: str, db: str, log_path:
     if summary.duplicates:
         print(f"duplicates: {summary.duplicates} later copies of a game_id left out")
     print(f"rejected: {summary.rejected} records")
-    print(f"database: {db}  (log: {log_path})")
+    print(f"records: {summary.records} read = {summary.games} games + {summary.duplicates} duplicates "
+          f"+ {summary.rejected} rejected")
+    for f in summary.unreconciled:
+        print(f"warning: {f.source_file}: {f.records} records read but {f.games} games + "
+              f"{f.duplicates} duplicates + {f.rejected} rejected (please report this)")
+    if skipped:
+        print(f"skipped: {skipped} files audited unchanged before (--skip-audited)")
+    if parquet:
+        print(f"parquet dataset: {parquet}")
+    print(f"database: {db or 'none'}  (log: {log_path})")

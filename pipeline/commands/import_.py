@@ -64,7 +64,15 @@ def convert_file(path: str, chosen: str | None) -> tuple[list[dict[str, Any]], l
         try:
             dicts = IMPORTERS[name].convert(Record(rec.source, rec.line, rec.text))
         except ImportFailure as e:
-            rejected.append(read.Rejection(rec.source, rec.line, "invalid_log/import", f"{name}: {e}"))
+            rejected.append(read.Rejection(rec.source, rec.line, "invalid_log/import", f"{name}: {read.short(str(e))}"))
+            continue
+        except Exception as e:  # noqa: BLE001  an importer bug: this record is reported, the rest converted
+            rejected.append(read.Rejection(rec.source, rec.line, "invalid_log/import",
+                                           f"the {name} importer failed on this record: "
+                                           f"{type(e).__name__}: {read.short(str(e))}"))
+            continue
+        if not dicts:
+            rejected.append(read.Rejection(rec.source, rec.line, "invalid_log/import", f"{name}: no game in this record"))
             continue
         for i, d in enumerate(dicts):
             out = read.validate_dict(d, rec.source, rec.line, i)

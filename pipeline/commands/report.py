@@ -20,7 +20,9 @@ def register(subparsers) -> None:
             "Exit status: 0 written (findings are not an error), 1 usage or I/O error, "
             "2 database locked by a running audit."),
     )
-    p.add_argument("--db", required=True, metavar="FILE", help="DuckDB database written by `mahjong-audit audit`")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--db", metavar="FILE", help="DuckDB database written by `mahjong-audit audit`")
+    src.add_argument("--parquet", metavar="DIR", help="Parquet dataset written by `mahjong-audit audit --parquet`")
     p.add_argument("-o", "--output", default="report.html", metavar="FILE",
                    help="HTML file to write (default: report.html; '-' for stdout)")
     p.add_argument("--logs", nargs="+", default=[], metavar="INPUT",
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         built = build(args.db, logs=args.logs, importer=args.importer, max_findings=args.max_findings,
-                      max_replays=args.max_replays, max_players=args.max_players)
+                      max_replays=args.max_replays, max_players=args.max_players, parquet=args.parquet)
     except ReportError as e:
         _err(str(e))
         return 2 if isinstance(e, DatabaseLocked) else 1

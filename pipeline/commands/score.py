@@ -11,9 +11,11 @@ from typing import Any, TextIO
 from pydantic import ValidationError
 
 from engine.hand import NotAWin, Score
+from engine.ruleset import Ruleset
 from engine.rulesets import RULESETS, OptionError
+from engine.situation_check import InvalidSituation, check_situation, parse_fields
 from schemas.log import describe_errors
-from schemas.situation import Situation
+from schemas.situation import Situation, error_code
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,36 +28,58 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def _invalid(code: str, message: str, ident: object = None) -> dict[str, Any]:
+    out: dict[str, Any] = {} if ident is None else {"id": ident}
+    out.update(valid=False, error=code, message=message)
+    return out
+
+
+def _line_id(data: object) -> object:
+    """The line's ``id`` when it is a string or a number (echoed even when the line is invalid)."""
+    ident = data.get("id") if isinstance(data, dict) else None
+    return ident if isinstance(ident, str | int | float) and not isinstance(ident, bool) else None
+
+
 def score_line(line: str, default_ruleset: str) -> dict[str, Any]:
     """One input line → one result object. Never raises for bad input."""
     try:
         data = json.loads(line)
     except json.JSONDecodeError as e:
-        return {"valid": False, "error": "invalid_json", "message": str(e)}
+        return _invalid("invalid_json", str(e))
+    ident = _line_id(data)
     try:
         sit = Situation.model_validate(data)
     except ValidationError as e:
-        return {"valid": False, "error": "invalid_situation", "message": describe_errors(e)}
+        return _invalid(error_code(e), describe_errors(e), ident)
     name = sit.ruleset or default_ruleset
     if name not in RULESETS:
-        return {"valid": False, "error": "unknown_ruleset", "message": f"ruleset {name!r} is unknown"}
+        return _invalid("unknown_ruleset", f"ruleset {name!r} is unknown", ident)
     try:
         ruleset = RULESETS[name](sit.options)
     except OptionError as e:
-        return {"valid": False, "error": "invalid_options", "message": str(e)}
+        return _invalid("invalid_options", str(e), ident)
     try:
-        score = ruleset.score_win(sit.to_situation())
-    except NotAWin as e:
-        return {"valid": False, "error": e.code, "message": str(e)}
-    return result_of(score)
+        win = sit.to_situation(parse_fields(ruleset, sit.ruleset_fields))
+        check_situation(ruleset, win)
+        score = ruleset.score_win(win)
+    except (InvalidSituation, NotAWin) as e:
+        return _invalid(e.code, str(e), ident)
+    return result_of(score, ruleset, ident)
 
 
-def result_of(score: Score) -> dict[str, Any]:
-    out: dict[str, Any] = {"valid": True}
-    if all(i.unit == "fan" for i in score.items):
+def result_of(score: Score, ruleset: Ruleset | None = None, ident: object = None) -> dict[str, Any]:
+    """A result object: the breakdown under the ruleset's ``result_list`` (``fans`` or ``items``),
+    its ``result_details`` (always present), any other scalar details, ``total``."""
+    out: dict[str, Any] = {} if ident is None else {"id": ident}
+    out["valid"] = True
+    listing = ruleset.result_list if ruleset is not None else (
+        "fans" if all(i.unit == "fan" for i in score.items) else "items")
+    if listing == "fans":
         out["fans"] = [{"name": i.name, "value": i.value, "count": i.count} for i in score.items]
     else:
         out["items"] = [{"name": i.name, "unit": i.unit, "value": i.value, "count": i.count} for i in score.items]
+    if ruleset is not None:
+        out.update(ruleset.result_details)
     for key, value in score.details:
         if isinstance(value, int | str | bool | float):
             out[key] = value
@@ -73,6 +97,7 @@ def score_lines(lines: Iterable[str], default_ruleset: str) -> Iterator[dict[str
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     out = stdout or sys.stdout
+    results: Iterable[dict[str, Any]]
     if args.file:
         with open(args.file, encoding="utf-8") as fh:
             results = list(score_lines(fh, args.ruleset))

@@ -31,22 +31,32 @@ def register(subparsers) -> None:
     p.add_argument("--faults", type=float, default=0.0, metavar="RATE",
                    help="share of games that get one labelled fault (0..1)")
     p.add_argument("--labels", metavar="FILE", help="where fault labels go (JSON lines; required with --faults)")
+    p.add_argument("--start", metavar="DATE", help="give games start times from this ISO 8601 date or "
+                   "date-time (UTC if no offset) on, spread over --days; default: no times")
+    p.add_argument("--days", type=float, default=30.0, help="the period --start spreads games over (default 30)")
     p.add_argument("--workers", type=int, default=1, help="processes generating games (default 1)")
     p.add_argument("--quiet", action="store_true", help="no coverage report on stderr")
     p.set_defaults(func=run)
 
 
-def _chunk(args: tuple[str, int, int, int, int, float]) -> tuple[list[str], list[str], Counter]:
-    """Games ``start .. start+n-1`` as JSON lines, their fault labels, and coverage."""
-    from engine.sim import simulate_one
-    from engine.sim.faults import inject_maybe
+Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None"]
 
-    ruleset, seed, start, n, hands, rate = args
+
+def _chunk(args: Job) -> tuple[list[str], list[str], Counter]:
+    """Games ``start .. start+n-1`` as JSON lines, their fault labels, and coverage."""
+    from engine.sim import simulate_one, start_time
+    from engine.sim.faults import inject_maybe
+    from schemas.instants import parse_instant
+
+    ruleset, seed, start, n, hands, rate, period = args
     cov: Counter = Counter()
     lines: list[str] = []
     labels: list[str] = []
     for i in range(start, start + n):
         game = simulate_one(ruleset, seed, i, hands, cov)
+        if period is not None:
+            total, first, days = period
+            game["started_at"] = start_time(seed, i, total, parse_instant(first), days)
         records, label = inject_maybe(game, seed, i, rate)
         if label is not None:
             labels.append(json.dumps(label, ensure_ascii=False))
@@ -62,9 +72,10 @@ def _open(path: str) -> TextIO:
     return open(path, "w", encoding="utf-8")
 
 
-def _jobs(a: Any) -> Iterator[tuple[str, int, int, int, int, float]]:
+def _jobs(a: Any) -> Iterator[Job]:
+    period = (a.games, a.start, a.days) if a.start else None
     for start in range(0, a.games, CHUNK):
-        yield (a.ruleset, a.seed, start, min(CHUNK, a.games - start), a.hands_per_game, a.faults)
+        yield (a.ruleset, a.seed, start, min(CHUNK, a.games - start), a.hands_per_game, a.faults, period)
 
 
 def run(a: Any) -> int:
@@ -79,6 +90,17 @@ def run(a: Any) -> int:
     if not 0.0 <= a.faults <= 1.0 or a.games < 0 or a.hands_per_game < 1:
         print("simulate: --faults must be in 0..1, --games ≥ 0, --hands-per-game ≥ 1", file=sys.stderr)
         return 1
+    if a.start:
+        from schemas.instants import InstantError, parse_instant
+
+        try:
+            parse_instant(a.start)
+        except InstantError as e:
+            print(f"simulate: --start: {e}", file=sys.stderr)
+            return 1
+        if a.days <= 0:
+            print("simulate: --days must be > 0", file=sys.stderr)
+            return 1
     t0 = time.perf_counter()
     cov: Counter = Counter()
     labels_out = _open(a.labels) if a.labels else None

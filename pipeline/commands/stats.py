@@ -1,6 +1,14 @@
-"""``mahjong-audit stats --db FILE``: the summary views as aligned text tables.
+"""mahjong-audit stats --db FILE (or --parquet DIR): the summary views as aligned text tables.
 
-Views: ``player_stats``, ``fan_stats`` and ``finding_summary`` (created by ``audit``).
+Views (created by audit): player_stats, fan_stats and finding_summary by default;
+period_stats (games, hands, findings, false wins and money at stake per ruleset and
+day/week/month), finding_trend (findings per kind and period) and player_monthly
+(each player's month by month) with --view.
+
+--ruleset, --player, --since and --until narrow every view to those games and hands
+(times in UTC; --until with a plain date includes that day). With --player, views that
+list players show that player's rows only.
+
 Exit status 1 if the database is missing or has no audit tables, 2 if it is locked.
 """
 
@@ -11,16 +19,24 @@ import os
 import sys
 from collections.abc import Sequence
 
-VIEWS = ("player_stats", "fan_stats", "finding_summary")
+DEFAULT_VIEWS = ("player_stats", "fan_stats", "finding_summary")
+VIEWS = DEFAULT_VIEWS + ("period_stats", "finding_trend", "player_monthly")
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("stats", help="print player, fan and finding summaries from an audit database",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--db", required=True, metavar="FILE", help="DuckDB file written by `audit`")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--db", metavar="FILE", help="DuckDB file written by `audit`")
+    src.add_argument("--parquet", metavar="DIR", help="Parquet dataset written by `audit --parquet`")
     p.add_argument("--view", choices=VIEWS, action="append",
                    help="print only this view (repeatable; default: all)")
     p.add_argument("--limit", type=int, default=40, metavar="N", help="rows per view (default 40; 0 = all)")
+    p.add_argument("--ruleset", help="only games of this ruleset")
+    p.add_argument("--player", help="only games this player sat in, and this player's rows")
+    p.add_argument("--since", metavar="WHEN", help="only hands from this ISO 8601 date or date-time on (UTC)")
+    p.add_argument("--until", metavar="WHEN", help="only hands before this date-time (a plain date: up to "
+                   "the end of that day)")
     p.set_defaults(func=run)
 
 
@@ -60,6 +76,27 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 
 
 def run(args: argparse.Namespace) -> int:
+    from pipeline.scope import Scope
+    from schemas.instants import InstantError
+
+    try:
+        scope = Scope.parse(ruleset=args.ruleset, player=args.player, since=args.since, until=args.until)
+    except InstantError as e:
+        print(f"mahjong-audit stats: {e}", file=sys.stderr)
+        return 1
+    if args.parquet is not None:
+        from pipeline import dataset
+
+        try:
+            with dataset.connect(args.parquet) as con:
+                return _print_views(con, args, scope)
+        except dataset.NoDataset as e:
+            print(f"mahjong-audit stats: {e}", file=sys.stderr)
+            return 1
+    return _run_db(args, scope)
+
+
+def _run_db(args: argparse.Namespace, scope) -> int:
     from pipeline import sink
 
     if "://" not in args.db and not os.path.exists(args.db):
@@ -74,22 +111,35 @@ def run(args: argparse.Namespace) -> int:
         print(f"mahjong-audit stats: {e}", file=sys.stderr)
         return 1
     try:
-        present = {n for (n,) in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
-        missing = [v for v in VIEWS if v not in present]
-        if missing:
-            print(f"mahjong-audit stats: {args.db} has no audit views ({', '.join(missing)}); "
-                  "run `mahjong-audit audit` first", file=sys.stderr)
-            return 1
-        for i, view in enumerate(args.view or VIEWS):
-            (total,) = con.execute(f"SELECT count(*) FROM {view}").fetchone()
-            limit = f" LIMIT {int(args.limit)}" if args.limit > 0 else ""
-            cur = con.execute(f"SELECT * FROM {view}{limit}")
-            headers = [d[0] for d in cur.description]
-            rows = cur.fetchall()
-            shown = f", showing {len(rows)}" if len(rows) < total else ""
-            print(("\n" if i else "") + f"{view} ({total} rows{shown})")
-            print(format_table(headers, rows))
+        return _print_views(con, args, scope)
     finally:
         con.close()
+
+
+def _print_views(con, args: argparse.Namespace, scope) -> int:
+    from pipeline.scope import has_player_column, narrow
+
+    present = {n for (n,) in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
+    missing = [v for v in (args.view or DEFAULT_VIEWS) if v not in present]
+    if missing:
+        print(f"mahjong-audit stats: {args.db or args.parquet} has no audit views ({', '.join(missing)}); "
+              "run `mahjong-audit audit` first", file=sys.stderr)
+        return 1
+    narrow(con, scope)
+    if not scope.everything:
+        print(f"scope: {scope.describe()}\n")
+    for i, view in enumerate(args.view or DEFAULT_VIEWS):
+        where, params = "", []
+        if scope.player is not None and has_player_column(con, view):
+            where, params = " WHERE player = ?", [scope.player]
+        row = con.execute(f"SELECT count(*) FROM {view}{where}", params).fetchone()
+        total = row[0] if row else 0
+        limit = f" LIMIT {int(args.limit)}" if args.limit > 0 else ""
+        cur = con.execute(f"SELECT * FROM {view}{where}{limit}", params)
+        headers = [d[0] for d in cur.description]
+        rows = cur.fetchall()
+        shown = f", showing {len(rows)}" if len(rows) < total else ""
+        print(("\n" if i else "") + f"{view} ({total} rows{shown})")
+        print(format_table(headers, rows))
     return 0

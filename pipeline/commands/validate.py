@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pipeline.cli import byte_size
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
@@ -19,6 +21,9 @@ def register(subparsers) -> None:
     p.add_argument("inputs", nargs="+", metavar="FILE", help="file, glob or directory")
     p.add_argument("--from", dest="importer", metavar="NAME",
                    help="importer for a platform format (default: detected per file)")
+    p.add_argument("--max-record-bytes", type=byte_size, default=None, metavar="N",
+                   help="a record longer than N bytes is bad, reported with its size; suffixes "
+                        "K, M, G (default: 64M, as audit)")
     p.set_defaults(func=run)
 
 
@@ -34,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     games = bad = 0
     for path in files:
-        for out in read.parse_file(path, args.importer):
+        for out in read.parse_file(path, args.importer, args.max_record_bytes or read.MAX_RECORD_BYTES):
             if isinstance(out, read.Rejection):
                 bad += 1
                 print(out, flush=False)

@@ -15,8 +15,12 @@ exists, and yields no record of its own. Mapping (see docs/importers.md):
   (``claims``, including the call carried out).
 * HU's ``fan``/``fanCnt``/``score`` become the outcome; ``canHu`` of each display is kept
   in the hand's ``meta.can_hu`` as ``[seq, [c0, c1, c2, c3]]`` (the event it refers to).
-* Options ``{"flowers": false, "seat_wall_size": 21}``; ``quan`` is the round wind E,S,W,N.
-* Penalty verdicts (WA, WH, TLE, …) end a match outside the rules of mahjong: rejected.
+* Options ``common.BOTZONE_OPTIONS`` (no flowers, 21-tile seat walls, the judge's 组合龙
+  waits); ``quan`` is the round wind E,S,W,N.
+* Verdict WH (a 和 declaration the judge found false) → the false ``win`` and an outcome
+  ``draw`` whose deltas are the penalty (offender −30, each other +10), listed in
+  ``penalties``; the option ``false_win_ends_hand`` makes the replay end the hand there.
+* Other penalty verdicts (WA, TLE, …) end a match outside the rules of mahjong: rejected.
 """
 
 from __future__ import annotations
@@ -27,11 +31,20 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pipeline.importers.base import Importer, ImportFailure, Record, whole_document
-from pipeline.importers.common import CALLS, Events, add_claims, botzone_tile, chi_tiles, seat_list
+from pipeline.importers.common import (
+    BOTZONE_OPTIONS,
+    CALLS,
+    Events,
+    add_claims,
+    botzone_tile,
+    chi_tiles,
+    seat_list,
+)
+from schemas.instants import object_id_time
 
 WINDS = "ESWN"
-OPTIONS = {"flowers": False, "seat_wall_size": 21}
 WALL = 34
+FALSE_WIN_PENALTY = 10  # verdict WH: the offender pays this to each other seat
 DEALT = 13
 METADATA_SUFFIX = "_metadata.json"
 
@@ -68,6 +81,15 @@ class BotzoneJson(Importer):
             return [match.build()]
         except ImportFailure as e:
             raise ImportFailure(f"match {match.match_id}: {e}") from None
+
+
+def _player(value: Any, k: int, action: Any) -> int:
+    """The seat a display names (0..3); -1 for displays about no player."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
+        return value
+    if action in ("INIT", "DEAL", "HUANG") and value is None:
+        return -1
+    raise ImportFailure(f"logs[{k}]: {action} display names player {value!r}, not a seat 0..3")
 
 
 def _match_id(source: str, metadata: dict[str, Any] | None) -> str:
@@ -150,16 +172,19 @@ class _Match:
                 meta["url"] = self.metadata["source"]
         game: dict[str, Any] = {
             "format": "mahjong-log/1", "game_id": f"botzone-{self.match_id}", "platform": "botzone",
-            "ruleset": "mcr", "options": dict(OPTIONS), "hands": [hand], "meta": meta,
+            "ruleset": "mcr", "options": dict(BOTZONE_OPTIONS), "hands": [hand], "meta": meta,
         }
         if names:
             game["players"] = names
+        created = object_id_time(self.match_id)  # a match id is an ObjectId: its creation time
+        if created:
+            game["started_at"] = created
         return game
 
     # ------------------------------------------------------------------ displays
     def display(self, k: int, d: dict[str, Any], responses: dict[str, Any], deal: list[list[str]]) -> None:
         action = d.get("action")
-        p = d.get("player")
+        p = _player(d.get("player"), k, action)
         tile = botzone_tile(d["tile"]) if isinstance(d.get("tile"), str) else None
         if action == "INIT":
             return
@@ -187,6 +212,8 @@ class _Match:
             self.owes_back.add(p)
         elif action == "HU":
             ev = self.hu(k, d, p)
+        elif action == "WH":
+            ev = self.false_hu(k, d, p)
         elif action == "HUANG":
             self.outcome = {"result": "draw", "wins": [], "deltas": [0, 0, 0, 0]}
             ev = None
@@ -236,10 +263,12 @@ class _Match:
             raise ImportFailure(f"logs[{k}]: GANG neither after a draw nor after a discard")
         return self.ev.add("kong", p, tile=ld["tile"], from_=ld["seat"])
 
-    def hu(self, k: int, d: dict[str, Any], p: int) -> dict[str, Any]:
+    def declared_win(self, k: int, what: str, p: int) -> tuple[dict[str, Any], str | None, int]:
+        """The ``win`` event of seat ``p``'s 和 declaration on the tile of the previous display:
+        its own draw, the added kong (robbing) or the last discard."""
         prev = self.prev
         if prev is None:
-            raise ImportFailure(f"logs[{k}]: HU before any play")
+            raise ImportFailure(f"logs[{k}]: {what} before any play")
         if prev[0] == "DRAW" and prev[1] == p:
             tile, frm = prev[2], p
             ev = self.ev.add("win", p, tile=tile, from_=p)
@@ -250,7 +279,25 @@ class _Match:
             tile, frm = self.last_discard["tile"], self.last_discard["seat"]
             ev = self.ev.add("win", p, tile=tile, from_=frm)
         else:
-            raise ImportFailure(f"logs[{k}]: HU after {prev[0]}: no tile to win on")
+            raise ImportFailure(f"logs[{k}]: {what} after {prev[0]}: no tile to win on")
+        return ev, tile, frm
+
+    def false_hu(self, k: int, d: dict[str, Any], p: int) -> dict[str, Any]:
+        """Verdict WH: seat ``p`` declared 和 and the judge found no win of 8 fan. The match ends
+        with the penalty alone (offender −3×, each other +1× the option ``false_win_penalty``)."""
+        if p not in (0, 1, 2, 3):
+            raise ImportFailure(f"logs[{k}]: WH without a player 0..3")
+        ev, _, _ = self.declared_win(k, "WH", p)
+        if isinstance(d.get("score"), list):
+            deltas = seat_list(d["score"], "WH score")
+        else:  # the verdict's documented payment
+            deltas = [-3 * FALSE_WIN_PENALTY if s == p else FALSE_WIN_PENALTY for s in range(4)]
+        self.outcome = {"result": "draw", "wins": [], "deltas": deltas,
+                        "penalties": [{"seat": p, "kind": "false_win", "deltas": list(deltas)}]}
+        return ev
+
+    def hu(self, k: int, d: dict[str, Any], p: int) -> dict[str, Any]:
+        ev, tile, frm = self.declared_win(k, "HU", p)
         fans = [[f["name"], int(f["value"]), int(f["cnt"])] for f in d.get("fan", [])]
         score: dict[str, Any] = {"fans": fans}
         if isinstance(d.get("fanCnt"), int):

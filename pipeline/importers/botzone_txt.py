@@ -14,7 +14,8 @@ one block and names the line of its ``Match``. Mapping (see docs/importers.md):
 * A self-drawn ``Hu`` repeats the last *discard*; the winning tile is the seat's draw
   just before it (the tile printed is kept in ``meta.hu_line_tile``).
 * Botzone plays without flowers and every seat draws from its own wall of 21 tiles
-  after the deal, so games get options ``{"flowers": false, "seat_wall_size": 21}``.
+  after the deal, so games get options ``{"flowers": false, "seat_wall_size": 21}``, plus
+  ``"knitted_waits": "botzone"`` for its judge's 组合龙 waits (``common.BOTZONE_OPTIONS``).
 * ``Fan`` lists names and counts only: values come from the MCR catalogue.
 """
 
@@ -25,6 +26,7 @@ from typing import Any
 
 from pipeline.importers.base import Importer, ImportFailure, Record, blank_line_blocks
 from pipeline.importers.common import (
+    BOTZONE_OPTIONS,
     CALLS,
     Events,
     add_claims,
@@ -33,9 +35,9 @@ from pipeline.importers.common import (
     fan_value,
     seat_list,
 )
+from schemas.instants import object_id_time
 
 WINDS = "ESWN"
-OPTIONS = {"flowers": False, "seat_wall_size": 21}
 
 
 class BotzoneTxt(Importer):
@@ -111,11 +113,15 @@ class _Game:
         }
         if hand_meta:
             hand["meta"] = hand_meta
-        return {
+        game: dict[str, Any] = {
             "format": "mahjong-log/1", "game_id": f"botzone-{match_id}", "platform": "botzone",
-            "ruleset": "mcr", "options": dict(OPTIONS), "hands": [hand],
+            "ruleset": "mcr", "options": dict(BOTZONE_OPTIONS), "hands": [hand],
             "meta": {"match_id": match_id, "source": "botzone-txt", "wind": wind},
         }
+        created = object_id_time(match_id)  # a match id is an ObjectId: its creation time
+        if created:
+            game["started_at"] = created
+        return game
 
     def tile(self, i: int, text: str) -> str:
         try:

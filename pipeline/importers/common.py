@@ -17,6 +17,10 @@ from pipeline.importers.base import ImportFailure
 BOTZONE_SUITS = {"W": "m", "B": "p", "T": "s"}
 BOTZONE_HONOURS = {"F1": "1z", "F2": "2z", "F3": "3z", "F4": "4z", "J1": "7z", "J2": "6z", "J3": "5z"}
 
+#: MCR options of every Botzone game: 136 tiles, a 21-tile wall per seat after the deal,
+#: its judge's reading of waits in a 组合龙 hand, and a false 和 ends the hand (docs/rules/mcr.md)
+BOTZONE_OPTIONS = {"flowers": False, "seat_wall_size": 21, "knitted_waits": "botzone", "false_win_ends_hand": True}
+
 #: platform call words → mahjong-log/1 claim calls
 CALLS = {"hu": "win", "peng": "pon", "gang": "kong", "chi": "chi"}
 

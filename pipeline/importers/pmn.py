@@ -33,6 +33,7 @@ from urllib.parse import parse_qs, urlparse
 from engine.rulesets.mcr_fans import FAN_BY_ZH
 from pipeline.importers.base import Importer, ImportFailure, Record, blank_line_blocks
 from pipeline.importers.common import Events, chi_tiles, seat_list
+from schemas.instants import InstantError, parse_instant
 
 #: the official MCR fan list in its numbered order (1-based); 82 is 明暗杠
 FAN_NUMBERS: tuple[str, ...] = (
@@ -162,8 +163,9 @@ class _Game:
             raise ImportFailure("[Fan] scores a seat that did not win")
         for seat, frm, tile in self.winners:
             win: dict[str, Any] = {"seat": seat, "from": frm, "tile": tile}
-            if scored[seat] is not None:
-                items, total = scored[seat]
+            sc = scored[seat]
+            if sc is not None:
+                items, total = sc
                 win["score"] = {"fans": items, "total": total}
             outcome["wins"].append(win)
         game: dict[str, Any] = {
@@ -180,8 +182,13 @@ class _Game:
                 "outcome": outcome}
         game["hands"] = [hand]
         game["meta"] = {"source": "pmn", "tags": {k: v for k, v in t.items() if k not in ("Deal", "Play")}}
-        if "Date" in t:
-            game["started_at"] = t["Date"].replace(".", "-")
+        date = t.get("Date", "").replace(".", "-")
+        try:  # PGN-style dates may be partly unknown ("2022.??.??"): then the game has no time
+            parse_instant(date)
+        except InstantError:
+            pass
+        else:
+            game["started_at"] = date
         return game
 
     def options(self) -> dict[str, Any]:
@@ -227,7 +234,7 @@ class _Game:
             back = seat in self.owes_back
             self.owes_back.discard(seat)
             self.ev.add("draw", seat, tile=tile, from_="back" if back else None)
-            self.taken = {seat: tile}
+            self.taken = {seat: tile} if tile is not None else {}
         elif action == "D":
             self.last_discard = self.ev.add("discard", seat, tile=tile)
             self.taken.pop(seat, None)
@@ -236,6 +243,8 @@ class _Game:
             if ld is None or self.prev is None or self.prev[0] != "D":
                 raise ImportFailure(f"{where}: a call needs a discard just before it")
             if action == "C":
+                if tile is None:
+                    raise ImportFailure(f"{where}: a tile is missing")
                 self.ev.add("chi", seat, tile=ld["tile"], tiles=chi_tiles(tile, ld["tile"]), from_=ld["seat"])
             else:
                 if tile != ld["tile"]:

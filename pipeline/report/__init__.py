@@ -35,13 +35,24 @@ def _hands_with_findings(data: queries.ReportData, limit: int) -> list[HandKey]:
 
 
 def build(db: str, *, logs: Sequence[str] = (), importer: str | None = None, max_findings: int = 5000,
-          max_replays: int = 200, max_players: int = 500, generated: datetime | None = None) -> Built:
-    """Read ``db`` and return the page. Raises :class:`queries.ReportError` if it cannot be read."""
-    con = queries.connect_read_only(db)
-    try:
-        data = queries.load(con, db, max_findings=max_findings, max_players=max_players)
-    finally:
-        con.close()
+          max_replays: int = 200, max_players: int = 500, generated: datetime | None = None,
+          parquet: str | None = None) -> Built:
+    """Read ``db`` (or the Parquet dataset ``parquet``, see pipeline.dataset) and return the
+    page. Raises :class:`queries.ReportError` if it cannot be read."""
+    if parquet is not None:
+        from pipeline import dataset
+
+        try:
+            with dataset.connect(parquet) as con:
+                data = queries.load(con, parquet, max_findings=max_findings, max_players=max_players)
+        except dataset.NoDataset as e:
+            raise queries.ReportError(str(e)) from None
+    else:
+        con = queries.connect_read_only(db)
+        try:
+            data = queries.load(con, db, max_findings=max_findings, max_players=max_players)
+        finally:
+            con.close()
     views: dict[HandKey, HandView | str] = {}
     problems: tuple[str, ...] = ()
     keys = _hands_with_findings(data, max_replays) if logs else []

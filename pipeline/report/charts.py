@@ -1,8 +1,9 @@
 """Charts as inline SVG strings: no JavaScript library, nothing fetched.
 
-Two shapes cover the report: horizontal bars (optionally stacked by series) for counts by
-category, and vertical bars for a histogram over integer bins. Every label taken from the
-data is escaped here; callers pass plain text.
+Three shapes cover the report: horizontal bars (optionally stacked by series) for counts
+by category, vertical bars for a histogram over integer bins, and vertical bars over time
+(stacked by series) for trends. Every label taken from the data is escaped here; callers
+pass plain text.
 """
 
 from __future__ import annotations
@@ -122,4 +123,48 @@ def histogram(title: str, bins: Sequence[tuple[int, int, int]], *, x_label: str,
                      f"{escape(str(bins[-1][1]))}</text>")
     parts.append(f'<text x="{left + plot_w / 2:.0f}" y="{height - 8}" text-anchor="middle" fill="#555">'
                  f"{escape(x_label)}</text></svg>")
+    return _figure("".join(parts), title, note)
+
+
+def timeline(title: str, periods: Sequence[str], series: Sequence[tuple[Series, Sequence[float]]], *,
+             width: int = 520, note: str = "", empty: str = "nothing to show") -> str:
+    """Vertical bars over time, one per period, stacked by series (in order)."""
+    totals = [sum(vals[i] for _, vals in series) for i in range(len(periods))]
+    if not periods or not any(totals):
+        return _empty(title, empty)
+    left, right, top, bottom = 52, 16, 12, 44
+    legend_rows = -(-len(series) // 4) if len(series) > 1 else 0
+    legend_h = legend_rows * 18
+    height = 240 + legend_h
+    plot_w, plot_h = width - left - right, height - top - bottom - legend_h
+    vmax = max(totals) or 1
+    bw = plot_w / len(periods)
+    base_y = top + legend_h + plot_h
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" style="{FONT}">', f"<title>{escape(title)}</title>"]
+    for k, (s, _) in enumerate(series if legend_rows else ()):
+        x, ly = left + (k % 4) * (plot_w / 4), top + (k // 4) * 18
+        parts.append(f'<rect x="{x:.0f}" y="{ly}" width="12" height="12" fill="{s.colour}"/>'
+                     f'<text x="{x + 16:.0f}" y="{ly + 10}">{escape(s.name)}</text>')
+    parts += [f'<line x1="{left}" y1="{base_y}" x2="{width - right}" y2="{base_y}" stroke="#888"/>',
+              f'<line x1="{left}" y1="{base_y - plot_h}" x2="{left}" y2="{base_y}" stroke="#888"/>',
+              f'<text x="{left - 6}" y="{base_y - plot_h + 10}" text-anchor="end">{escape(_num(vmax))}</text>',
+              f'<text x="{left - 6}" y="{base_y}" text-anchor="end">0</text>']
+    every = max(1, -(-len(periods) // 6))
+    for i, period in enumerate(periods):
+        x = left + i * bw
+        y = float(base_y)
+        for s, vals in series:
+            v = vals[i]
+            if v <= 0:
+                continue
+            h = plot_h * v / vmax
+            y -= h
+            tip = f"{period}: {_num(v)}" + (f" {s.name}" if s.name else "")
+            parts.append(f'<rect class="bar" x="{x + 1:.1f}" y="{y:.1f}" width="{max(1.0, bw - 2):.1f}" '
+                         f'height="{h:.1f}" fill="{s.colour}"><title>{escape(tip)}</title></rect>')
+        if i % every == 0:
+            parts.append(f'<text x="{x + bw / 2:.1f}" y="{base_y + 16}" text-anchor="middle">'
+                         f"{escape(period)}</text>")
+    parts.append("</svg>")
     return _figure("".join(parts), title, note)

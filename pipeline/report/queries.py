@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 import duckdb
 
@@ -83,7 +83,17 @@ class RulesetCount:
 
 
 @dataclass(frozen=True, slots=True)
+class WeekCount:
+    """One week's figure of one series (a finding kind, or the money at stake)."""
+
+    week: date
+    series: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerLine:
+    ruleset: str
     player: str
     games: int
     hands: int
@@ -156,8 +166,11 @@ class ReportData:
     items: tuple[ItemCount, ...]
     win_types: tuple[WinTypeCount, ...]
     last_tile_wins: tuple[tuple[str, int], ...]  # (ruleset, wins on the last tile)
-    players: tuple[PlayerLine, ...]  # worst offenders first, at most ``max_players``
+    players: tuple[PlayerLine, ...]  # per ruleset, worst offenders first, at most ``max_players`` each
     players_total: int
+    weekly_findings: tuple[WeekCount, ...]  # findings per week (UTC, from Monday) by kind
+    weekly_stake: tuple[WeekCount, ...]  # Σ |payout differences| per week and ruleset
+    untimed_games: int  # games without a start time (left out of the weekly charts)
     findings: tuple[FindingInfo, ...]  # the first ``max_findings`` in drill-down order
 
     @property
@@ -197,15 +210,15 @@ def _existing_tables(con: duckdb.DuckDBPyConnection) -> set[str]:
 
 
 def _scalar(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> int:
-    (v,) = con.execute(sql, params or []).fetchone()
-    return int(v or 0)
+    row = con.execute(sql, params or []).fetchone()
+    return int(row[0] or 0) if row else 0
 
 
 def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 5000, max_players: int = 500,
          bins: int = 20) -> ReportData:
     """Everything the report shows. Tables that are missing count as empty."""
     have = _existing_tables(con)
-    missing = tuple(t for t in TABLES if t not in have)
+    missing = tuple(t for t in TABLES if t not in have and t != "files")  # files: not reported on
     if missing:
         # Shadow each missing table with an empty one of the right shape, for this session only.
         from pipeline.tables import create_table_sql
@@ -215,7 +228,7 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
                                                                      "CREATE TEMP TABLE"))
     return ReportData(
         db_path=db_path,
-        missing_tables=missing,
+        missing_tables=tuple(t for t in missing if t != "run_files"),  # newer than some databases
         runs=_runs(con),
         games=_scalar(con, "SELECT count(*) FROM games"),
         hands=_scalar(con, "SELECT count(*) FROM hands"),
@@ -239,6 +252,9 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
             "GROUP BY ruleset ORDER BY ruleset").fetchall()),
         players=_players(con, max_players),
         players_total=_scalar(con, "SELECT count(DISTINCT p) FROM (SELECT unnest(players) AS p FROM games)"),
+        weekly_findings=_weekly(con, "finding_trend", "kind", "findings"),
+        weekly_stake=_weekly(con, "period_stats", "ruleset", "money_at_stake"),
+        untimed_games=_scalar(con, "SELECT count(*) FROM games WHERE started_at IS NULL"),
         findings=_findings(con, max_findings),
     )
 
@@ -275,10 +291,11 @@ def _kinds(con: duckdb.DuckDBPyConnection) -> tuple[KindCount, ...]:
 
 
 def _payouts(con: duckdb.DuckDBPyConnection, n_bins: int) -> Payouts:
-    compared, differing, stake, lo, hi = con.execute(
+    row = con.execute(
         "SELECT count(*), count(*) FILTER (WHERE diff <> 0), coalesce(sum(abs(diff)), 0), "
         "min(diff) FILTER (WHERE diff <> 0), max(diff) FILTER (WHERE diff <> 0) "
         "FROM payouts WHERE diff IS NOT NULL").fetchone()
+    compared, differing, stake, lo, hi = row if row else (0, 0, 0, None, None)
     if not differing:
         return Payouts(int(compared), 0, 0, ())
     width = nice_width(int(lo), int(hi), n_bins)
@@ -312,25 +329,38 @@ def _players(con: duckdb.DuckDBPyConnection, limit: int) -> tuple[PlayerLine, ..
     rows = con.execute(f"""
         WITH ps AS ({VIEWS['player_stats']}),
         seats AS (
-          SELECT game_id, unnest(players) AS player, unnest(range(len(players))) AS seat FROM games
+          SELECT game_id, ruleset, unnest(players) AS player, unnest(range(len(players))) AS seat FROM games
         ),
         fw AS (
-          SELECT s.player, count(*) AS n
+          SELECT s.ruleset, s.player, count(*) AS n
           FROM hands h, unnest(h.false_wins) AS f(seat) JOIN seats s ON s.game_id = h.game_id AND s.seat = f.seat
-          GROUP BY s.player
+          GROUP BY s.ruleset, s.player
         ),
         dh AS (
-          SELECT s.player, count(DISTINCT (f.game_id, f.hand_no, f.seat)) AS n
+          SELECT s.ruleset, s.player, count(DISTINCT (f.game_id, f.hand_no, f.seat)) AS n
           FROM findings f JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat
-          WHERE f.kind = 'dead_hand' GROUP BY s.player
+          WHERE f.kind = 'dead_hand' GROUP BY s.ruleset, s.player
         )
-        SELECT ps.player, ps.games, ps.hands, ps.wins, ps.deal_ins, ps.net_score,
-               coalesce(fw.n, 0) AS false_wins, coalesce(dh.n, 0) AS dead_hands
-        FROM ps LEFT JOIN fw USING (player) LEFT JOIN dh USING (player)
-        ORDER BY false_wins + dead_hands DESC, false_wins DESC, net_score ASC, ps.player
-        LIMIT ?
+        SELECT ruleset, player, games, hands, wins, deal_ins, net_score, false_wins, dead_hands FROM (
+          SELECT ps.ruleset, ps.player, ps.games, ps.hands, ps.wins, ps.deal_ins, ps.net_score,
+                 coalesce(fw.n, 0) AS false_wins, coalesce(dh.n, 0) AS dead_hands,
+                 row_number() OVER (PARTITION BY ps.ruleset ORDER BY coalesce(fw.n, 0) + coalesce(dh.n, 0) DESC,
+                                    coalesce(fw.n, 0) DESC, ps.net_score ASC, ps.player) AS rank
+          FROM ps LEFT JOIN fw USING (ruleset, player) LEFT JOIN dh USING (ruleset, player)
+        ) WHERE rank <= ?
+        ORDER BY ruleset, rank
     """, [limit]).fetchall()
-    return tuple(PlayerLine(r[0], *(int(x or 0) for x in r[1:])) for r in rows)
+    return tuple(PlayerLine(r[0], r[1], *(int(x or 0) for x in r[2:])) for r in rows)
+
+
+def _weekly(con: duckdb.DuckDBPyConnection, view: str, series: str, value: str) -> tuple[WeekCount, ...]:
+    """``value`` per week and ``series`` from a time view's SQL (so older databases work too)."""
+    rows = con.execute(f"""
+        SELECT period, {series}, sum({value})::BIGINT FROM ({VIEWS[view]})
+        WHERE grain = 'week' AND period IS NOT NULL
+        GROUP BY ALL HAVING sum({value}) > 0 ORDER BY 1, 2
+    """).fetchall()
+    return tuple(WeekCount(r[0], str(r[1]), int(r[2])) for r in rows)
 
 
 def _findings(con: duckdb.DuckDBPyConnection, limit: int) -> tuple[FindingInfo, ...]:

@@ -291,23 +291,58 @@ def _ruleset_charts(data: ReportData) -> str:
     return "".join(out)
 
 
+def _trends(data: ReportData) -> str:
+    weeks = sorted({w.week for w in data.weekly_findings} | {w.week for w in data.weekly_stake})
+    labels = [f"{w:%Y-%m-%d}" for w in weeks]
+    out = ['<section id="trends"><h2>Over time</h2>']
+    if not weeks:
+        out.append('<p class="nodata">No game in the database has a start time (<code>started_at</code>), '
+                   "so there is nothing to show over time.</p></section>")
+        return "".join(out)
+
+    def stacked(counts, order) -> list[tuple[charts.Series, list[int]]]:
+        by = {(c.week, c.series): c.value for c in counts}
+        return [(charts.Series(name, charts.PALETTE[i % len(charts.PALETTE)]),
+                 [by.get((w, name), 0) for w in weeks]) for i, name in enumerate(order)]
+
+    totals: dict[str, int] = {}
+    for c in data.weekly_findings:
+        totals[c.series] = totals.get(c.series, 0) + c.value
+    kinds = sorted(totals, key=lambda k: (-totals[k], k))
+    note = (f"{_int(data.untimed_games)} games without a start time are left out" if data.untimed_games else "")
+    findings = charts.timeline("Findings per week, by kind", labels, stacked(data.weekly_findings, kinds),
+                               note=note, empty="no findings in dated games")
+    rulesets = sorted({c.series for c in data.weekly_stake})
+    stake = charts.timeline("Money at stake per week (Σ |recorded − recomputed|), by ruleset", labels,
+                            stacked(data.weekly_stake, rulesets),
+                            note="each ruleset in its own unit", empty="every dated payout matches")
+    out.append(f'<p class="muted">Weeks start on Monday, in UTC; a hand counts at its start time.</p>'
+               f'<div class="grid">{findings}{stake}</div></section>')
+    return "".join(out)
+
+
 def _players(data: ReportData) -> str:
     out = ['<section id="players"><h2>Players</h2>']
     if not data.players:
         out.append('<p class="nodata">No players in the database.</p></section>')
         return "".join(out)
-    out.append('<p class="muted">Worst offenders first: most false wins (诈胡) and dead hands (相公), '
+    out.append('<p class="muted">One table per ruleset (their scores are in different units). '
+               "Worst offenders first: most false wins (诈胡) and dead hands (相公), "
                "then lowest net score. Rates are per hand played.</p>")
-    if len(data.players) < data.players_total:
-        out.append(f'<p class="muted">Showing the first {_int(len(data.players))} of {_int(data.players_total)} '
-                   "players; the <code>player_stats</code> view has them all.</p>")
-    rows = [[_e(p.player) or '<span class="muted">(unnamed)</span>', _int(p.games), _int(p.hands),
-             _pct(p.win_rate), _pct(p.deal_in_rate), f"{p.net_score:+,}", _int(p.false_wins), _int(p.dead_hands)]
-            for p in data.players]
-    out.append('<div class="scroll">')
-    out.append(_table(["player", "games", "hands", "win rate", "deal-in rate", "net score",
-                       "false wins 诈胡", "dead hands 相公"], rows, num=(1, 2, 3, 4, 5, 6, 7)))
-    out.append("</div></section>")
+    shown = len({p.player for p in data.players})
+    if shown < data.players_total:
+        out.append(f'<p class="muted">Showing {_int(shown)} of {_int(data.players_total)} players (the worst '
+                   "offenders of each ruleset); the <code>player_stats</code> view has them all.</p>")
+    for rs in sorted({p.ruleset for p in data.players}):
+        rows = [[_e(p.player) or '<span class="muted">(unnamed)</span>', _int(p.games), _int(p.hands),
+                 _pct(p.win_rate), _pct(p.deal_in_rate), f"{p.net_score:+,}", _int(p.false_wins),
+                 _int(p.dead_hands)]
+                for p in data.players if p.ruleset == rs]
+        out.append(f'<h3>{_e(rs)}</h3><div class="scroll">')
+        out.append(_table(["player", "games", "hands", "win rate", "deal-in rate", "net score",
+                           "false wins 诈胡", "dead hands 相公"], rows, num=(1, 2, 3, 4, 5, 6, 7)))
+        out.append("</div>")
+    out.append("</section>")
     return "".join(out)
 
 
@@ -453,6 +488,7 @@ def render(data: ReportData, views: Mapping[HandKey, HandView | str], *, replay_
         _summary(data),
         _finding_charts(data),
         _ruleset_charts(data),
+        _trends(data),
         _players(data),
         _findings(data, anchors, replay_note),
         _replays(data, views, anchors),

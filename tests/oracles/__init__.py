@@ -1,0 +1,1 @@
+"""Independent reference implementations used to check the project's engine."""

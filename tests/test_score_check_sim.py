@@ -1,0 +1,59 @@
+"""No false rejections: every win the auditor scores — in real platform logs (MCR) and in
+games the simulator plays by the rules (every ruleset) — passes the `score` situation
+check (engine/situation_check.py). The wins come from whole games, not from the check's
+own idea of what can exist."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.audit import audit_game
+from engine.hand import Score, WinSituation
+from engine.rulesets import RULESETS
+from engine.sim import simulate
+from engine.situation_check import InvalidSituation, check_situation
+from schemas.log import Game
+from tests.test_real_logs import games as real_games
+from tests.test_real_logs import roots
+
+
+def _scored_wins(ruleset: str, games: list[Game], monkeypatch) -> list[tuple[object, WinSituation]]:
+    """Every situation the auditor scored as a win (and the ruleset instance that scored it)."""
+    cls = RULESETS[ruleset]
+    seen: list[tuple[object, WinSituation]] = []
+    original = cls.score_win
+
+    def recording(self, sit: WinSituation) -> Score:
+        score = original(self, sit)
+        seen.append((self, sit))
+        return score
+
+    monkeypatch.setattr(cls, "score_win", recording)
+    for g in games:
+        audit_game(g)
+    return seen
+
+
+def _rejected(seen: list[tuple[object, WinSituation]]) -> list[tuple[str, str, WinSituation]]:
+    rejected = []
+    for rs, sit in seen:
+        try:
+            check_situation(rs, sit)  # type: ignore[arg-type]
+        except InvalidSituation as e:
+            rejected.append((e.code, str(e), sit))
+    return rejected
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_every_scored_win_of_simulated_games_passes_the_check(ruleset: str, monkeypatch) -> None:
+    games, _ = simulate(ruleset, games=40, seed=11, hands_per_game=2)
+    seen = _scored_wins(ruleset, [Game.model_validate(g) for g in games], monkeypatch)
+    assert len(seen) > 40
+    assert _rejected(seen) == []
+
+
+@pytest.mark.parametrize("root", roots())
+def test_every_scored_win_of_real_logs_passes_the_check(root, monkeypatch) -> None:
+    seen = _scored_wins("mcr", list(real_games(root)), monkeypatch)
+    assert seen
+    assert _rejected(seen) == []
