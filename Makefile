@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: audit test bench bench-quick fuzz lint clean
+.PHONY: audit test bench bench-quick fuzz collusion-power lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ bench-quick: $(STAMP)
 FUZZ_ARGS ?= --rounds 20
 fuzz: $(STAMP)
 	$(BIN)/python -m tests.fuzzing $(FUZZ_ARGS)
+
+# detection power and false flags of pair_stats (docs/collusion.md); ~20 CPU-minutes
+collusion-power: $(STAMP)
+	$(BIN)/python -m bench.collusion_power
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine schemas pipeline tests bench

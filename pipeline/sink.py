@@ -30,6 +30,7 @@ from types import MappingProxyType
 import duckdb
 import pyarrow as pa
 
+from pipeline import collusion
 from pipeline import staging as staging_files
 from pipeline.rows import DUPLICATE, DUPLICATE_MESSAGE
 from pipeline.tables import ARROW_SCHEMAS, column_names, columns, ddl
@@ -446,6 +447,7 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
         _insert_rows(con, "runs", [run_row])
         con.execute("DELETE FROM files WHERE path IN (SELECT source_file FROM _run_sources)")
         _insert_rows(con, "files", file_rows(con, files, sources, stats or {}, run_row.run_id))
+        collusion.build(con)  # pair_stats, player_anomalies: rebuilt from the whole database
         for tmp in ("_run_sources", "_run_ids", "_dups", "_line_base"):
             con.execute(f"DROP TABLE IF EXISTS {tmp}")
     except BaseException:

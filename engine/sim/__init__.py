@@ -16,14 +16,20 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from engine.rulesets import RULESETS
+from engine.sim.collusion import Population
 from engine.sim.game import game_id, game_rng, simulate_game
 
 
 def simulate_one(ruleset: str, seed: int, index: int, hands_per_game: int,
-                 cov: Counter | None = None) -> dict[str, Any]:
-    """Game ``index`` of the run ``(ruleset, seed)``: the same on every call."""
+                 cov: Counter | None = None, population: Population | None = None) -> dict[str, Any]:
+    """Game ``index`` of the run ``(ruleset, seed)``: the same on every call. With a
+    ``population``, its players are drawn to the table (and a colluding pair plays so)."""
     rs = RULESETS[ruleset]({})
-    return simulate_game(rs, game_rng(seed, index), game_id(ruleset, seed, index), hands_per_game, cov)
+    if population is None:
+        return simulate_game(rs, game_rng(seed, index), game_id(ruleset, seed, index), hands_per_game, cov)
+    table = population.table(seed, index)
+    return simulate_game(rs, game_rng(seed, index), game_id(ruleset, seed, index), hands_per_game, cov,
+                         table, population.policy(table))
 
 
 def simulate(ruleset: str, *, games: int, seed: int, hands_per_game: int = 4,
@@ -58,4 +64,4 @@ def start_time(seed: int, index: int, games: int, start: datetime, days: float) 
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-__all__ = ["iter_games", "simulate", "simulate_one", "start_time"]
+__all__ = ["Population", "iter_games", "simulate", "simulate_one", "start_time"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import seabed as SB
 from engine import tiles as T
@@ -29,6 +29,9 @@ from engine.sim.bot import (
     pairs_shanten,
     shanten,
 )
+
+if TYPE_CHECKING:
+    from engine.sim.collusion import SeatPolicy
 
 WINDS = "ESWN"
 MAX_RETRIES = 50
@@ -53,6 +56,8 @@ class _Seat:
     back_reasons: list[str] = field(default_factory=list)
     last_back_reason: str | None = None
     passed_pon: set[int] = field(default_factory=set)
+    passed_win: bool = False  # 过水 after a win the seat's policy passed up (until its own discard)
+    declined_win: bool = False  # passed up a win this hand (rulesets with tracks_declined_wins)
     maybe_ready: bool = True  # could a discard complete the hand? (a cheap filter)
 
     def tiles(self) -> tuple[int, ...]:
@@ -95,7 +100,8 @@ class HandSim:
     """Plays one hand; :meth:`run` returns the hand record (a JSON-ready dict)."""
 
     def __init__(self, rs: Ruleset, rng: random.Random, hand_no: int, dealer: int, round_wind: int,
-                 cov: Counter):
+                 cov: Counter, policy: SeatPolicy | None = None):
+        self.policy = policy  # how some seats play besides their bot (engine.sim.collusion)
         self.rs = rs
         self.rng = rng
         self.hand_no = hand_no
@@ -193,7 +199,7 @@ class HandSim:
                 from_seat: int | None) -> tuple[WinSituation, Score] | None:
         """A legal win for seat ``s`` on ``t`` (scored by the ruleset), or None."""
         st = self.seats[s]
-        if not self_drawn and not st.maybe_ready:
+        if not self_drawn and (not st.maybe_ready or st.passed_win):
             return None
         counts = list(st.counts)
         if not self_drawn:
@@ -209,6 +215,8 @@ class HandSim:
         extra = self.situation_extra(s, from_seat)
         if not self_drawn and not kong and self.discard_fields:
             extra = tuple(sorted(extra + self.discard_fields, key=lambda kv: kv[0]))
+        if st.declined_win:
+            extra = tuple(sorted(extra + (("declined_win", True),), key=lambda kv: kv[0]))
         sit = WinSituation(
             concealed=concealed, melds=tuple(st.melds), win_tile=t, self_drawn=self_drawn,
             seat_wind=(s - self.dealer) % 4, round_wind=self.round_wind, flowers=tuple(st.flowers),
@@ -379,11 +387,14 @@ class HandSim:
         st.melds[idx] = Meld(MeldKind.KONG, (t,) * 4, old.claimed, old.source, added=True)
         st.counts[t] -= 1
         self.visible[t] += 1
+        st.passed_win = False
         self.cov["call_added_kong"] += 1
         robbers = []
         for k in range(1, 4):
             y = (s + k) % 4
             won = self.try_win(y, t, self_drawn=False, kong=True, last_tile=False, from_seat=s)
+            if won is not None and self.declines(y, s):
+                won = None
             if won is not None:
                 robbers.append((y, won))
         ev = self.emit("added_kong", s, tile=T.name(t))
@@ -417,6 +428,17 @@ class HandSim:
                 out.append((y, (sit, score)))
         return out
 
+    def declines(self, y: int, d: int) -> bool:
+        """Does seat ``y``'s policy pass up its win on seat ``d``'s tile? A passed win
+        counts as the ruleset's rules on passed wins say (过水, a declined win)."""
+        if self.policy is None or self.policy.may_win(y, d):
+            return False
+        st = self.seats[y]
+        st.passed_win = st.passed_win or self.rs.passed_win_rule
+        st.declined_win = st.declined_win or self.rs.tracks_declined_wins
+        self.cov["policy_passed_wins"] += 1
+        return True
+
     def forbidden_discards(self, st: _Seat) -> frozenset[int]:
         return self.forbidden_after(st.called)
 
@@ -446,7 +468,11 @@ class HandSim:
         if sum(plain) == 0:
             raise _Retry  # only wild tiles left in hand: nothing may be discarded
         bad = self.forbidden_discards(st)
-        if st.bot.noise and self.rng.random() < st.bot.noise:
+        chosen = self.policy.discard(self, s, bad) if self.policy is not None else None
+        if chosen is not None:
+            t = chosen
+            self.cov["policy_discards"] += 1
+        elif st.bot.noise and self.rng.random() < st.bot.noise:
             cands = [x for x in range(34) if plain[x] and x not in bad] or [x for x in range(34) if plain[x]]
             t = self.rng.choice(cands)
         else:
@@ -460,6 +486,7 @@ class HandSim:
         st.counts[t] -= 1
         self.visible[t] += 1
         st.called = None
+        st.passed_win = False
         self.discards_made += 1
         self.last_discard = (s, t)
         self.update_ready(st)
@@ -485,6 +512,8 @@ class HandSim:
             y = (d + k) % 4
             st = self.seats[y]
             won = self.try_win(y, t, self_drawn=False, kong=False, last_tile=last_tile, from_seat=d)
+            if won is not None and self.declines(y, d):
+                won = None
             if won is not None:
                 decl.append((y, "win", won))
                 continue
@@ -639,15 +668,17 @@ class HandSim:
 
 
 def simulate_game(ruleset: Ruleset, rng: random.Random, game_id: str, hands: int,
-                  cov: Counter | None = None) -> dict[str, Any]:
-    """One game of ``hands`` hands as a ``mahjong-log/1`` document (a dict)."""
+                  cov: Counter | None = None, players: tuple[str, ...] | None = None,
+                  policy: SeatPolicy | None = None) -> dict[str, Any]:
+    """One game of ``hands`` hands as a ``mahjong-log/1`` document (a dict); ``players``
+    names the seats (default bot0..bot3), ``policy`` plays some seats besides their bots."""
     cov = Counter() if cov is None else cov
     dealer = first_dealer = 0
     round_wind = 0
     scores = [0, 0, 0, 0]
     out_hands = []
     for i in range(hands):
-        hand = HandSim(ruleset, rng, i, dealer, round_wind, cov).run()
+        hand = HandSim(ruleset, rng, i, dealer, round_wind, cov, policy).run()
         out_hands.append(hand)
         oc = hand["outcome"]
         scores = [a + b for a, b in zip(scores, oc["deltas"], strict=True)]
@@ -658,7 +689,8 @@ def simulate_game(ruleset: Ruleset, rng: random.Random, game_id: str, hands: int
     cov["games"] += 1
     return {
         "format": "mahjong-log/1", "game_id": game_id, "platform": "mahjong-audit-sim",
-        "ruleset": ruleset.name, "options": {}, "players": [f"bot{s}" for s in range(4)],
+        "ruleset": ruleset.name, "options": {},
+        "players": list(players) if players is not None else [f"bot{s}" for s in range(4)],
         "initial_scores": [0, 0, 0, 0], "hands": out_hands, "final_scores": scores,
     }
 

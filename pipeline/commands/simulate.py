@@ -34,29 +34,38 @@ def register(subparsers) -> None:
     p.add_argument("--start", metavar="DATE", help="give games start times from this ISO 8601 date or "
                    "date-time (UTC if no offset) on, spread over --days; default: no times")
     p.add_argument("--days", type=float, default=30.0, help="the period --start spreads games over (default 30)")
+    p.add_argument("--players", type=int, metavar="N",
+                   help="a population of N players p1..pN; four are drawn to each game's table")
+    p.add_argument("--collude", metavar="A,B",
+                   help="with --players: A feeds B (discards B's winning tiles, never wins off B); "
+                        "games where both sit go to --labels")
     p.add_argument("--workers", type=int, default=1, help="processes generating games (default 1)")
     p.add_argument("--quiet", action="store_true", help="no coverage report on stderr")
     p.set_defaults(func=run)
 
 
-Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None"]
+Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any]
 
 
 def _chunk(args: Job) -> tuple[list[str], list[str], Counter]:
-    """Games ``start .. start+n-1`` as JSON lines, their fault labels, and coverage."""
+    """Games ``start .. start+n-1`` as JSON lines, their fault and collusion labels, and coverage."""
     from engine.sim import simulate_one, start_time
     from engine.sim.faults import inject_maybe
     from schemas.instants import parse_instant
 
-    ruleset, seed, start, n, hands, rate, period = args
+    ruleset, seed, start, n, hands, rate, period, population = args
     cov: Counter = Counter()
     lines: list[str] = []
     labels: list[str] = []
     for i in range(start, start + n):
-        game = simulate_one(ruleset, seed, i, hands, cov)
+        game = simulate_one(ruleset, seed, i, hands, cov, population)
         if period is not None:
             total, first, days = period
             game["started_at"] = start_time(seed, i, total, parse_instant(first), days)
+        pair = population.label(game["game_id"], game["players"]) if population is not None else None
+        if pair is not None:
+            labels.append(json.dumps(pair, ensure_ascii=False))
+            cov["collusion_games"] += 1
         records, label = inject_maybe(game, seed, i, rate)
         if label is not None:
             labels.append(json.dumps(label, ensure_ascii=False))
@@ -72,10 +81,22 @@ def _open(path: str) -> TextIO:
     return open(path, "w", encoding="utf-8")
 
 
-def _jobs(a: Any) -> Iterator[Job]:
+def _jobs(a: Any, population: Any = None) -> Iterator[Job]:
     period = (a.games, a.start, a.days) if a.start else None
     for start in range(0, a.games, CHUNK):
-        yield (a.ruleset, a.seed, start, min(CHUNK, a.games - start), a.hands_per_game, a.faults, period)
+        yield (a.ruleset, a.seed, start, min(CHUNK, a.games - start), a.hands_per_game, a.faults, period,
+               population)
+
+
+def _population(a: Any) -> Any:
+    """The --players/--collude population, or None; raises ValueError on bad values."""
+    from engine.sim.collusion import Population
+
+    if a.players is None:
+        if a.collude:
+            raise ValueError("--collude needs --players N")
+        return None
+    return Population.of_size(a.players, a.collude.split(",") if a.collude else None)
 
 
 def run(a: Any) -> int:
@@ -101,6 +122,14 @@ def run(a: Any) -> int:
         if a.days <= 0:
             print("simulate: --days must be > 0", file=sys.stderr)
             return 1
+    try:
+        population = _population(a)
+    except ValueError as e:
+        print(f"simulate: {e}", file=sys.stderr)
+        return 1
+    if population is not None and population.collude and not a.labels:
+        print("simulate: --collude needs --labels FILE (which games had the pair at one table)", file=sys.stderr)
+        return 1
     t0 = time.perf_counter()
     cov: Counter = Counter()
     labels_out = _open(a.labels) if a.labels else None
@@ -108,11 +137,11 @@ def run(a: Any) -> int:
         with _open(a.output) as out:
             if a.workers > 1:
                 with ProcessPoolExecutor(a.workers) as pool:
-                    results = pool.map(_chunk, _jobs(a))
+                    results = pool.map(_chunk, _jobs(a, population))
                     for lines, labels, c in results:
                         _write(out, labels_out, lines, labels, c, cov)
             else:
-                for job in _jobs(a):
+                for job in _jobs(a, population):
                     _write(out, labels_out, *_chunk(job), cov)
     finally:
         if labels_out is not None:
@@ -138,7 +167,7 @@ def report(cov: Counter, seconds: float) -> str:
     rate = hands / seconds if seconds > 0 else 0.0
     lines = [f"simulated {cov.get('games', 0)} games, {hands} hands in {seconds:.1f} s ({rate:.0f} hands/s)"]
     groups = (("wins", "win_"), ("calls", "call_"), ("competing claims", "claims_"), ("faults", "fault_"),
-              ("plans", "plan_"))
+              ("plans", "plan_"), ("collusion", "collusion_"), ("seat policies", "policy_"))
     for title, prefix in groups:
         items = sorted((k.removeprefix(prefix), v) for k, v in cov.items() if k.startswith(prefix))
         if items:

@@ -20,7 +20,9 @@ import sys
 from collections.abc import Sequence
 
 DEFAULT_VIEWS = ("player_stats", "fan_stats", "finding_summary")
-VIEWS = DEFAULT_VIEWS + ("period_stats", "finding_trend", "player_monthly")
+VIEWS: tuple[str, ...] = DEFAULT_VIEWS + ("period_stats", "finding_trend", "player_monthly",
+                                          "suspicious_pairs", "anomalous_players",  # pipeline.collusion
+                                          "pair_stats", "player_anomalies")
 
 
 def register(subparsers) -> None:

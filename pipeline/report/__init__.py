@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from pipeline.report import queries
+from pipeline.report import collusion_view, queries
 from pipeline.report.render import HandKey, render
 from pipeline.report.replay_view import HandView, hand_view, load_games
 
@@ -45,17 +45,20 @@ def build(db: str, *, logs: Sequence[str] = (), importer: str | None = None, max
         try:
             with dataset.connect(parquet) as con:
                 data = queries.load(con, parquet, max_findings=max_findings, max_players=max_players)
+                pairs = collusion_view.load(con)
         except dataset.NoDataset as e:
             raise queries.ReportError(str(e)) from None
     else:
         con = queries.connect_read_only(db)
         try:
             data = queries.load(con, db, max_findings=max_findings, max_players=max_players)
+            pairs = collusion_view.load(con)
         finally:
             con.close()
     views: dict[HandKey, HandView | str] = {}
     problems: tuple[str, ...] = ()
-    keys = _hands_with_findings(data, max_replays) if logs else []
+    keys = collusion_view.ordered_keys(_hands_with_findings(data, max_replays),
+                                       collusion_view.hands_to_replay(pairs)) if logs else []
     if logs:
         loaded = load_games(logs, {g for g, _ in keys}, importer)
         problems = loaded.problems
@@ -80,7 +83,7 @@ def build(db: str, *, logs: Sequence[str] = (), importer: str | None = None, max
     else:
         note = ("No replays: the database stores no events. Run <code>mahjong-audit report --logs INPUT…</code> "
                 "with the audited logs to link each finding to a replay of its hand.")
-    html = render(data, views, replay_note=note,
+    html = render(data, views, replay_note=note, collusion=pairs,
                   generated=generated or datetime.now(UTC).replace(tzinfo=None))
     n_ok = sum(isinstance(v, HandView) for v in views.values())
     return Built(html, data, n_ok, problems)

@@ -13,7 +13,7 @@ from html import escape
 
 from engine import tiles as T
 from engine.hand import Meld, MeldKind
-from pipeline.report import charts
+from pipeline.report import charts, collusion_view
 from pipeline.report.queries import WIN_TYPES, FindingInfo, ReportData
 from pipeline.report.replay_view import HandView, SeatView, Snapshot
 
@@ -478,7 +478,7 @@ def _replays(data: ReportData, views: Mapping[HandKey, HandView | str], anchors:
 
 
 def render(data: ReportData, views: Mapping[HandKey, HandView | str], *, replay_note: str,
-           generated: datetime) -> str:
+           generated: datetime, collusion: collusion_view.CollusionData | None = None) -> str:
     """The whole page. ``views`` maps (game_id, hand_no) to a replay or to why there is none;
     hands not in it get no replay link."""
     anchors = {key: f"hand-{i}" for i, key in enumerate(views)}
@@ -490,6 +490,7 @@ def render(data: ReportData, views: Mapping[HandKey, HandView | str], *, replay_
         _ruleset_charts(data),
         _trends(data),
         _players(data),
+        collusion_view.render(collusion, anchors),
         _findings(data, anchors, replay_note),
         _replays(data, views, anchors),
         "</main>",
