@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: audit test bench fuzz collusion-power lint clean
+.PHONY: audit test bench bench-quick fuzz collusion-power lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+bench-quick: $(STAMP)
+	$(BIN)/python -m bench --quick
 
 # Many rounds of mutated logs through a whole audit on 2 workers (make test runs one round).
 # FUZZ_ARGS="--seed 7 --rounds 50" reproduces or widens a run.

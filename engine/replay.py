@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from itertools import chain, repeat
 
 from engine import seabed as SB
 from engine import tiles as T
@@ -26,6 +27,23 @@ from engine.ruleset import DiscardContext, HandEnd, Ruleset, SeatEnd, TableView,
 from schemas import log as L
 
 CALL_RANK = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
+EVENT_TYPES = ("draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win")
+
+
+_HANDLERS: dict[type, dict[str, Callable]] = {}
+
+
+def _handlers(cls: type) -> dict[str, Callable]:
+    """Event type -> the class's ``on_<type>`` function."""
+    table = _HANDLERS.get(cls)
+    if table is None:
+        table = _HANDLERS[cls] = {t: getattr(cls, "on_" + t) for t in EVENT_TYPES}
+    return table
+
+
+def tiles_of(counts: list[int]) -> tuple[int, ...]:
+    """Per-tile counts -> the sorted tiles they hold."""
+    return tuple(chain.from_iterable(repeat(t, n) for t, n in enumerate(counts) if n))
 
 
 @dataclass
@@ -61,7 +79,7 @@ class SeatState:
         return self.size + 3 * len(self.melds)
 
     def concealed(self) -> tuple[int, ...]:
-        return tuple(t for t in range(T.N_TILES) for _ in range(self.hand[t]))
+        return tiles_of(self.hand)
 
 
 @dataclass
@@ -118,6 +136,24 @@ class HandReplay:
         self.discard_log: list[tuple[int, int]] = []  # (seat, tile) of every discard, in order
         self.kongs: list[tuple[int, int]] = []  # (seat, discards made before it) of every kong, in order
         self.draw_reason: str | None = None  # an abortive draw (流局) the ruleset declared
+        #: event type -> its ``on_<type>`` function, looked up once per class (unbound: bound methods
+        #: kept on the instance would make it a reference cycle, freed only by the cycle collector)
+        self.handlers = _handlers(type(self))
+        # Per-hand constants, looked up once rather than on every event (some are option properties).
+        self.hand_size = ruleset.hand_size
+        self.abortive = ruleset.checks_abortive_draws
+        self.seat_wall_size = ruleset.seat_wall_size
+        #: the claim-window scan of the other seats (过水, passed pons, declined wins) has work to do
+        self.scans_claim_window = ruleset.passed_win_rule or ruleset.tracks_declined_wins or ruleset.passed_pon_rule
+        self.own_wall_sizes: tuple[int, ...] | None = (
+            tuple(len(w) for w in hand.seat_walls) if hand.seat_walls is not None
+            else (self.seat_wall_size,) * 4 if self.seat_wall_size else None)
+        #: drawable tiles of one shared wall before any draw (None: per-seat walls)
+        self.shared_wall_size: int | None = (
+            len(hand.wall) - ruleset.dead_wall if hand.wall is not None
+            else None if self.own_wall_sizes is not None
+            else sum(self.copies) - sum(len(d) for d in hand.deal) - (1 if self.indicator is not None else 0)
+            - ruleset.dead_wall)
         # the deal and the seabed
         self.dead_shift = 0  # tiles the seabed replacement procedure moved into (+) or out of (−) the dead wall
         self.reserve_left = ruleset.seabed_reserve  # 王牌 tiles a replacement just before the seabed may take
@@ -159,7 +195,7 @@ class HandReplay:
         if self.ended or self.pending_end:
             return  # a legal win is in: winners hold the winning tile, a robbed konger lost its kong tile
         turn, phase = self.saved if self.phase == "replace" and self.saved else (self.turn, self.phase)
-        base = self.rs.hand_size
+        base = self.hand_size
         acting = phase in ("act", "rob")
         for st in self.seats:
             if st.dead is not None:
@@ -180,23 +216,16 @@ class HandReplay:
 
     def drawable_left(self) -> int | None:
         """Tiles left to draw, where the log lets us know it."""
-        if self.h.wall is not None:
-            return len(self.h.wall) - self.live_drawn - self.back_drawn - self.rs.dead_wall - self.dead_shift
-        if self.h.seat_walls is not None or self.rs.seat_wall_size:
+        if self.shared_wall_size is None:
             return None
-        dealt = sum(len(d) for d in self.h.deal)
-        extra = 1 if self.indicator is not None else 0
-        return (sum(self.copies) - dealt - extra - self.live_drawn - self.back_drawn - self.rs.dead_wall
-                - self.dead_shift)
+        return self.shared_wall_size - self.live_drawn - self.back_drawn - self.dead_shift
 
     def own_wall_left(self, s: int) -> int | None:
         """Tiles left in seat ``s``'s own wall when every seat draws from its own wall
         (Botzone: logged ``seat_walls``, or the ruleset's ``seat_wall_size``); None with one shared wall."""
-        if self.h.seat_walls is not None:
-            return len(self.h.seat_walls[s]) - self.seat_wall_pos[s]
-        if self.rs.seat_wall_size:
-            return self.rs.seat_wall_size - self.seat_wall_pos[s]
-        return None
+        if self.own_wall_sizes is None:
+            return None
+        return self.own_wall_sizes[s] - self.seat_wall_pos[s]
 
     def wall_exhausted(self) -> bool:
         """No live draw can follow the current turn: the shared wall is used up, or (per-seat
@@ -273,12 +302,11 @@ class HandReplay:
             return
         if self.phase == "rob" and not (ev.type == "win" and ev.robbing_kong):
             self.close_rob_window(None)
-        if ev.type == "win" and self.rs.checks_abortive_draws and self.ask_abortive("before_win", ev):
+        if ev.type == "win" and self.abortive and self.ask_abortive("before_win", ev):
             return
-        handler = getattr(self, "on_" + ev.type)
-        handler(ev)
+        self.handlers[ev.type](self, ev)
         self.check_counts()
-        if self.rs.checks_abortive_draws and not self.ended:
+        if self.abortive and not self.ended:
             self.ask_abortive("event", ev)
 
     def report_after_end(self, ev: L.Event) -> None:
@@ -314,7 +342,7 @@ class HandReplay:
             self.close_claim_window(None)
         if self.phase == "rob" and not self.ended:
             self.close_rob_window(None)  # nobody robbed the added kong: its replacement is owed
-        if self.rs.checks_abortive_draws and not self.ended and self.phase != "seabed":
+        if self.abortive and not self.ended and self.phase != "seabed":
             self.ask_abortive("log_end", None)
         if self.phase == "seabed" and not self.ended:
             self.end_exhausted()
@@ -573,6 +601,25 @@ class HandReplay:
             return
         discarder, t, dseq = self.last_discard
         self.check_priority(self.claims, executed, discarder, dseq)
+        if self.scans_claim_window:
+            self.scan_claim_window(discarder, t, executed)
+        if executed is None:
+            exhausted = self.wall_exhausted()  # asked while the discarder's turn is current
+            self.turn = (discarder + 1) % 4
+            self.phase = "draw"
+            left = self.drawable_left() if self.own_wall_left(discarder) is None else None
+            if exhausted:
+                self.exhausted = True
+                self.ended = True
+                self.phase = "ended"
+            elif self.rs.seabed and left is not None and left <= self.rs.seabed:
+                self.start_seabed((discarder + 1) % 4, left)
+            if self.abortive and not self.ended:
+                self.ask_abortive("claims_closed", None)
+        self.claims = None
+
+    def scan_claim_window(self, discarder: int, t: int, executed: tuple[int, str] | None) -> None:
+        """The other seats as the window closes: a win passed (过水, declined wins), a pon passed."""
         won = {w.seat for w in self.wins if w.tile == t}
         declared_win = {c.seat for c in (self.claims or []) if c.call == "win"}
         for k in range(1, 4):
@@ -586,20 +633,6 @@ class HandReplay:
                 st.declined_win = True
             if self.rs.passed_pon_rule and st.hand[t] >= 2 and t not in st.wilds:
                 st.passed_pon.add(t)
-        if executed is None:
-            exhausted = self.wall_exhausted()  # asked while the discarder's turn is current
-            self.turn = (discarder + 1) % 4
-            self.phase = "draw"
-            left = self.drawable_left() if self.own_wall_left(discarder) is None else None
-            if exhausted:
-                self.exhausted = True
-                self.ended = True
-                self.phase = "ended"
-            elif self.rs.seabed and left is not None and left <= self.rs.seabed:
-                self.start_seabed((discarder + 1) % 4, left)
-            if self.rs.checks_abortive_draws and not self.ended:
-                self.ask_abortive("claims_closed", None)
-        self.claims = None
 
     def close_rob_window(self, executed: tuple[int, str] | None) -> None:
         if self.last_added_kong is None:
@@ -978,7 +1011,7 @@ class HandReplay:
         if counts[t] <= 0:
             return None, None, ("false_win/incomplete", f"seat {s} does not hold the winning tile {T.name(t)}")
         counts[t] -= 1
-        concealed = tuple(x for x in range(T.N_TILES) for _ in range(counts[x]))
+        concealed = tiles_of(counts)
         seat_wind = (s - self.dealer) % 4
         visible_other = self.visible[t] - (1 if not in_hand and not kong else 0)
         sit = WinSituation(
@@ -1029,7 +1062,7 @@ class HandReplay:
             return False
         counts = list(st.hand)
         counts[st.last_draw] -= 1
-        concealed = tuple(x for x in range(T.N_TILES) for _ in range(counts[x]))
+        concealed = tiles_of(counts)
         sit = WinSituation(concealed=concealed, melds=tuple(st.melds), win_tile=st.last_draw, self_drawn=True,
                            seat_wind=(st.seat - self.dealer) % 4, round_wind=self.round_wind,
                            flowers=tuple(st.flowers), extra=self.situation_extra(st.seat, None))
@@ -1060,7 +1093,7 @@ class HandReplay:
         if not self.rs.is_complete(counts, st.melds, st.wilds):
             return False
         counts[t] -= 1
-        concealed = tuple(x for x in range(T.N_TILES) for _ in range(st.hand[x]))
+        concealed = tiles_of(st.hand)
         sit = WinSituation(concealed=concealed, melds=tuple(st.melds), win_tile=t, self_drawn=False,
                            seat_wind=(y - self.dealer) % 4, round_wind=self.round_wind, flowers=tuple(st.flowers),
                            last_tile=self.wall_exhausted(), extra=self.situation_extra(y, discarder))

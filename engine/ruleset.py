@@ -159,6 +159,29 @@ def _coerce(name: str, value: Any, hint: Any) -> Any:
     return value
 
 
+_PARSED_OPTIONS: dict[tuple[type, str], Any] = {}
+_PARSED_OPTIONS_MAX = 1024
+
+
+def _plain(v: Any) -> bool:
+    """A JSON value made of builtin types only (its repr then says exactly what it is)."""
+    if v is None or type(v) in (str, int, float, bool):
+        return True
+    if type(v) in (list, tuple):
+        return all(_plain(x) for x in v)
+    if type(v) is dict:
+        return all(type(k) is str and _plain(x) for k, x in v.items())
+    return False
+
+
+def _options_key(cls: type, raw: Mapping[str, Any]) -> tuple[type, str] | None:
+    if type(raw) is dict and not raw:
+        return cls, ""  # most games: no options
+    if type(raw) is not dict or not _plain(raw):
+        return None
+    return cls, repr(sorted(raw.items()))
+
+
 @functools.cache
 def _option_hints(options_cls: type) -> dict[str, Any]:
     return get_type_hints(options_cls)
@@ -217,7 +240,20 @@ class Ruleset:
     # --- options -----------------------------------------------------------------------
     @classmethod
     def parse_options(cls, raw: Mapping[str, Any]) -> Any:
-        """Validate a game's ``options`` object: unknown keys and wrong types are errors."""
+        """Validate a game's ``options`` object: unknown keys and wrong types are errors.
+
+        The result is immutable, so options already seen (plain JSON values) are parsed once
+        per process: every game of an archive usually carries the same few option objects."""
+        key = _options_key(cls, raw)
+        if key is not None and key in _PARSED_OPTIONS:
+            return _PARSED_OPTIONS[key]
+        opts = cls._parse_options(raw)
+        if key is not None and len(_PARSED_OPTIONS) < _PARSED_OPTIONS_MAX:
+            _PARSED_OPTIONS[key] = opts
+        return opts
+
+    @classmethod
+    def _parse_options(cls, raw: Mapping[str, Any]) -> Any:
         fields = {f.name: f for f in dataclasses.fields(cls.Options)}
         hints = _option_hints(cls.Options)
         unknown = sorted(set(raw) - set(fields))

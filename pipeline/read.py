@@ -42,6 +42,8 @@ from pipeline import splits
 from pipeline.importers import IMPORTERS, ImportFailure, Record, detect
 from pipeline.importers.base import whole_document
 from schemas.log import Game, describe_errors
+from schemas.log_fast import Game as FastGame
+from schemas.log_fast import parse_game_json
 
 NATIVE_SUFFIXES = (".json", ".jsonl", ".ndjson")
 # Not logs, though they end like one: fault labels written by `simulate --labels`.
@@ -110,7 +112,7 @@ class ParsedGame:
     source: str
     line: int
     index: int
-    game: Game
+    game: Game | FastGame  # FastGame from the fast path (the audit), Game from the models
     shard_start: int = 0  # see RawRecord
 
     @property
@@ -642,7 +644,13 @@ def validate_dict(data: object, source: str, line: int, index: int = 0) -> Parse
                          gid if isinstance(gid, str) else None, rs if isinstance(rs, str) else None)
 
 
-def parse_native(rec: RawRecord) -> ParsedGame | Rejection:
+def parse_native(rec: RawRecord, fast: bool = False) -> ParsedGame | Rejection:
+    """One native record. ``fast``: validate on the fast path first (``schemas.log_fast``:
+    plain dataclasses, what the audit reads); the models check whatever it does not accept."""
+    if fast:
+        game = parse_game_json(rec.text)
+        if game is not None:
+            return ParsedGame(rec.source, rec.line, 0, game)
     try:
         return ParsedGame(rec.source, rec.line, 0, Game.model_validate_json(rec.text))
     except ValidationError as e:
@@ -657,9 +665,9 @@ def parse_native(rec: RawRecord) -> ParsedGame | Rejection:
         return _too_deep(rec)
 
 
-def _convert(rec: RawRecord) -> tuple[ParsedGame | Rejection, ...]:
+def _convert(rec: RawRecord, fast: bool) -> tuple[ParsedGame | Rejection, ...]:
     if rec.importer is None:
-        return (parse_native(rec),)
+        return (parse_native(rec, fast),)
     try:
         dicts = IMPORTERS[rec.importer].convert(Record(rec.source, rec.line, rec.text))
     except ImportFailure as e:
@@ -669,8 +677,9 @@ def _convert(rec: RawRecord) -> tuple[ParsedGame | Rejection, ...]:
     return tuple(validate_dict(d, rec.source, rec.line, i) for i, d in enumerate(dicts))
 
 
-def parse_record(rec: RawRecord | Rejection) -> tuple[ParsedGame | Rejection, ...]:
+def parse_record(rec: RawRecord | Rejection, fast: bool = False) -> tuple[ParsedGame | Rejection, ...]:
     """Parse and validate one record into games and rejections (never raises on bad data).
+    ``fast``: native games come as ``schemas.log_fast`` dataclasses (see :func:`parse_native`).
 
     An importer or parser that fails in a way it did not foresee (a bug, or input deeper
     than the interpreter's recursion limit) makes a rejection naming the exception, never
@@ -678,7 +687,7 @@ def parse_record(rec: RawRecord | Rejection) -> tuple[ParsedGame | Rejection, ..
     if isinstance(rec, Rejection):
         return (rec,)
     try:
-        return _convert(rec)
+        return _convert(rec, fast)
     except Exception as e:  # noqa: BLE001  dead letter: the record is rejected, the run goes on
         what = f"the {rec.importer} importer" if rec.importer else "the parser"
         code = "invalid_log/import" if rec.importer else "invalid_log/schema"

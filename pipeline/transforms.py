@@ -20,6 +20,7 @@ FileSystems paths, and no Python state is shared between workers.
 from __future__ import annotations
 
 import dataclasses
+import gc
 from collections.abc import Callable
 from typing import Any
 
@@ -138,6 +139,13 @@ class ParseFn(_MarkingDoFn):
 
     phase = "parsed"
 
+    def setup(self) -> None:
+        super().setup()
+        # The worker's start-up heap (Beam, pydantic, pyarrow: ~10^5-10^6 objects) lives as long
+        # as the process; out of the collector's sight, its full passes over the games' young
+        # objects cost a fraction (validation ran ~30% faster in bench.stage_bench).
+        gc.freeze()
+
     def start_bundle(self) -> None:
         self._counts: dict[str, int] = {}
 
@@ -147,7 +155,7 @@ class ParseFn(_MarkingDoFn):
             return
         self._mark()
         seen = {}  # game_id -> ParsedGame of this record
-        outs = read.parse_record(rec)
+        outs = read.parse_record(rec, fast=True)  # the engine reads the fast path's dataclasses
         self._counts[rec.source] = self._counts.get(rec.source, 0) + max(1, len(outs))
         for out in outs:
             if isinstance(rec, read.RawRecord) and rec.shard_start:

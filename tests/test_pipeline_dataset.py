@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import duckdb
 import pytest
 
 from pipeline import dataset
 from pipeline.cli import main
+from pipeline.commands import audit
 from schemas.results import TABLES
 from tests.test_pipeline_e2e import make_corpus, query
 
@@ -59,6 +62,17 @@ def test_the_dataset_holds_what_the_database_holds_after_the_same_runs(tmp_path)
         for view in ("player_stats", "fan_stats", "finding_summary"):
             assert con.execute(f"SELECT * FROM {view} ORDER BY ALL").fetchall() == \
                 query(db, f"SELECT * FROM {view} ORDER BY ALL"), view
+
+
+def test_run_ids_of_two_runs_in_the_same_second_sort_in_start_order():
+    # The dataset's views take a game's latest run as its greatest id: with ids to the
+    # second only, two quick runs in one second sorted by their random part (a second run
+    # over a.jsonl then lost to the first about half the time).
+    start = datetime(2026, 11, 30, 16, 48, 56, 999_998, tzinfo=UTC)
+    for _ in range(50):
+        first, second = audit.new_run_id(start), audit.new_run_id(start + timedelta(microseconds=1))
+        assert first < second
+    assert audit.new_run_id(start).startswith("20261130T164856.999998Z-")
 
 
 def test_stats_and_report_read_the_dataset(tmp_path, capsys):

@@ -152,13 +152,16 @@ def test_an_importer_that_raises_or_returns_nothing_gives_rejections(monkeypatch
 
 
 def test_an_unexpected_parser_failure_is_a_rejection(monkeypatch):
-    def broken(rec):
+    def broken(rec, fast=False):
         raise MemoryError("no room")
 
     monkeypatch.setattr(read, "parse_native", broken)
     rej = one("{}")
     assert rej.code == "invalid_log/schema" and "the parser failed" in rej.message
     assert "MemoryError: no room" in rej.message
+    # the audit's fast path (schemas.log_fast) goes through the same guard
+    (fast,) = read.parse_record(read.RawRecord("f.jsonl", 7, "{}"), fast=True)
+    assert fast == rej
 
 
 def test_messages_quoting_a_whole_record_are_cut_short():

@@ -146,6 +146,8 @@ def eight_pairs_parts(c: Sequence[int], wilds: int) -> list[tuple[Part, ...]]:
     made only of wilds)."""
     if sum(c[:34]) + wilds != 17:
         return []
+    if sum(n & 1 for n in c[:34]) > wilds + 1:
+        return []  # see is_eight_pairs: no triplet leaves few enough odd kinds
     out: set[tuple[Part, ...]] = set()
     kinds = [t for t in range(34) if c[t]]
     triplets: list[tuple[Part, int, int | None, int]] = [(Part(TRIPLET, None, 3), 3, None, 0)]
@@ -226,6 +228,10 @@ def is_eight_pairs(c: Sequence[int], wilds: int) -> bool:
     if sum(c[:34]) + wilds != 17:
         return False
     odd = sum(n & 1 for n in c[:34])
+    # Taking the triplet out changes the parity of one kind at most, and each kind left
+    # odd needs a wild: with more odd kinds than wilds + 1 no triplet can work (fast exit).
+    if odd > wilds + 1:
+        return False
     if wilds >= 3 and odd <= wilds - 3:
         return True
     for t in range(34):

@@ -117,7 +117,10 @@ def _err(msg: str) -> None:
 
 
 def new_run_id(now: datetime) -> str:
-    return now.strftime("%Y%m%dT%H%M%SZ") + "-" + uuid.uuid4().hex[:8]
+    """The run's id: its start to the microsecond, then a random part. Ids sort in the
+    order runs started (the Parquet dataset takes a game's latest run as the greatest id),
+    also for two runs in the same second."""
+    return now.strftime("%Y%m%dT%H%M%S.%fZ") + "-" + uuid.uuid4().hex[:8]
 
 
 def _version() -> str:

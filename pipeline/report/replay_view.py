@@ -97,9 +97,10 @@ def load_games(paths: Sequence[str], wanted: Iterable[str], importer: str | None
                     continue  # a native record naming none of the wanted games: not worth validating
                 for item in read.parse_record(rec):
                     if isinstance(item, read.ParsedGame):
-                        gid = item.game.game_id
-                        if gid in want and gid not in found:
-                            found[gid] = item.game
+                        game = item.game
+                        # parse_record without ``fast`` gives the models (the report reads them)
+                        if game.game_id in want and game.game_id not in found and isinstance(game, L.Game):
+                            found[game.game_id] = game
         except (OSError, ValueError) as e:
             problems.append(f"{path}: {e}")
     return LoadedLogs(found, tuple(problems))

@@ -1,0 +1,123 @@
+"""``score --ruleset mcr`` against pymahjonggb behind the same JSON-lines protocol.
+
+    python -m bench.score_bench [--hands N]
+
+Both sides do the whole protocol for each line: parse the JSON situation, score it,
+write one JSON result line. Ours is ``pipeline.commands.score.score_line`` (what the
+``score`` command runs per line); the reference turns the same JSON into
+``MahjongFanCalculator``'s arguments, calls it and writes its fans. The two are timed in
+alternating chunks of CPU time (``time.process_time``), so load from other processes
+falls on both alike; the ratio reference/ours is the figure (1.0 = as fast as the C++).
+Every hand is a different generated MCR win, scored once, so no cache is warm.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from engine import tiles as T
+from engine.hand import MeldKind, WinSituation
+from tests.mcr_handgen import generate
+
+CHUNK = 500
+_WIND = "ESWN"
+_HONOURS = {"1z": "F1", "2z": "F2", "3z": "F3", "4z": "F4", "5z": "J3", "6z": "J2", "7z": "J1"}
+
+
+def situation_json(sit: WinSituation) -> str:
+    """One input line of the ``score`` command (docs/score-cli.md) for a situation.
+
+    The command rejects what cannot happen, so the line says what can: a chi comes from
+    the left (``from`` 1), and a self-drawn ``kong`` (杠上开花) needs a kong in the hand."""
+    melds: list[dict[str, Any]] = []
+    for m in sit.melds:
+        if m.kind is MeldKind.CHI:
+            melds.append({"type": "chi", "tiles": [T.name(t) for t in m.tiles], "claimed": T.name(m.claimed),
+                          "from": 1})
+        elif m.kind is MeldKind.CONCEALED_KONG:
+            melds.append({"type": "kong", "tile": T.name(m.first), "concealed": True})
+        else:
+            melds.append({"type": m.kind.value, "tile": T.name(m.first), "from": m.source or 1})
+    return json.dumps({
+        "concealed": [T.name(t) for t in sit.concealed], "melds": melds, "win_tile": T.name(sit.win_tile),
+        "self_drawn": sit.self_drawn, "seat_wind": _WIND[sit.seat_wind], "round_wind": _WIND[sit.round_wind],
+        "flowers": [T.name(t) for t in sit.flowers], "last_tile": sit.last_tile,
+        "kong": sit.kong and (not sit.self_drawn or any(m.is_kong for m in sit.melds)),
+        "last_copy": sit.last_copy,
+    })
+
+
+def _ref_tile(name: str) -> str:
+    return _HONOURS.get(name) or "WBT"["mps".index(name[1])] + name[0]
+
+
+def reference_line(line: str, calc: Any) -> str:
+    """The reference side of the protocol: JSON situation in, JSON fans out."""
+    d = json.loads(line)
+    pack = []
+    for m in d["melds"]:
+        if m["type"] == "chi":
+            first = sorted(m["tiles"])[0]
+            pack.append(("CHI", _ref_tile(sorted(m["tiles"])[1]), int(m["claimed"][0]) - int(first[0]) + 1))
+        elif m.get("concealed"):
+            pack.append(("GANG", _ref_tile(m["tile"]), 0))
+        else:
+            pack.append(("PENG" if m["type"] == "pon" else "GANG", _ref_tile(m["tile"]), m["from"]))
+    try:
+        fans = calc(pack=tuple(pack), hand=tuple(_ref_tile(t) for t in d["concealed"]),
+                    winTile=_ref_tile(d["win_tile"]), flowerCount=len(d["flowers"]),
+                    isSelfDrawn=d["self_drawn"], is4thTile=d["last_copy"], isAboutKong=d["kong"],
+                    isWallLast=d["last_tile"], seatWind=_WIND.index(d["seat_wind"]),
+                    prevalentWind=_WIND.index(d["round_wind"]), verbose=True)
+    except TypeError as e:
+        return json.dumps({"valid": False, "message": str(e)})
+    return json.dumps({"valid": True, "fans": [{"name": n, "value": p, "count": c} for p, c, n, _en in fans],
+                       "total": sum(p * c for p, c, _n, _en in fans)}, ensure_ascii=False)
+
+
+def run(n: int = 20000, seed: int = 1) -> dict:
+    from pipeline.commands.score import score_line
+
+    lines = [situation_json(s) for s in generate(n, seed)]
+    try:
+        from MahjongGB import MahjongFanCalculator
+    except ImportError:
+        t0 = time.process_time()
+        for line in lines:
+            json.dumps(score_line(line, "mcr"), ensure_ascii=False)
+        ours = time.process_time() - t0
+        print(f"score protocol: ours {n / ours:.0f} lines/s (CPU); pymahjonggb not installed")
+        return {"lines": n, "ours_lines_per_cpu_s": n / ours}
+    ours = ref = 0.0
+    w0 = time.perf_counter()
+    for c in range(0, n, CHUNK):
+        t0 = time.process_time()
+        for line in lines[c:c + CHUNK]:
+            json.dumps(score_line(line, "mcr"), ensure_ascii=False)
+        t1 = time.process_time()
+        for line in lines[c:c + CHUNK]:
+            reference_line(line, MahjongFanCalculator)
+        t2 = time.process_time()
+        ours += t1 - t0
+        ref += t2 - t1
+    wall = time.perf_counter() - w0
+    result = {"lines": n, "ours_lines_per_cpu_s": n / ours, "reference_lines_per_cpu_s": n / ref,
+              "ratio": ref / ours, "wall_s": wall}
+    print(f"score protocol (JSON line in, JSON line out), {n} MCR hands: ours {n / ours:.0f} lines/CPU-s, "
+          f"pymahjonggb {n / ref:.0f} lines/CPU-s; ratio ours/reference {ref / ours:.2f} (goal ≥ 0.5)")
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.score_bench", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=20000)
+    args = ap.parse_args(argv)
+    run(args.hands)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,145 @@
+"""Where the audit's time goes: CPU µs per hand for each stage, in one plain process.
+
+    python -m bench.stage_bench CORPUS [--json]
+
+The stages are the pipeline's own functions called one after the other on the whole
+corpus, without Beam: ``read`` (decompress, split into records), ``validate`` (the fast
+path of ``schemas.log_fast``), ``replay`` (``audit_game`` less the two below), ``score``
+(the ruleset's ``score_win``, called by the replay for wins and what-ifs), ``pay``
+(``settle`` and ``seat_items``), ``rows`` (result rows), ``parquet`` (staging files) and
+``load`` (the DuckDB load). Times are CPU time (``time.process_time``): on a shared
+machine wall time measures the neighbours too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+STAGES = ("read", "validate", "replay", "score", "pay", "rows", "parquet", "load")
+
+
+class _Timer:
+    """Accumulates the CPU time of calls to some methods of a class (patched in place)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.calls = 0
+
+    def wrap(self, cls: type, name: str) -> Callable[[], None]:
+        original = getattr(cls, name)
+
+        def timed(*args, **kwargs):
+            t0 = time.process_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.seconds += time.process_time() - t0
+                self.calls += 1
+
+        setattr(cls, name, timed)
+        return lambda: setattr(cls, name, original)
+
+
+def measure(corpus: str) -> dict:
+    """CPU seconds of each stage over the whole corpus, and what it held."""
+    from engine.audit import audit_game
+    from engine.rulesets import RULESETS
+    from pipeline import read, rows, sink, staging
+    from pipeline.commands.audit import _run_row
+    from schemas.log_fast import parse_game_json
+
+    files = read.expand_inputs([corpus])  # start-up (imports, the validator's schema) is not a stage
+    parse_game_json("{}")
+    gc.freeze()  # as the pipeline's parse worker does after its start-up
+    cpu = dict.fromkeys(STAGES, 0.0)
+    score, pay = _Timer(), _Timer()
+    undo = [score.wrap(cls, "score_win") for cls in RULESETS.values()]
+    undo += [pay.wrap(cls, name) for cls in RULESETS.values() for name in ("settle", "seat_items")]
+    games = hands = 0
+    clock = time.process_time
+    # Each record goes through every stage before the next is read, as in the pipeline's
+    # fused stage: nothing accumulates in memory (a growing heap would make the garbage
+    # collector's passes, and so every stage, slower).
+    with tempfile.TemporaryDirectory(prefix="stage-bench-") as tmp:
+        stage_dir = os.path.join(tmp, "staging")
+        writer = staging.TableWriter(stage_dir)
+        try:
+            for path in files:
+                t0 = clock()
+                for rec in read.read_records(path):
+                    t1 = clock()
+                    cpu["read"] += t1 - t0
+                    for p in read.parse_record(rec, fast=True):
+                        t2 = clock()
+                        cpu["validate"] += t2 - t1
+                        if not isinstance(p, read.ParsedGame):
+                            t1 = t2
+                            continue
+                        games += 1
+                        hands += len(p.game.hands)
+                        audit = audit_game(p.game)
+                        t3 = clock()
+                        cpu["replay"] += t3 - t2
+                        made = rows.audit_rows(p, audit, "bench")
+                        t4 = clock()
+                        cpu["rows"] += t4 - t3
+                        for row in made:
+                            writer.add(row, p.source, p.line)
+                        t1 = clock()
+                        cpu["parquet"] += t1 - t4
+                    t0 = clock()
+        finally:
+            for u in reversed(undo):
+                u()
+        t0 = clock()
+        staging.write_manifest(stage_dir, writer.close())
+        cpu["parquet"] += clock() - t0
+        cpu["score"], cpu["pay"] = score.seconds, pay.seconds
+        cpu["replay"] -= score.seconds + pay.seconds
+
+        con = sink.connect(os.path.join(tmp, "bench.duckdb"))
+        try:
+            sink.ensure_schema(con)
+            started = datetime.now(UTC).replace(tzinfo=None)
+            t0 = time.process_time()
+            sink.load_staging(con, stage_dir, [corpus],
+                              lambda s: _run_row("bench", started, [corpus], "bench", s))
+            cpu["load"] = time.process_time() - t0
+        finally:
+            con.close()
+    return {"corpus": corpus, "games": games, "hands": hands, "score_calls": score.calls,
+            "cpu_s": {k: round(cpu[k], 4) for k in STAGES},
+            "us_per_hand": {k: round(cpu[k] / hands * 1e6, 1) if hands else 0.0 for k in STAGES}}
+
+
+def table(results: list[dict]) -> str:
+    head = f"{'µs per hand (CPU)':24}" + "".join(f"{s:>9}" for s in STAGES) + f"{'total':>9}{'hands/CPU-s':>13}"
+    lines = [head]
+    for r in results:
+        us = r["us_per_hand"]
+        total = sum(us.values())
+        name = f"{r.get('ruleset', '?')} ({r['hands']} hands)"
+        lines.append(f"{name:24}" + "".join(f"{us[s]:9.0f}" for s in STAGES)
+                     + f"{total:9.0f}{1e6 / total if total else 0:13.0f}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.stage_bench", description=__doc__.split("\n\n")[0])
+    ap.add_argument("corpus")
+    ap.add_argument("--json", action="store_true", help="print the measurement as JSON")
+    args = ap.parse_args(argv)
+    result = measure(args.corpus)
+    print(json.dumps(result) if args.json else table([result]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,47 @@
+"""The bench's parts work on small inputs (the timings themselves are never tested)."""
+
+from __future__ import annotations
+
+import json
+import xml.dom.minidom
+from pathlib import Path
+
+import pytest
+
+from bench import chart, score_bench, stage_bench
+from pipeline.commands.score import score_line
+from tests.mcr_handgen import generate
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+
+
+def test_stage_bench_times_every_stage_of_a_sample_corpus():
+    r = stage_bench.measure(str(SAMPLES / "mcr-clean.jsonl"))
+    assert r["games"] > 0 and r["hands"] >= r["games"]
+    assert set(r["us_per_hand"]) == set(stage_bench.STAGES)
+    assert r["score_calls"] > 0  # the ruleset's score_win was timed, and put back afterwards
+    from engine.rulesets.mcr import MCR
+    assert MCR.score_win.__qualname__ == "MCR.score_win"
+
+
+def test_score_bench_reference_protocol_gives_the_same_totals_as_ours():
+    pytest.importorskip("MahjongGB")
+    from MahjongGB import MahjongFanCalculator
+
+    for sit in generate(60, seed=5):
+        line = score_bench.situation_json(sit)
+        ours = score_line(line, "mcr")
+        theirs = json.loads(score_bench.reference_line(line, MahjongFanCalculator))
+        assert ours["valid"] and theirs["valid"]
+        assert ours["total"] == theirs["total"], line
+
+
+def test_chart_is_one_svg_document_with_every_stage():
+    stages = [{"ruleset": "mcr", "us_per_hand": dict.fromkeys(stage_bench.STAGES, 100.0)}]
+    workers = [{"workers": w, "hands_per_s": 300.0 * w, "hands_per_cpu_s": 700.0} for w in (1, 2)]
+    sizes = [{"hands": n, "hands_per_cpu_s": 600.0, "tree_rss_mb": 590.0} for n in (3000, 6000, 12000)]
+    text = chart.svg(stages, workers, sizes, note="test <run>")
+    doc = xml.dom.minidom.parseString(text)
+    assert doc.documentElement.tagName == "svg"
+    labels = {t.firstChild.data for t in doc.getElementsByTagName("text") if t.firstChild}
+    assert set(stage_bench.STAGES) <= labels and "test <run>" in labels

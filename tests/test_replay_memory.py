@@ -1,0 +1,29 @@
+"""A finished replay is freed as soon as it is dropped, without the cycle collector: the
+audit makes one per hand, and a reference cycle would keep each alive (with all its
+state) until the collector's next pass."""
+
+from __future__ import annotations
+
+import gc
+import json
+import weakref
+
+from engine.replay import HandReplay
+from engine.rulesets import RULESETS
+from schemas.log_fast import parse_game_json
+from tests.test_pipeline_e2e import win_game
+
+
+def test_replay_with_handlers_table_is_not_a_reference_cycle():
+    game = parse_game_json(json.dumps(win_game("g1")))
+    replay = HandReplay(RULESETS["mcr"](game.options), game.hands[0], 0)
+    replay.run()
+    gone = weakref.ref(replay)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        del replay
+        assert gone() is None
+    finally:
+        if enabled:
+            gc.enable()
