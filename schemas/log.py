@@ -229,41 +229,60 @@ class Game(_Model):
         return self
 
     def _check_players(self) -> None:
-        """Five players only where the ruleset seats a substitute; seating and per-player lists match ``players``."""
-        from engine.rulesets import RULESETS
-
-        n = len(self.players) if self.players is not None else 4
-        if n > RULESETS[self.ruleset].max_players:
-            raise ValueError(f"players: {self.ruleset} seats at most {RULESETS[self.ruleset].max_players} players, "
-                             f"the game lists {n}")
-        for name in ("initial_scores", "final_scores"):
-            v = getattr(self, name)
-            if v is not None and len(v) != n:
-                raise ValueError(f"{name}: one per player expected ({n}), got {len(v)}")
-        for i, hand in enumerate(self.hands):
-            if hand.seats is None:
-                if n > 4:
-                    raise ValueError(f"hands[{i}].seats: required when the game lists {n} players")
-            else:
-                if self.players is None:
-                    raise ValueError(f"hands[{i}].seats: needs the game's players")
-                if len(set(hand.seats)) != 4 or not all(0 <= p < n for p in hand.seats):
-                    raise ValueError(f"hands[{i}].seats: four different player indexes 0..{n - 1} expected, "
-                                     f"got {hand.seats}")
-            if hand.chips is not None and len(hand.chips) != n:
-                raise ValueError(f"hands[{i}].chips: one per player expected ({n}), got {len(hand.chips)}")
-            if hand.outcome is not None and hand.outcome.out_delta is not None and n == 4:
-                raise ValueError(f"hands[{i}].outcome.out_delta: only a five-player game has a player standing out")
+        check_players(self)
 
     def seating(self, hand: Hand) -> tuple[int, int, int, int]:
         """Indexes into ``players`` of the players in seats 0..3 for ``hand``."""
-        s = hand.seats if hand.seats is not None else [0, 1, 2, 3]
-        return (s[0], s[1], s[2], s[3])
+        return seating(hand)
 
     def standing_out(self, hand: Hand) -> tuple[int, ...]:
         """Indexes into ``players`` of the players not seated in ``hand`` (five-player games)."""
-        seated = set(self.seating(hand))
-        return tuple(p for p in range(len(self.players or ())) if p not in seated)
+        return standing_out(self, hand)
+
+
+# Who sits where, shared by the models and the fast path (schemas.log_fast): plain
+# functions of any game and hand object with these fields.
+
+
+def check_players(game: Any) -> None:
+    """Five players only where the ruleset seats a substitute; seating and per-player lists
+    match ``players``. Raises ValueError."""
+    from engine.rulesets import RULESETS
+
+    n = len(game.players) if game.players is not None else 4
+    if n > RULESETS[game.ruleset].max_players:
+        raise ValueError(f"players: {game.ruleset} seats at most {RULESETS[game.ruleset].max_players} players, "
+                         f"the game lists {n}")
+    for name in ("initial_scores", "final_scores"):
+        v = getattr(game, name)
+        if v is not None and len(v) != n:
+            raise ValueError(f"{name}: one per player expected ({n}), got {len(v)}")
+    for i, hand in enumerate(game.hands):
+        if hand.seats is None:
+            if n > 4:
+                raise ValueError(f"hands[{i}].seats: required when the game lists {n} players")
+        else:
+            if game.players is None:
+                raise ValueError(f"hands[{i}].seats: needs the game's players")
+            if len(set(hand.seats)) != 4 or not all(0 <= p < n for p in hand.seats):
+                raise ValueError(f"hands[{i}].seats: four different player indexes 0..{n - 1} expected, "
+                                 f"got {hand.seats}")
+        if hand.chips is not None and len(hand.chips) != n:
+            raise ValueError(f"hands[{i}].chips: one per player expected ({n}), got {len(hand.chips)}")
+        if hand.outcome is not None and hand.outcome.out_delta is not None and n == 4:
+            raise ValueError(f"hands[{i}].outcome.out_delta: only a five-player game has a player standing out")
+
+
+def seating(hand: Any) -> tuple[int, int, int, int]:
+    """Indexes into the game's ``players`` of the players in seats 0..3 for ``hand``."""
+    s = hand.seats if hand.seats is not None else (0, 1, 2, 3)
+    return (s[0], s[1], s[2], s[3])
+
+
+def standing_out(game: Any, hand: Any) -> tuple[int, ...]:
+    """Indexes into ``players`` of the players not seated in ``hand`` (five-player games)."""
+    seated = set(seating(hand))
+    return tuple(p for p in range(len(game.players or ())) if p not in seated)
 
 
 _EVENT_TAGS = {"draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win"}

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine import tiles as T
+from schemas import log
 from schemas.log import FORMAT, Instant, RecordedScore
 
 if TYPE_CHECKING:  # a Literal built at run time is no type to the checker
@@ -39,6 +40,7 @@ _CONFIG = ConfigDict(extra="forbid", populate_by_name=True)
 
 _Item = TypeVar("_Item")
 _Four = Annotated[list[_Item], Field(min_length=4, max_length=4)]  # one per seat
+_FourOrFive = Annotated[list[_Item], Field(min_length=4, max_length=5)]  # one per player (龙港: five)
 
 
 def _fast(cls: type) -> type:
@@ -167,6 +169,7 @@ class Outcome:
     result: Literal["win", "draw"]
     wins: list[WinRecord] = field(default_factory=list)
     deltas: _Four[int] | None = None
+    out_delta: int | None = None
     penalties: list[Penalty] = field(default_factory=list)
 
 
@@ -182,6 +185,8 @@ class Hand:
     seat_walls: _Four[list[Tile]] | None = None
     wildcard_indicator: Tile | None = None
     outcome: Outcome | None = None
+    seats: _Four[int] | None = None
+    chips: list[int] | None = None
     started_at: Instant | None = None  # the models' own check (schemas.instants), in Python
     meta: dict[str, Any] | None = None
 
@@ -195,10 +200,16 @@ class Game:
     platform: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     started_at: Instant | None = None
-    players: _Four[str] | None = None
-    initial_scores: _Four[int] | None = None
-    final_scores: _Four[int] | None = None
+    players: _FourOrFive[str] | None = None
+    initial_scores: _FourOrFive[int] | None = None
+    final_scores: _FourOrFive[int] | None = None
     meta: dict[str, Any] | None = None
+
+    def seating(self, hand: Hand) -> tuple[int, int, int, int]:
+        return log.seating(hand)
+
+    def standing_out(self, hand: Hand) -> tuple[int, ...]:
+        return log.standing_out(self, hand)
 
 
 #: every class here; each has the model of the same name in schemas.log (the tests compare them)
@@ -247,4 +258,10 @@ def parse_game_json(text: str | bytes) -> Game | None:
         return None
     if game.format != FORMAT or not all(_seq_increasing(h) for h in game.hands):
         return None
-    return game if _options_ok(game.ruleset, game.options) else None
+    if not _options_ok(game.ruleset, game.options):
+        return None
+    try:
+        log.check_players(game)
+    except ValueError:
+        return None
+    return game

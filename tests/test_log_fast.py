@@ -124,6 +124,14 @@ def _mutations() -> list[tuple[str, dict]]:
     change("hand started_at not a time", lambda g: hand(g).update(started_at="soon"))
     change("hand started_at hour 25", lambda g: hand(g).update(started_at="2026-11-01T25:00:00Z"))
     change("hand started_at null", lambda g: hand(g).update(started_at=None))
+    # seating and chips (龙港 at five; the base game is mcr, which seats four)
+    change("five players in mcr", lambda g: g.update(players=["a", "b", "c", "d", "e"]))
+    change("seats of four players", lambda g: hand(g).update(seats=[1, 0, 3, 2]))
+    change("seats repeating a player", lambda g: hand(g).update(seats=[0, 0, 1, 2]))
+    change("seats out of range", lambda g: hand(g).update(seats=[0, 1, 2, 4]))
+    change("chips one per player", lambda g: hand(g).update(chips=[95, 95, 95, 95]))
+    change("chips of three", lambda g: hand(g).update(chips=[95, 95, 95]))
+    change("out_delta with four players", lambda g: hand(g)["outcome"].update(out_delta=10))
     return out
 
 
