@@ -19,7 +19,7 @@ audit: $(STAMP)
 	@echo "report: $(CURDIR)/report.html"
 
 test: $(STAMP)
-	$(BIN)/ruff check engine schemas pipeline tests bench
+	$(BIN)/ruff check engine schemas pipeline tests bench mahjong_audit/__init__.py mahjong_audit/__main__.py
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadgroup tests
 
@@ -40,7 +40,7 @@ collusion-power: $(STAMP)
 	$(BIN)/python -m bench.collusion_power
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine schemas pipeline tests bench
+	$(BIN)/ruff check engine schemas pipeline tests bench mahjong_audit/__init__.py mahjong_audit/__main__.py
 	$(BIN)/mypy
 
 clean:

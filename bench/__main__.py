@@ -42,7 +42,7 @@ def corpus(ruleset: str, games: int, seed: int = 1) -> Path:
         print(f"generating {games} {ruleset} games × {HANDS_PER_GAME} hands → {path} …", flush=True)
         t0 = time.perf_counter()
         tmp = path.with_suffix(".tmp.gz")
-        subprocess.run([sys.executable, "-m", "pipeline.cli", "simulate", "--ruleset", ruleset, "--games", str(games),
+        subprocess.run([sys.executable, "-m", "mahjong_audit", "simulate", "--ruleset", ruleset, "--games", str(games),
                         "--hands-per-game", str(HANDS_PER_GAME), "--seed", str(seed), "--workers", "2", "--quiet",
                         "-o", str(tmp)], check=True)
         tmp.rename(path)

@@ -36,12 +36,12 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 def audited_db(games: Iterable[dict], path: str = ":memory:") -> duckdb.DuckDBPyConnection:
     """An audit database of ``games`` (mahjong-log/1 dicts) with the collusion tables (in memory
     unless ``path`` names a file)."""
-    from engine.audit import audit_game
-    from pipeline import collusion
-    from pipeline.read import ParsedGame
-    from pipeline.rows import audit_rows, by_table
-    from pipeline.tables import ARROW_SCHEMAS, ddl
-    from schemas.log import Game
+    from mahjong_audit.engine.audit import audit_game
+    from mahjong_audit.pipeline import collusion
+    from mahjong_audit.pipeline.read import ParsedGame
+    from mahjong_audit.pipeline.rows import audit_rows, by_table
+    from mahjong_audit.pipeline.tables import ARROW_SCHEMAS, ddl
+    from mahjong_audit.schemas.log import Game
 
     con = duckdb.connect(path)
     for stmt in ddl():
@@ -61,7 +61,7 @@ def audited_db(games: Iterable[dict], path: str = ":memory:") -> duckdb.DuckDBPy
 
 
 def _games(ruleset: str, seed: int, n_games: int, players: int, collude: Sequence[str] | None) -> list[dict]:
-    from engine.sim import Population, simulate_one
+    from mahjong_audit.engine.sim import Population, simulate_one
 
     pop = Population.of_size(players, collude)
     return [simulate_one(ruleset, seed, i, 4, None, pop) for i in range(n_games)]
@@ -94,8 +94,8 @@ def honest_seed(args: tuple[str, int, int, int]) -> dict:
     """One honest corpus, then ``relabel`` more made from the same hands by seating the
     population again (names never change how a game is played, so each is an honest
     corpus too; they share hands, so they are not independent of each other)."""
-    from engine.sim import Population
-    from pipeline import collusion
+    from mahjong_audit.engine.sim import Population
+    from mahjong_audit.pipeline import collusion
 
     ruleset, seed, hands, relabel = args
     pop = Population.of_size(6)
@@ -116,7 +116,7 @@ def honest_seed(args: tuple[str, int, int, int]) -> dict:
 
 def clopper_pearson_upper(k: int, n: int, alpha: float = 0.05) -> float:
     """One-sided upper 1-alpha bound on a proportion (bisection on the binomial cdf)."""
-    from pipeline.stats_math import binom_cdf
+    from mahjong_audit.pipeline.stats_math import binom_cdf
 
     if k >= n:
         return 1.0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from engine.rulesets.mcr_scoring import score_mcr
+from mahjong_audit.engine.rulesets.mcr_scoring import score_mcr
 from tests.mcr_handgen import generate, oracle_args
 
 CHUNK = 500

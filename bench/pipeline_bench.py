@@ -151,8 +151,8 @@ def _run_child(cmd: list[str]) -> tuple[subprocess.CompletedProcess, float, Tree
 
 def loop_child(corpus: str) -> None:
     """Child side of the loop measurement: prints games, hands and seconds as JSON."""
-    from engine.audit import audit_game
-    from pipeline import read
+    from mahjong_audit.engine.audit import audit_game
+    from mahjong_audit.pipeline import read
 
     games = hands = 0
     t0 = time.perf_counter()
@@ -179,7 +179,7 @@ def bench_pipeline(corpus: str, input_games: int, workers: int, extra: list[str]
 
     with tempfile.TemporaryDirectory(prefix="pipeline-bench-") as tmp:
         db = os.path.join(tmp, "bench.duckdb")
-        cmd = [sys.executable, "-m", "pipeline.cli", "audit", corpus, "--db", db,
+        cmd = [sys.executable, "-m", "mahjong_audit", "audit", corpus, "--db", db,
                "--workers", str(workers), "--no-progress", *extra]
         _, seconds, mem = _run_child(cmd)
         con = duckdb.connect(db, read_only=True)

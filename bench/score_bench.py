@@ -18,8 +18,8 @@ import json
 import time
 from typing import Any
 
-from engine import tiles as T
-from engine.hand import MeldKind, WinSituation
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import MeldKind, WinSituation
 from tests.mcr_handgen import generate
 
 CHUNK = 500
@@ -79,7 +79,7 @@ def reference_line(line: str, calc: Any) -> str:
 
 
 def run(n: int = 20000, seed: int = 1) -> dict:
-    from pipeline.commands.score import score_line
+    from mahjong_audit.pipeline.commands.score import score_line
 
     lines = [situation_json(s) for s in generate(n, seed)]
     try:

@@ -49,11 +49,11 @@ class _Timer:
 
 def measure(corpus: str) -> dict:
     """CPU seconds of each stage over the whole corpus, and what it held."""
-    from engine.audit import audit_game
-    from engine.rulesets import RULESETS
-    from pipeline import read, rows, sink, staging
-    from pipeline.commands.audit import _run_row
-    from schemas.log_fast import parse_game_json
+    from mahjong_audit.engine.audit import audit_game
+    from mahjong_audit.engine.rulesets import RULESETS
+    from mahjong_audit.pipeline import read, rows, sink, staging
+    from mahjong_audit.pipeline.commands.audit import _run_row
+    from mahjong_audit.schemas.log_fast import parse_game_json
 
     files = read.expand_inputs([corpus])  # start-up (imports, the validator's schema) is not a stage
     parse_game_json("{}")

@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engine import tiles as T
-from engine.findings import Finding, Severity
-from engine.hand import ScoreItem
-from engine.replay import HandReplay
-from engine.result import GameAudit, HandFacts, WinFacts
-from engine.ruleset import Ruleset
-from engine.rulesets import RULESETS
-from schemas import log as L
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.findings import Finding, Severity
+from mahjong_audit.engine.hand import ScoreItem
+from mahjong_audit.engine.replay import HandReplay
+from mahjong_audit.engine.result import GameAudit, HandFacts, WinFacts
+from mahjong_audit.engine.ruleset import Ruleset
+from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.schemas import log as L
 
 WINDS = "ESWN"
 

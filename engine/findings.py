@@ -133,5 +133,5 @@ def markdown_table() -> str:
     return "\n".join(lines) + "\n"
 
 
-if __name__ == "__main__":  # python -m engine.findings > docs/findings-table.md
+if __name__ == "__main__":  # python -m mahjong_audit.engine.findings > docs/findings.md
     print(markdown_table(), end="")

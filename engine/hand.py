@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from engine import tiles as T
+from mahjong_audit.engine import tiles as T
 
 
 class MeldKind(StrEnum):

@@ -19,12 +19,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import chain, repeat
 
-from engine import seabed as SB
-from engine import tiles as T
-from engine.findings import Finding, Severity
-from engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
-from engine.ruleset import DiscardContext, HandEnd, Ruleset, SeatEnd, TableView, WinEnd
-from schemas import log as L
+from mahjong_audit.engine import seabed as SB
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.findings import Finding, Severity
+from mahjong_audit.engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
+from mahjong_audit.engine.ruleset import (
+    DiscardContext,
+    HandEnd,
+    Ruleset,
+    SeatEnd,
+    TableView,
+    WinEnd,
+)
+from mahjong_audit.schemas import log as L
 
 CALL_RANK = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
 EVENT_TYPES = ("draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.findings import Finding
-from engine.hand import Score, ScoreItem
+from mahjong_audit.engine.findings import Finding
+from mahjong_audit.engine.hand import Score, ScoreItem
 
 
 @dataclass(frozen=True, slots=True)

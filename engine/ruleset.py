@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
 
-from engine import tiles as T
-from engine.hand import Meld, NotAWin, Score, WinSituation
-from engine.situation_check import FieldSpec
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, NotAWin, Score, WinSituation
+from mahjong_audit.engine.situation_check import FieldSpec
 
 
 class OptionError(ValueError):

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
-from engine import tiles as T
-from engine.hand import Meld, MeldKind, WinSituation
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, MeldKind, WinSituation
 
 if TYPE_CHECKING:
-    from engine.ruleset import Ruleset
+    from mahjong_audit.engine.ruleset import Ruleset
 
 #: every error code a ``score`` line can return, with what it means (docs/score-cli.md lists
 #: the same table). The first group comes from reading the line, the second from this

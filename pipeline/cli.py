@@ -22,9 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         try:
-            module = importlib.import_module(f"pipeline.commands.{name}")
+            module = importlib.import_module(f"mahjong_audit.pipeline.commands.{name}")
         except ModuleNotFoundError as e:
-            if e.name != f"pipeline.commands.{name}":
+            if e.name != f"mahjong_audit.pipeline.commands.{name}":
                 raise
             continue  # command not built yet
         module.register(sub)

@@ -31,8 +31,8 @@ import duckdb
 import pyarrow as pa
 from pydantic import BaseModel, ConfigDict
 
-from pipeline.stats_math import betabinom_sf, bh_adjust, binom_two_sided, wilson
-from pipeline.tables import arrow_schema, column_names, create_table_sql
+from mahjong_audit.pipeline.stats_math import betabinom_sf, bh_adjust, binom_two_sided, wilson
+from mahjong_audit.pipeline.tables import arrow_schema, column_names, create_table_sql
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import duckdb
 
-from pipeline import sink
-from pipeline.tables import VIEWS, column_names
-from schemas.results import TABLES, RunRow
+from mahjong_audit.pipeline import sink
+from mahjong_audit.pipeline.tables import VIEWS, column_names
+from mahjong_audit.schemas.results import TABLES, RunRow
 
 PART = "part-0.parquet"
 PARTITION = "run"
@@ -33,7 +33,7 @@ GAME_TABLES = ("games", "hands", "hand_scores", "payouts")
 
 
 def _fs():
-    from pipeline.runner import quiet_import
+    from mahjong_audit.pipeline.runner import quiet_import
 
     with quiet_import():  # Beam's import-time warnings stay off the terminal
         from apache_beam.io.filesystems import FileSystems
@@ -121,7 +121,7 @@ def _all_rows(files: Sequence[str], table: str) -> str:
 def _latest_views(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]]) -> None:
     """One view per table (in the connection's main schema, as a database file has its
     tables) with what a database would hold after the same runs."""
-    from pipeline.tables import create_table_sql
+    from mahjong_audit.pipeline.tables import create_table_sql
 
     for table, model in TABLES.items():  # empty stand-ins for tables without files
         con.execute(create_table_sql(f"{table}_empty", model))

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from pipeline.sink import FileStat
+from mahjong_audit.pipeline.sink import FileStat
 
 
 def file_stats(files: Sequence[str]) -> dict[str, FileStat]:

@@ -37,13 +37,13 @@ from typing import BinaryIO, cast
 
 from pydantic import ValidationError
 
-from engine.findings import CODES
-from pipeline import splits
-from pipeline.importers import IMPORTERS, ImportFailure, Record, detect
-from pipeline.importers.base import whole_document
-from schemas.log import Game, describe_errors
-from schemas.log_fast import Game as FastGame
-from schemas.log_fast import parse_game_json
+from mahjong_audit.engine.findings import CODES
+from mahjong_audit.pipeline import splits
+from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, Record, detect
+from mahjong_audit.pipeline.importers.base import whole_document
+from mahjong_audit.schemas.log import Game, describe_errors
+from mahjong_audit.schemas.log_fast import Game as FastGame
+from mahjong_audit.schemas.log_fast import parse_game_json
 
 NATIVE_SUFFIXES = (".json", ".jsonl", ".ndjson")
 # Not logs, though they end like one: fault labels written by `simulate --labels`.
@@ -150,7 +150,7 @@ class Rejection:
 
 
 def _filesystems():  # imported lazily: keeps `validate`/`schema` start-up light
-    from pipeline.runner import quiet_import
+    from mahjong_audit.pipeline.runner import quiet_import
 
     with quiet_import():
         import apache_beam  # noqa: F401  (its import-time warnings stay off the terminal)

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from types import MappingProxyType
 
-from engine.findings import Finding, Severity
-from engine.result import GameAudit, HandFacts
-from pipeline.read import ParsedGame, Rejection, short
-from schemas.instants import parse_instant
-from schemas.results import (
+from mahjong_audit.engine.findings import Finding, Severity
+from mahjong_audit.engine.result import GameAudit, HandFacts
+from mahjong_audit.pipeline.read import ParsedGame, Rejection, short
+from mahjong_audit.schemas.instants import parse_instant
+from mahjong_audit.schemas.results import (
     TABLES,
     FileRecordsRow,
     FindingRow,

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 
 import duckdb
 
-from schemas.instants import parse_instant
+from mahjong_audit.schemas.instants import parse_instant
 
 
 @dataclass(frozen=True, slots=True)

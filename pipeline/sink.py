@@ -30,11 +30,11 @@ from types import MappingProxyType
 import duckdb
 import pyarrow as pa
 
-from pipeline import collusion
-from pipeline import staging as staging_files
-from pipeline.rows import DUPLICATE, DUPLICATE_MESSAGE
-from pipeline.tables import ARROW_SCHEMAS, column_names, columns, ddl
-from schemas.results import BOOKKEEPING_TABLES, TABLES, FileRow, FindingRow, RunRow
+from mahjong_audit.pipeline import collusion
+from mahjong_audit.pipeline import staging as staging_files
+from mahjong_audit.pipeline.rows import DUPLICATE, DUPLICATE_MESSAGE
+from mahjong_audit.pipeline.tables import ARROW_SCHEMAS, column_names, columns, ddl
+from mahjong_audit.schemas.results import BOOKKEEPING_TABLES, TABLES, FileRow, FindingRow, RunRow
 
 GAME_TABLES = ("games", "hands", "hand_scores", "payouts")
 # DuckDB settings for the load: a small, fixed memory budget (it spills to <db>.tmp past
@@ -259,7 +259,7 @@ class FileStat:
 def file_rows(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]], sources: Sequence[str],
               stats: Mapping[str, FileStat], run_id: str) -> list[FileRow]:
     """One ``files`` row per input file of the run, from its size/mtime and what its shards read."""
-    from pipeline.splits import PartRead, file_digest
+    from mahjong_audit.pipeline.splits import PartRead, file_digest
 
     parts: dict[str, list[PartRead]] = {}
     if PARTS in files:

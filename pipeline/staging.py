@@ -24,8 +24,8 @@ from typing import BinaryIO
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.tables import STAGING_SCHEMAS
-from schemas.results import STAGING_ONLY, TABLES, _Row
+from mahjong_audit.pipeline.tables import STAGING_SCHEMAS
+from mahjong_audit.schemas.results import STAGING_ONLY, TABLES, _Row
 
 TABLES_DIR = "tables"
 MANIFEST = "manifest.json"

@@ -16,7 +16,7 @@ from datetime import datetime
 import pyarrow as pa
 from pydantic import BaseModel
 
-from schemas.results import BOOKKEEPING_TABLES, STAGING_ONLY, TABLES, Instant
+from mahjong_audit.schemas.results import BOOKKEEPING_TABLES, STAGING_ONLY, TABLES, Instant
 
 
 @dataclass(frozen=True, slots=True)

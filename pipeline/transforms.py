@@ -31,9 +31,9 @@ from apache_beam.transforms.window import GlobalWindow
 from apache_beam.utils.timestamp import MIN_TIMESTAMP
 from apache_beam.utils.windowed_value import WindowedValue
 
-from pipeline import read, rows, splits, staging
-from pipeline.progress import Marker
-from schemas.results import FilePartRow, FindingRow, GameRow, HandRow, RejectedRow
+from mahjong_audit.pipeline import read, rows, splits, staging
+from mahjong_audit.pipeline.progress import Marker
+from mahjong_audit.schemas.results import FilePartRow, FindingRow, GameRow, HandRow, RejectedRow
 
 NAMESPACE = "mahjong_audit"
 REJECTED = "rejected"
@@ -192,7 +192,7 @@ class ParseAndValidate(beam.PTransform):
 
 
 def _engine_audit_game() -> AuditFn:
-    from engine.audit import audit_game
+    from mahjong_audit.engine.audit import audit_game
 
     return audit_game
 

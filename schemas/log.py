@@ -19,8 +19,8 @@ from pydantic import (
     model_validator,
 )
 
-from engine import tiles as T
-from schemas.instants import check_instant
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.schemas.instants import check_instant
 
 FORMAT = "mahjong-log/1"
 
@@ -217,7 +217,7 @@ class Game(_Model):
 
     @model_validator(mode="after")
     def _ruleset_and_options(self) -> Game:
-        from engine.rulesets import RULESETS, OptionError
+        from mahjong_audit.engine.rulesets import RULESETS, OptionError
 
         if self.ruleset not in RULESETS:
             raise ValueError(f"ruleset {self.ruleset!r} is unknown (known: {', '.join(sorted(RULESETS))})")
@@ -247,7 +247,7 @@ class Game(_Model):
 def check_players(game: Any) -> None:
     """Five players only where the ruleset seats a substitute; seating and per-player lists
     match ``players``. Raises ValueError."""
-    from engine.rulesets import RULESETS
+    from mahjong_audit.engine.rulesets import RULESETS
 
     n = len(game.players) if game.players is not None else 4
     if n > RULESETS[game.ruleset].max_players:

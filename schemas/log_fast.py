@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
-from engine import tiles as T
-from schemas import log
-from schemas.log import FORMAT, Instant, RecordedScore
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.schemas import log
+from mahjong_audit.schemas.log import FORMAT, Instant, RecordedScore
 
 if TYPE_CHECKING:  # a Literal built at run time is no type to the checker
     Tile = str
@@ -233,7 +233,10 @@ def _seq_increasing(hand: Hand) -> bool:
 
 @cache
 def _rulesets() -> tuple[dict, type[Exception]]:
-    from engine.rulesets import RULESETS, OptionError  # not at import: the engine imports schemas
+    from mahjong_audit.engine.rulesets import (  # not at import: the engine imports schemas
+        RULESETS,
+        OptionError,
+    )
 
     return RULESETS, OptionError
 

@@ -25,8 +25,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from engine import tiles as T
-from engine.hand import Meld, MeldKind, WinSituation
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, MeldKind, WinSituation
 
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 

@@ -298,7 +298,7 @@ def run_and_check(corpus: Corpus, db: Path, extra: tuple[str, ...] = ("--in-memo
     """Audit the corpus (every file named, so no format is skipped) and read back run_files."""
     import duckdb
 
-    from pipeline.cli import main
+    from mahjong_audit.pipeline.cli import main
 
     t0 = time.monotonic()
     out = io.StringIO()

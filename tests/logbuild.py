@@ -14,9 +14,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from engine import tiles as T
-from engine.audit import audit_game
-from schemas.log import Game
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.schemas.log import Game
 
 
 def event(seq: int, line: str) -> dict[str, Any]:

@@ -15,11 +15,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from engine import tiles as T
-from engine.decompose import PAIR, SEQ, TRIPLET, Part, decompositions
-from engine.hand import WinSituation
-from engine.rulesets import longgang_score as S
-from engine.rulesets.longgang_readings import Reading
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.decompose import PAIR, SEQ, TRIPLET, Part, decompositions
+from mahjong_audit.engine.hand import WinSituation
+from mahjong_audit.engine.rulesets import longgang_score as S
+from mahjong_audit.engine.rulesets.longgang_readings import Reading
 
 FREE = -1
 

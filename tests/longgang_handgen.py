@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from engine import tiles as T
-from engine.hand import Meld, WinSituation
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, WinSituation
 
 KINDS = [t for t in range(34) if t != T.WHITE]  # no 白板 in this set
 HONOURS = [t for t in KINDS if T.is_honour(t)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from engine.hand import Meld, MeldKind, WinSituation
+from mahjong_audit.engine.hand import Meld, MeldKind, WinSituation
 
 # ---------------------------------------------------------------- oracle adapter
 

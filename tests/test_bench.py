@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench import chart, score_bench, stage_bench
-from pipeline.commands.score import score_line
+from mahjong_audit.pipeline.commands.score import score_line
 from tests.mcr_handgen import generate
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -20,7 +20,7 @@ def test_stage_bench_times_every_stage_of_a_sample_corpus():
     assert r["games"] > 0 and r["hands"] >= r["games"]
     assert set(r["us_per_hand"]) == set(stage_bench.STAGES)
     assert r["score_calls"] > 0  # the ruleset's score_win was timed, and put back afterwards
-    from engine.rulesets.mcr import MCR
+    from mahjong_audit.engine.rulesets.mcr import MCR
     assert MCR.score_win.__qualname__ == "MCR.score_win"
 
 

@@ -6,8 +6,8 @@ import json
 import re
 
 from bench.collusion_power import _games, audited_db
-from pipeline.report import build
-from pipeline.report.collusion_view import FlowMatrix, heatmap
+from mahjong_audit.pipeline.report import build
+from mahjong_audit.pipeline.report.collusion_view import FlowMatrix, heatmap
 
 
 def _corpus(tmp_path, games):

@@ -9,10 +9,10 @@ from collections import Counter
 import pytest
 
 from bench.collusion_power import _games, audited_db
-from engine.audit import audit_game
-from engine.sim import Population, simulate_one
-from pipeline.cli import main
-from schemas.log import Game
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.engine.sim import Population, simulate_one
+from mahjong_audit.pipeline.cli import main
+from mahjong_audit.schemas.log import Game
 
 
 def test_population_tables_are_deterministic_and_rotate_seats():

@@ -10,8 +10,8 @@ import duckdb
 import pytest
 
 from bench.collusion_power import _games, audited_db
-from pipeline import collusion
-from pipeline.stats_math import (
+from mahjong_audit.pipeline import collusion
+from mahjong_audit.pipeline.stats_math import (
     betabinom_sf,
     bh_adjust,
     binom_cdf,
@@ -19,7 +19,7 @@ from pipeline.stats_math import (
     binom_two_sided,
     wilson,
 )
-from pipeline.tables import ddl
+from mahjong_audit.pipeline.tables import ddl
 
 # --------------------------------------------------------------------------- the maths
 
@@ -254,7 +254,7 @@ def test_pairs_follow_people_across_seats_in_five_player_games(tmp_path):
     import json
     from pathlib import Path
 
-    from pipeline.cli import main
+    from mahjong_audit.pipeline.cli import main
 
     sample = Path(__file__).parent.parent / "sample_logs" / "longgang-five-clean.json"
     game = json.loads(sample.read_text(encoding="utf-8"))

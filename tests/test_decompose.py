@@ -7,8 +7,16 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import tiles as T
-from engine.decompose import PAIR, SEQ, TRIPLET, Part, decompositions, is_complete, is_seven_pairs
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.decompose import (
+    PAIR,
+    SEQ,
+    TRIPLET,
+    Part,
+    decompositions,
+    is_complete,
+    is_seven_pairs,
+)
 
 
 def built_hand(seed: int, n_sets: int = 4):

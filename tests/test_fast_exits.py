@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from engine.decompose import is_seven_pairs
-from engine.rulesets import longgang_readings as R
+from mahjong_audit.engine.decompose import is_seven_pairs
+from mahjong_audit.engine.rulesets import longgang_readings as R
 
 
 def _eight_pairs_by_search(c: list[int], wilds: int) -> bool:

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.findings import CODES, Finding, Kind, kind_of, markdown_table
+from mahjong_audit.engine.findings import CODES, Finding, Kind, kind_of, markdown_table
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "findings.md"
 

@@ -39,7 +39,7 @@ def test_fuzzed_json_lines_read_in_byte_ranges_give_the_whole_read(tmp_path):
     """Every fuzzed file the driver would split (uncompressed native JSON Lines, not
     UTF-16) gives, read as 1, 2 or 3 byte ranges, the records and rejections of a whole
     read, line numbers made absolute as the load does."""
-    from pipeline import read
+    from mahjong_audit.pipeline import read
     from tests.test_pipeline_splits import _records_with_limit
 
     corpus = fuzzing.build_corpus(tmp_path / "corpus", seed=15, rounds=1)

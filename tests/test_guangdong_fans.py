@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine import tiles as T
-from engine.hand import Meld, NotAWin, WinSituation
-from engine.ruleset import OptionError
-from engine.rulesets import guangdong_fans as F
-from engine.rulesets.guangdong import Guangdong
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, NotAWin, WinSituation
+from mahjong_audit.engine.ruleset import OptionError
+from mahjong_audit.engine.rulesets import guangdong_fans as F
+from mahjong_audit.engine.rulesets.guangdong import Guangdong
 
 RS = Guangdong()
 E, S, W, N, P, G, C = range(27, 34)  # 1z..7z

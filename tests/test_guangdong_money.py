@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from engine.hand import Score, ScoreItem, WinSituation
-from engine.ruleset import HandEnd, SeatEnd, WinEnd
-from engine.rulesets.guangdong import Guangdong
+from mahjong_audit.engine.hand import Score, ScoreItem, WinSituation
+from mahjong_audit.engine.ruleset import HandEnd, SeatEnd, WinEnd
+from mahjong_audit.engine.rulesets.guangdong import Guangdong
 
 RS = Guangdong()
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import tiles as T
-from engine.hand import Meld, WinSituation
-from engine.rulesets import guangdong_fans as F
-from engine.rulesets.guangdong import Guangdong
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, WinSituation
+from mahjong_audit.engine.rulesets import guangdong_fans as F
+from mahjong_audit.engine.rulesets.guangdong import Guangdong
 
 RS = Guangdong()
 NO_CAP = Guangdong({"cap": None})

@@ -12,12 +12,12 @@ import duckdb
 import pytest
 from pydantic import ValidationError
 
-from engine.sim import start_time
-from pipeline import sink
-from pipeline.cli import main
-from pipeline.importers import IMPORTERS
-from schemas.instants import InstantError, object_id_time, parse_instant
-from schemas.log import Game
+from mahjong_audit.engine.sim import start_time
+from mahjong_audit.pipeline import sink
+from mahjong_audit.pipeline.cli import main
+from mahjong_audit.pipeline.importers import IMPORTERS
+from mahjong_audit.schemas.instants import InstantError, object_id_time, parse_instant
+from mahjong_audit.schemas.log import Game
 from tests.test_pipeline_e2e import win_game
 
 FIXTURES = Path(__file__).parent / "fixtures" / "real"
@@ -251,7 +251,7 @@ def test_an_older_database_is_upgraded_in_place(tmp_path):
 
 
 def test_report_shows_trends_and_one_player_table_per_ruleset(db):
-    from pipeline.report import build
+    from mahjong_audit.pipeline.report import build
 
     built = build(db)
     weeks = {w.week.isoformat() for w in built.data.weekly_findings}
@@ -266,7 +266,7 @@ def test_report_shows_trends_and_one_player_table_per_ruleset(db):
 
 
 def test_report_without_times_says_so(tmp_path):
-    from pipeline.report import build
+    from mahjong_audit.pipeline.report import build
 
     path = tmp_path / "g.jsonl"
     path.write_text(json.dumps(_timed("x", None)) + "\n", encoding="utf-8")

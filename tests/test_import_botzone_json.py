@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.importers import IMPORTERS, ImportFailure, Record, detect
-from pipeline.importers.common import BOTZONE_OPTIONS
-from schemas.log import Game
+from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, Record, detect
+from mahjong_audit.pipeline.importers.common import BOTZONE_OPTIONS
+from mahjong_audit.schemas.log import Game
 
 DIR = Path(__file__).parent / "fixtures" / "real" / "botzone-json"
 EXAMPLE = Path(__file__).parent / "fixtures" / "real" / "example-mcr-botzone.json"

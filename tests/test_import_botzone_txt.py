@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.audit import audit_game
-from pipeline.importers import IMPORTERS, ImportFailure, Record, detect
-from pipeline.importers.common import BOTZONE_OPTIONS
-from schemas.log import Game
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, Record, detect
+from mahjong_audit.pipeline.importers.common import BOTZONE_OPTIONS
+from mahjong_audit.schemas.log import Game
 
 SAMPLE = Path(__file__).parent / "fixtures" / "real" / "botzone-txt" / "sample.txt"
 IMP = IMPORTERS["botzone-txt"]

@@ -5,7 +5,7 @@ import json
 import shutil
 from pathlib import Path
 
-from pipeline.cli import main
+from mahjong_audit.pipeline.cli import main
 
 REAL = Path(__file__).parent / "fixtures" / "real"
 

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.audit import audit_game
-from pipeline.importers import IMPORTERS, ImportFailure, Record, detect
-from pipeline.importers.pmn import FAN_NUMBERS, parse_deal
-from schemas.log import Game
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, Record, detect
+from mahjong_audit.pipeline.importers.pmn import FAN_NUMBERS, parse_deal
+from mahjong_audit.schemas.log import Game
 
 DIR = Path(__file__).parent / "fixtures" / "real" / "pmn"
 IMP = IMPORTERS["pmn"]

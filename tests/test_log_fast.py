@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from engine.audit import audit_game
-from pipeline import read
-from pipeline.rows import audit_rows
-from schemas import log as L
-from schemas import log_fast as F
-from schemas.results import GameRow, HandRow
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.pipeline import read
+from mahjong_audit.pipeline.rows import audit_rows
+from mahjong_audit.schemas import log as L
+from mahjong_audit.schemas import log_fast as F
+from mahjong_audit.schemas.results import GameRow, HandRow
 from tests.test_pipeline_e2e import draw_game, win_game
 
 ROOT = Path(__file__).resolve().parent.parent

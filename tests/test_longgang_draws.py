@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ruleset import OptionError
-from engine.rulesets.longgang import Longgang
+from mahjong_audit.engine.ruleset import OptionError
+from mahjong_audit.engine.rulesets.longgang import Longgang
 from tests.test_longgang_replay import HandBuilder, audit, codes
 
 DRAW = {"result": "draw", "deltas": [0, 0, 0, 0]}
@@ -203,7 +203,7 @@ def test_the_deal_passes_on_after_an_abortive_draw():
 
 
 def test_no_table_view_is_built_when_no_draw_is_enabled(monkeypatch):
-    from engine.replay import HandReplay
+    from mahjong_audit.engine.replay import HandReplay
 
     def refuse(self, stage, ev):
         raise AssertionError("table view built")
@@ -225,7 +225,7 @@ def test_the_view_is_frozen_and_complete():
             seen.append(view)
             return None
 
-    from engine.audit import audit_hand
+    from mahjong_audit.engine.audit import audit_hand
     from tests.test_longgang_replay import game
 
     hand = game(kongs().hand()).hands[0]

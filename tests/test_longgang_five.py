@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from engine.audit import audit_game
-from pipeline.read import ParsedGame
-from pipeline.rows import audit_rows, by_table
-from schemas import log as L
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.pipeline.read import ParsedGame
+from mahjong_audit.pipeline.rows import audit_rows, by_table
+from mahjong_audit.schemas import log as L
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 FIVE = ["甲", "乙", "丙", "丁", "戊"]
@@ -119,7 +119,7 @@ def test_the_dealer_keeping_the_deal_keeps_the_seating():
     g = five_player([0, 1, 2, 3])
     g["hands"][0]["dealer"] = 1  # pretend seat 1 was dealing: its win keeps the deal
     rs_hand = L.parse_game(g)
-    from engine.rulesets import RULESETS
+    from mahjong_audit.engine.rulesets import RULESETS
 
     lg = RULESETS["longgang"]({})
     assert lg.next_seating((0, 1, 2, 3), (4,), 1, 1) == (0, 1, 2, 3)
@@ -198,7 +198,7 @@ def load_into_duckdb(*games: dict[str, Any]):
     import duckdb
     import pyarrow as pa
 
-    from pipeline import tables
+    from mahjong_audit.pipeline import tables
 
     con = duckdb.connect()
     for stmt in tables.ddl():
@@ -238,8 +238,8 @@ def test_database_from_before_the_seating_is_upgraded(tmp_path):
     # payouts.seat was NOT NULL and hands had no players column: both are brought up to date
     import duckdb
 
-    from pipeline import sink, tables
-    from schemas.results import TABLES
+    from mahjong_audit.pipeline import sink, tables
+    from mahjong_audit.schemas.results import TABLES
 
     path = str(tmp_path / "old.duckdb")
     con = duckdb.connect(path)
@@ -278,7 +278,7 @@ def test_five_player_faulty_sample_findings():
 
 
 def test_simulator_plays_five_player_games(tmp_path):
-    from pipeline.cli import main
+    from mahjong_audit.pipeline.cli import main
 
     out = tmp_path / "five.jsonl"
     assert main(["simulate", "--ruleset", "longgang", "--games", "4", "--seed", "3", "--hands-per-game", "5",
@@ -290,7 +290,7 @@ def test_simulator_plays_five_player_games(tmp_path):
 
 
 def test_simulator_refuses_five_players_where_the_ruleset_seats_four(tmp_path, capsys):
-    from pipeline.cli import main
+    from mahjong_audit.pipeline.cli import main
 
     assert main(["simulate", "--ruleset", "mcr", "--games", "1", "--five",
                  "-o", str(tmp_path / "x.jsonl")]) == 1
@@ -298,8 +298,8 @@ def test_simulator_refuses_five_players_where_the_ruleset_seats_four(tmp_path, c
 
 
 def test_report_shows_chips_per_player_over_the_game(tmp_path):
-    from pipeline.cli import main
-    from pipeline.report import build
+    from mahjong_audit.pipeline.cli import main
+    from mahjong_audit.pipeline.report import build
 
     db = tmp_path / "five.duckdb"
     assert main(["audit", str(SAMPLES / "longgang-five-clean.json"), str(SAMPLES / "longgang-clean.json"),
@@ -313,7 +313,7 @@ def test_report_shows_chips_per_player_over_the_game(tmp_path):
 
 
 def test_report_replay_names_the_hands_seating():
-    from pipeline.report.replay_view import hand_view
+    from mahjong_audit.pipeline.report.replay_view import hand_view
 
     game = L.parse_game(five_player())
     view = hand_view(game, 1, [None])

@@ -8,10 +8,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from engine.audit import audit_game
-from engine.rulesets.longgang import Longgang
-from engine.rulesets.longgang_chips import REBUY, ChipLedger, pay_short, start_balance
-from schemas import log as L
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.engine.rulesets.longgang import Longgang
+from mahjong_audit.engine.rulesets.longgang_chips import REBUY, ChipLedger, pay_short, start_balance
+from mahjong_audit.schemas import log as L
 from tests.test_longgang_five import five_player, four_player_sample, with_false_win
 
 

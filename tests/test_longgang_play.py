@@ -9,10 +9,10 @@ import copy
 
 import pytest
 
-from engine import tiles as T
-from engine.audit import audit_game
-from engine.rulesets.longgang import Longgang, liability_draw
-from schemas import log as L
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.engine.rulesets.longgang import Longgang, liability_draw
+from mahjong_audit.schemas import log as L
 from tests.logbuild import audit as audit_dict
 from tests.logbuild import game as mcr_game
 from tests.logbuild import hand
@@ -532,7 +532,7 @@ SIM_GAMES = {
 def test_simulated_deal_kongs_and_seabed_replacements_audit_clean():
     from collections import Counter
 
-    from engine.sim.game import game_id, game_rng, simulate_game
+    from mahjong_audit.engine.sim.game import game_id, game_rng, simulate_game
 
     cov: Counter = Counter()
     for dead_wall, indices in SIM_GAMES.items():

@@ -3,10 +3,10 @@ with ``audit_game``. Each play rule is shown firing and not firing."""
 
 from __future__ import annotations
 
-from engine import tiles as T
-from engine.audit import audit_game
-from engine.rulesets.longgang import COPIES, Longgang
-from schemas import log as L
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.engine.rulesets.longgang import COPIES, Longgang
+from mahjong_audit.schemas import log as L
 
 # Deals (dealer = seat 0 gets 17). 财神 indicator 5p: the other three 5p are wild.
 # seat 1 waits on 中 (single wait); seat 0 holds 东 and 西 and 发 triplets.

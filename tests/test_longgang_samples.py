@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.audit import audit_game
-from schemas import log as L
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.schemas import log as L
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import tiles as T
-from engine.hand import Meld, NotAWin, WinSituation
-from engine.rulesets import longgang_score as S
-from engine.rulesets.longgang import Longgang
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, NotAWin, WinSituation
+from mahjong_audit.engine.rulesets import longgang_score as S
+from mahjong_audit.engine.rulesets.longgang import Longgang
 
 RS = Longgang()
 
@@ -297,7 +297,7 @@ def test_false_win_chips():
 # ---------------------------------------------------------------- ruleset data and options
 
 def test_tile_set_and_wilds():
-    from engine.rulesets.longgang import COPIES
+    from mahjong_audit.engine.rulesets.longgang import COPIES
 
     assert sum(COPIES) == 136 and COPIES[T.WHITE] == 0 and COPIES[T.tile("5f")] == 0
     assert RS.wild_tiles(2, 0, T.tile("5p")) == frozenset({T.tile("5p"), T.tile("3f")})
@@ -307,7 +307,7 @@ def test_tile_set_and_wilds():
 
 
 def test_options_are_validated_and_documented():
-    from engine.ruleset import OptionError
+    from mahjong_audit.engine.ruleset import OptionError
 
     with pytest.raises(OptionError):
         Longgang.parse_options({"dead_wall": 22})

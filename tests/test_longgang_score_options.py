@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from engine import tiles as T
-from engine.hand import Meld, NotAWin, WinSituation
-from engine.rulesets import longgang_score as S
-from engine.rulesets.longgang import Longgang
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, NotAWin, WinSituation
+from mahjong_audit.engine.rulesets import longgang_score as S
+from mahjong_audit.engine.rulesets.longgang import Longgang
 from tests import longgang_brute as B
 from tests import longgang_handgen as G
 from tests.test_longgang_score import names

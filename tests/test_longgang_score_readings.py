@@ -12,13 +12,13 @@ import random
 
 import pytest
 
-from engine import tiles as T
-from engine.decompose import PAIR, TRIPLET, Part
-from engine.hand import Meld, NotAWin, WinSituation
-from engine.rulesets import longgang_readings as R
-from engine.rulesets import longgang_score as S
-from engine.rulesets.longgang import Longgang
-from schemas.situation import Situation
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.decompose import PAIR, TRIPLET, Part
+from mahjong_audit.engine.hand import Meld, NotAWin, WinSituation
+from mahjong_audit.engine.rulesets import longgang_readings as R
+from mahjong_audit.engine.rulesets import longgang_score as S
+from mahjong_audit.engine.rulesets.longgang import Longgang
+from mahjong_audit.schemas.situation import Situation
 from tests import longgang_brute as B
 from tests import longgang_handgen as G
 from tests.test_longgang_replay import HandBuilder, audit, codes
@@ -245,7 +245,7 @@ def test_score_situation_replacement_field():
 
 
 def test_mcr_flower_replacement_is_not_kong_replacement():
-    from engine.rulesets.mcr import MCR
+    from mahjong_audit.engine.rulesets.mcr import MCR
 
     s = Situation.model_validate({"concealed": T.names(T.parse("123m456p789s123s1z")), "win_tile": "1z",
                                   "self_drawn": True, "replacement": "flower"}).to_situation()

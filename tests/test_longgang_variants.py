@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import tiles as T
-from engine.hand import Meld
-from engine.rulesets import longgang_score as S
-from engine.rulesets.longgang import Longgang
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld
+from mahjong_audit.engine.rulesets import longgang_score as S
+from mahjong_audit.engine.rulesets.longgang import Longgang
 from tests.test_longgang_replay import DEAL, HandBuilder, audit, codes
 from tests.test_longgang_score import names, sit
 
@@ -168,7 +168,7 @@ def test_appendix_hands_fire_only_when_chosen(name, concealed, win, melds, self_
 
 
 def test_appendix_series_count_once_and_option_is_checked():
-    from engine.ruleset import OptionError
+    from mahjong_audit.engine.ruleset import OptionError
 
     everything = Longgang({"appendix_hands": list(S.APPENDIX_TAI)})
     sc = everything.score_win(sit("111m333p555s777s999m2z", "2z", seat_wind=1))

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from engine import tiles as T
-from engine.audit import audit_game
-from engine.hand import Meld, MeldKind, WinSituation
-from engine.replay import HandReplay
-from engine.rulesets import RULESETS
-from engine.rulesets.mcr_scoring import score_mcr
-from pipeline.importers import IMPORTERS, Record
-from pipeline.importers.common import BOTZONE_OPTIONS
-from schemas.log import Game
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.engine.hand import Meld, MeldKind, WinSituation
+from mahjong_audit.engine.replay import HandReplay
+from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.engine.rulesets.mcr_scoring import score_mcr
+from mahjong_audit.pipeline.importers import IMPORTERS, Record
+from mahjong_audit.pipeline.importers.common import BOTZONE_OPTIONS
+from mahjong_audit.schemas.log import Game
 from tests.logbuild import audit, game, hand
 
 JUDGE = Path(__file__).parent / "fixtures" / "real" / "botzone-judge"
@@ -106,7 +106,7 @@ def test_simulator_scores_heijuezhang_on_a_kong_replacement_as_the_replay_does()
     import random
     from collections import Counter
 
-    from engine.sim.game import HandSim, _Seat
+    from mahjong_audit.engine.sim.game import HandSim, _Seat
 
     sim = HandSim(RULESETS["mcr"]({"flowers": False}), random.Random(0), 0, 0, 0, Counter())
     sim.seats, sim.indicator = [_Seat(s, None) for s in range(4)], None
@@ -162,7 +162,7 @@ def test_knitted_straight_win_tile_outside_the_straight_keeps_its_wait_in_both_r
 
 
 def test_knitted_waits_option_rejects_unknown_readings():
-    from engine.ruleset import OptionError
+    from mahjong_audit.engine.ruleset import OptionError
 
     with pytest.raises(OptionError):
         RULESETS["mcr"]({"knitted_waits": "2018"})

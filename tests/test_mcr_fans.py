@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import tiles as T
-from engine.hand import Meld, NotAWin, WinSituation
-from engine.rulesets import mcr_fans as DATA
-from engine.rulesets.mcr_scoring import _apply_exclusions, score_mcr
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, NotAWin, WinSituation
+from mahjong_audit.engine.rulesets import mcr_fans as DATA
+from mahjong_audit.engine.rulesets.mcr_scoring import _apply_exclusions, score_mcr
 
 
 def meld(kind: str, tiles: str) -> Meld:

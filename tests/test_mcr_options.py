@@ -2,9 +2,9 @@
 
 import pytest
 
-from engine import tiles as T
-from engine.hand import Meld, WinSituation
-from engine.rulesets import OptionError, get
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, WinSituation
+from mahjong_audit.engine.rulesets import OptionError, get
 
 # 中 pung exposed + 123m 456m 789p + 55s: 箭刻 is counted
 SIT = WinSituation(concealed=T.parse("123m456m789p5s"), melds=(Meld.pon(T.RED, 1),), win_tile=T.tile("5s"),

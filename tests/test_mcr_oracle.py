@@ -10,9 +10,9 @@ import collections
 
 import pytest
 
-from engine.hand import NotAWin
-from engine.rulesets import mcr_fans as DATA
-from engine.rulesets.mcr_scoring import score_mcr
+from mahjong_audit.engine.hand import NotAWin
+from mahjong_audit.engine.rulesets import mcr_fans as DATA
+from mahjong_audit.engine.rulesets.mcr_scoring import score_mcr
 from tests.mcr_handgen import generate, oracle_score
 
 pytest.importorskip("MahjongGB")
@@ -48,8 +48,8 @@ def test_oracle_agrees_on_random_hands():
 
 def test_oracle_tile_mapping():
     # J2 is 发: 23468s + 发 is 绿一色 for the oracle; J3 is 白 (推不倒)
-    from engine import tiles as T
-    from engine.hand import WinSituation
+    from mahjong_audit.engine import tiles as T
+    from mahjong_audit.engine.hand import WinSituation
 
     s = WinSituation(concealed=T.parse("234234666s88s66z"), melds=(), win_tile=T.tile("6z"), self_drawn=False)
     ref = oracle_score(s)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ruleset import OptionError
-from engine.rulesets import RULESETS
+from mahjong_audit.engine.ruleset import OptionError
+from mahjong_audit.engine.rulesets import RULESETS
 
 MCR = RULESETS["mcr"]
 

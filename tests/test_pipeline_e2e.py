@@ -13,9 +13,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from engine.audit import audit_game
-from pipeline.cli import main
-from schemas.log import Game
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.pipeline.cli import main
+from mahjong_audit.schemas.log import Game
 
 DRAW_DEAL = [
     ["9s", "7s", "6p", "7s", "4s", "1p", "4m", "3s", "2z", "6p", "2z", "2m", "2p"],
@@ -207,7 +207,7 @@ def test_failed_pipeline_changes_nothing(corpus, tmp_path, monkeypatch, capsys):
     def broken_engine():
         raise RuntimeError("engine cannot start")
 
-    monkeypatch.setattr("pipeline.transforms._engine_audit_game", broken_engine)
+    monkeypatch.setattr("mahjong_audit.pipeline.transforms._engine_audit_game", broken_engine)
     capsys.readouterr()
     assert main(["audit", str(corpus), "--db", str(db), "--in-memory"]) == 1
     err = capsys.readouterr().err
@@ -236,7 +236,7 @@ def test_a_file_split_into_shards_over_two_processes_gives_the_same_tables(tmp_p
     lines.append('{"pad": "' + "x" * 3000 + '"}')  # line 9: over --max-record-bytes
     path = tmp_path / "one.jsonl"
     path.write_text("\n".join(lines) + "\n")
-    monkeypatch.setattr("pipeline.read.MIN_SPLIT_BYTES", 1)  # the driver plans the shards
+    monkeypatch.setattr("mahjong_audit.pipeline.read.MIN_SPLIT_BYTES", 1)  # the driver plans the shards
     results = {}
     for mode in (["--workers", "2"], ["--in-memory"]):
         db = tmp_path / f"{mode[0].strip('-')}.duckdb"

@@ -7,9 +7,9 @@ import json
 import os
 from datetime import datetime
 
-from pipeline import incremental
-from pipeline.cli import main
-from pipeline.sink import FileStat
+from mahjong_audit.pipeline import incremental
+from mahjong_audit.pipeline.cli import main
+from mahjong_audit.pipeline.sink import FileStat
 from tests.test_pipeline_e2e import counts, make_corpus, query, win_game
 
 T0 = datetime(2026, 1, 1, 12, 0, 0)

@@ -24,8 +24,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pipeline import read
-from pipeline.runner import probe
+from mahjong_audit.pipeline import read
+from mahjong_audit.pipeline.runner import probe
 from tests.test_pipeline_e2e import make_corpus, win_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,8 +74,8 @@ def build_wheel(out: Path) -> Path:
     copy of the sources, so the build leaves nothing in the working tree)."""
     src = out.parent / "src"
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "build")
-    for name in ("engine", "schemas", "pipeline"):
-        shutil.copytree(ROOT / name, src / name, ignore=ignore)
+    for name in ("engine", "schemas", "pipeline", "mahjong_audit"):  # mahjong_audit links to the others
+        shutil.copytree(ROOT / name, src / name, ignore=ignore, symlinks=True)
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
@@ -104,7 +104,7 @@ def services(tmp_path_factory):
     root = tmp_path_factory.mktemp("portable")
     wheel = build_wheel(root / "dist")
     python = worker_python(root)
-    cant = subprocess.run([str(python), "-c", "import pipeline.read"], cwd=root, capture_output=True)
+    cant = subprocess.run([str(python), "-c", "import mahjong_audit.pipeline.read"], cwd=root, capture_output=True)
     assert cant.returncode != 0, "the worker interpreter must not see the project before the wheel is installed"
     boot = root / "boot.sh"
     boot.write_text(f"#!/bin/sh\nexec {python} {BOOT} \"$@\"\n")
@@ -128,7 +128,7 @@ def services(tmp_path_factory):
 
 
 def audit_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipeline.cli", "audit", *args, "--no-progress"],
+    return subprocess.run([sys.executable, "-m", "mahjong_audit", "audit", *args, "--no-progress"],
                           cwd=ROOT, capture_output=True, text=True, timeout=timeout)
 
 
@@ -166,7 +166,7 @@ def test_portable_job_api_run_equals_local_run(services, tmp_path):
     for table in TABLES:
         assert table_rows(tmp_path / "portable.duckdb", table) == table_rows(tmp_path / "local.duckdb", table), table
     assert table_rows(tmp_path / "local.duckdb", "games"), "the corpus has games"
-    installed = list(root.glob("beam-worker-*/site/pipeline/read.py"))
+    installed = list(root.glob("beam-worker-*/site/mahjong_audit/pipeline/read.py"))
     assert installed, "a worker installed the shipped wheel"
 
 
@@ -209,7 +209,7 @@ def test_worker_pool_dying_after_the_check_fails_the_job_not_hangs(services, tmp
 
 
 def test_staging_may_be_a_file_url_or_a_plain_path():
-    from pipeline.staging import plain
+    from mahjong_audit.pipeline.staging import plain
 
     assert plain("file:///mnt/shared/audit%20staging") == "/mnt/shared/audit staging"
     assert plain("/mnt/shared/x") == "/mnt/shared/x"
@@ -225,7 +225,7 @@ def test_a_file_url_staging_works_for_a_local_run(tmp_path):
 
 
 def test_a_remote_runner_without_a_shared_staging_is_refused(tmp_path, capsys):
-    from pipeline.cli import main
+    from mahjong_audit.pipeline.cli import main
 
     assert main(["audit", str(ROOT / "sample_logs" / "mcr-clean.jsonl"), "--db", str(tmp_path / "x.duckdb"),
                  "--runner", "PortableRunner", "--job_endpoint", "localhost:1"]) == 1
@@ -235,7 +235,7 @@ def test_a_remote_runner_without_a_shared_staging_is_refused(tmp_path, capsys):
 def test_a_plain_temp_location_is_a_staging_the_user_chose(tmp_path, capsys):
     """Only the default beside --db is refused for a remote runner; a plain --temp_location
     (a shared mount) is taken, and the run then goes on to the connection check."""
-    from pipeline.cli import main
+    from mahjong_audit.pipeline.cli import main
 
     assert main(["audit", str(ROOT / "sample_logs" / "mcr-clean.jsonl"), "--db", str(tmp_path / "x.duckdb"),
                  "--runner", "PortableRunner", "--job_endpoint", f"localhost:{free_port()}",
@@ -245,7 +245,7 @@ def test_a_plain_temp_location_is_a_staging_the_user_chose(tmp_path, capsys):
 
 
 def test_endpoints_named_in_the_options_are_the_ones_checked():
-    from pipeline import runner
+    from mahjong_audit.pipeline import runner
 
     args = ("--runner", "PortableRunner", "--job_endpoint", "h:1", "--environment_type", "external",
             "--environment_config=h:2")

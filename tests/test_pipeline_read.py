@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import progress, read, runner, splits
-from pipeline.importers import Importer, ImportFailure, Record
+from mahjong_audit.pipeline import progress, read, runner, splits
+from mahjong_audit.pipeline.importers import Importer, ImportFailure, Record
 from tests.test_pipeline_e2e import make_corpus, win_game
 
 
@@ -157,7 +157,7 @@ def test_importer_detected_by_sniffing_and_failures_rejected(tmp_path, fake_impo
 
 
 def test_audit_with_from_importer(tmp_path, fake_importer, capsys):
-    from pipeline.cli import main
+    from mahjong_audit.pipeline.cli import main
 
     path = tmp_path / "site.fake"
     path.write_text("alpha\nbad\nbeta\n")  # no '#fake' header: only --from picks the importer
@@ -190,7 +190,7 @@ def test_runner_choice_pins_fnapi_locally_and_passes_others_unchanged():
 
 
 def test_remote_runner_needs_a_shared_staging_folder(tmp_path, capsys):
-    from pipeline.cli import main
+    from mahjong_audit.pipeline.cli import main
 
     corpus = make_corpus(tmp_path)
     assert main(["audit", str(corpus), "--db", str(tmp_path / "x.duckdb"), "--runner", "FlinkRunner"]) == 1

@@ -9,12 +9,12 @@ from datetime import datetime
 import duckdb
 import pytest
 
-from engine.audit import audit_game
-from pipeline import progress, rows, sink, staging
-from pipeline import transforms as T
-from pipeline.read import ParsedGame, Rejection
-from schemas.log import Game
-from schemas.results import RunRow
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.pipeline import progress, rows, sink, staging
+from mahjong_audit.pipeline import transforms as T
+from mahjong_audit.pipeline.read import ParsedGame, Rejection
+from mahjong_audit.schemas.log import Game
+from mahjong_audit.schemas.results import RunRow
 from tests.test_pipeline_e2e import win_game
 
 

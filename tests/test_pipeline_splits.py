@@ -8,7 +8,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline import read, splits
+from mahjong_audit.pipeline import read, splits
 from tests.test_pipeline_e2e import win_game
 
 

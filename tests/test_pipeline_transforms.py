@@ -10,12 +10,12 @@ from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 from apache_beam.testing import test_pipeline
 from apache_beam.testing.util import assert_that, equal_to
 
-from engine.findings import Finding
-from engine.result import GameAudit
-from pipeline import read, splits, staging
-from pipeline import transforms as T
-from pipeline.read import ParsedGame, RawRecord, Rejection
-from schemas.log import Game
+from mahjong_audit.engine.findings import Finding
+from mahjong_audit.engine.result import GameAudit
+from mahjong_audit.pipeline import read, splits, staging
+from mahjong_audit.pipeline import transforms as T
+from mahjong_audit.pipeline.read import ParsedGame, RawRecord, Rejection
+from mahjong_audit.schemas.log import Game
 from tests.test_pipeline_e2e import draw_game, make_corpus, win_game
 
 
@@ -130,7 +130,7 @@ def test_write_rows_stages_every_row_with_its_source_and_a_manifest(tmp_path):
 
 
 def test_staged_rows_of_every_table_carry_the_source_position(tmp_path):
-    from engine.audit import audit_game
+    from mahjong_audit.engine.audit import audit_game
 
     w = staging.TableWriter(str(tmp_path), batch_rows=2)
     audit = audit_game(Game.model_validate(win_game("g")))

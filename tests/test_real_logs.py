@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import tiles as T
-from engine.audit import audit_game
-from engine.replay import HandReplay
-from engine.rulesets import RULESETS
-from pipeline.importers import IMPORTERS
-from schemas.log import Game
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.engine.replay import HandReplay
+from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.pipeline.importers import IMPORTERS
+from mahjong_audit.schemas.log import Game
 
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures" / "real"

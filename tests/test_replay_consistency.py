@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import tiles as T
-from engine.audit import WINDS
-from engine.replay import HandReplay
-from engine.rulesets import RULESETS
-from schemas.log import Game
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.audit import WINDS
+from mahjong_audit.engine.replay import HandReplay
+from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.schemas.log import Game
 
 HERE = Path(__file__).resolve().parent
 SAMPLES = HERE.parent / "sample_logs"

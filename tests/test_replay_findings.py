@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from engine.findings import CODES, Kind
+from mahjong_audit.engine.findings import CODES, Kind
 from tests.logbuild import NINE_GATES_DEAL, audit, codes, game, hand, with_outcomes
 
 D = NINE_GATES_DEAL
@@ -307,7 +307,7 @@ def test_every_code_has_a_kind():
 def test_unknown_or_bad_option_is_a_schema_error(opt):
     from pydantic import ValidationError
 
-    from schemas.log import Game
+    from mahjong_audit.schemas.log import Game
     with pytest.raises(ValidationError):
         Game.model_validate(game(hand(D, "0 discard 5p"), options=opt))
 
@@ -330,8 +330,8 @@ ROB_LINES = ("0 discard 1z", "1 draw 8m", "1 discard 8m", "2 draw 6m", "2 discar
 
 
 def test_robbing_an_added_kong_is_a_win_on_the_kongers_discard():
-    from engine.replay import HandReplay
-    from schemas.log import Game
+    from mahjong_audit.engine.replay import HandReplay
+    from mahjong_audit.schemas.log import Game
 
     g = with_outcomes(game(hand(ROB_DEAL, *ROB_LINES)))
     assert codes(g) == []
@@ -341,7 +341,7 @@ def test_robbing_an_added_kong_is_a_win_on_the_kongers_discard():
     assert "抢杠和" in [i.name for i in win.score.items]
     assert facts.computed_deltas[0] == -(8 + win.score.total)
     # the robbed kong was never made: the konger keeps a pon
-    replay = HandReplay(__import__("engine.rulesets", fromlist=["get"]).get("mcr"),
+    replay = HandReplay(__import__("mahjong_audit.engine.rulesets", fromlist=["get"]).get("mcr"),
                         Game.model_validate(g).hands[0], 0)
     replay.run()
     assert [str(m) for m in replay.seats[0].melds] == ["p:555s"]

@@ -8,9 +8,9 @@ import gc
 import json
 import weakref
 
-from engine.replay import HandReplay
-from engine.rulesets import RULESETS
-from schemas.log_fast import parse_game_json
+from mahjong_audit.engine.replay import HandReplay
+from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.schemas.log_fast import parse_game_json
 from tests.test_pipeline_e2e import win_game
 
 

@@ -15,12 +15,17 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from engine import tiles as T
-from engine.audit import audit_game
-from pipeline.cli import main
-from pipeline.report import build, charts, queries
-from pipeline.report.replay_view import describe_event, hand_view, load_games, snapshot
-from schemas import log as L
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.pipeline.cli import main
+from mahjong_audit.pipeline.report import build, charts, queries
+from mahjong_audit.pipeline.report.replay_view import (
+    describe_event,
+    hand_view,
+    load_games,
+    snapshot,
+)
+from mahjong_audit.schemas import log as L
 from tests import test_report_fixtures as F
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.report import build
+from mahjong_audit.pipeline.report import build
 from tests import test_report_fixtures as F
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline.tables import ddl
-from schemas.results import TABLES, GameRow, HandRow, HandScoreRow, PayoutRow, RunRow
+from mahjong_audit.pipeline.tables import ddl
+from mahjong_audit.schemas.results import TABLES, GameRow, HandRow, HandScoreRow, PayoutRow, RunRow
 
 HOSTILE = "bob <script>alert(1)</script>"
 RUN_ID = "20261129T120000Z-deadbeef"
@@ -77,8 +77,8 @@ def create_empty(db: Path) -> None:
 
 def build_db(db: Path, logs: Path) -> None:
     """Audit ``logs`` in this process and load the rows into a new database ``db``."""
-    from engine.audit import audit_game
-    from pipeline import read, rows
+    from mahjong_audit.engine.audit import audit_game
+    from mahjong_audit.pipeline import read, rows
 
     out: dict[str, list] = {t: [] for t in TABLES}
     for item in read.parse_file(str(logs)):

@@ -14,8 +14,8 @@ import time
 import duckdb
 import pytest
 
-from pipeline import cli, sink, workers
-from pipeline.commands import audit
+from mahjong_audit.pipeline import cli, sink, workers
+from mahjong_audit.pipeline.commands import audit
 from tests.test_pipeline_e2e import counts, make_corpus, win_game
 
 
@@ -23,7 +23,7 @@ def die_on_game_x(game):
     """An audit function that kills its own worker process on game 'x' (as the OOM killer would)."""
     if game.game_id == "x":
         os.kill(os.getpid(), signal.SIGKILL)
-    from engine.audit import audit_game
+    from mahjong_audit.engine.audit import audit_game
 
     return audit_game(game)
 
@@ -177,7 +177,7 @@ def test_a_file_that_cannot_be_written_is_one_plain_line(tmp_path, capsys):
 
 
 def test_import_reports_an_importer_bug_and_converts_the_rest(tmp_path, monkeypatch, capsys):
-    from pipeline import read
+    from mahjong_audit.pipeline import read
     from tests.test_robust_read import _Crashing
 
     monkeypatch.setitem(read.IMPORTERS, "crashing", _Crashing())

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import read, rows, transforms
-from pipeline.importers import Importer, Record
+from mahjong_audit.pipeline import read, rows, transforms
+from mahjong_audit.pipeline.importers import Importer, Record
 from tests.test_pipeline_e2e import win_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,7 +111,7 @@ def test_non_finite_and_huge_numbers_are_schema_rejections(value):
     out = one(text)
     if value == "1" * 400:  # a valid (huge) integer: the game parses; its rows cannot be stored
         assert isinstance(out, read.ParsedGame)
-        from engine.audit import audit_game
+        from mahjong_audit.engine.audit import audit_game
 
         made, *_ = transforms.item_rows((out, audit_game(out.game)), "run")
         assert [type(r).__name__ for r in made] == ["RejectedRow", "FindingRow"]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.findings import Finding, Severity
-from engine.hand import Score, ScoreItem
-from engine.result import GameAudit, HandFacts, WinFacts
-from pipeline import rows as R
-from pipeline.read import ParsedGame, Rejection
-from schemas.log import Game
+from mahjong_audit.engine.findings import Finding, Severity
+from mahjong_audit.engine.hand import Score, ScoreItem
+from mahjong_audit.engine.result import GameAudit, HandFacts, WinFacts
+from mahjong_audit.pipeline import rows as R
+from mahjong_audit.pipeline.read import ParsedGame, Rejection
+from mahjong_audit.schemas.log import Game
 from tests.test_pipeline_e2e import win_game
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.audit import audit_game
-from schemas.log import Game
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.schemas.log import Game
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 CLEAN = sorted(p for p in SAMPLES.glob("*.json*") if "-clean." in p.name or "-real." in p.name)

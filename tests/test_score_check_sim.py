@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.audit import audit_game
-from engine.hand import Score, WinSituation
-from engine.rulesets import RULESETS
-from engine.sim import simulate
-from engine.situation_check import InvalidSituation, check_situation
-from schemas.log import Game
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.engine.hand import Score, WinSituation
+from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.engine.sim import simulate
+from mahjong_audit.engine.situation_check import InvalidSituation, check_situation
+from mahjong_audit.schemas.log import Game
 from tests.test_real_logs import games as real_games
 from tests.test_real_logs import roots
 

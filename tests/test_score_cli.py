@@ -6,7 +6,7 @@ import io
 import json
 from types import SimpleNamespace
 
-from pipeline.commands.score import run, score_line
+from mahjong_audit.pipeline.commands.score import run, score_line
 
 NINE_GATES = {"concealed": ["1p", "1p", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "9p", "9p"],
               "win_tile": "5p"}

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from engine import tiles as T
-from engine.situation_check import ERRORS
-from pipeline.commands.score import run, score_line
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.situation_check import ERRORS
+from mahjong_audit.pipeline.commands.score import run, score_line
 
 CHI = {"type": "chi", "tiles": ["1s", "2s", "3s"], "claimed": "2s", "from": 1}
 # 13-tile rulesets: a chi + 456m 789m 123p + a 5p single wait

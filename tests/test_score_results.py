@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from pipeline.commands.score import run, score_line
+from mahjong_audit.pipeline.commands.score import run, score_line
 
 CHI = {"type": "chi", "tiles": ["1s", "2s", "3s"], "claimed": "2s", "from": 1}
 SMALL = {"concealed": ["4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "5p"], "melds": [CHI], "win_tile": "5p"}
@@ -151,9 +151,9 @@ def test_multiple_winners_need_the_option():
 def test_the_score_page_documents_every_code_field_and_result_detail():
     from pathlib import Path
 
-    from engine.rulesets import RULESETS
-    from engine.situation_check import ERRORS
-    from schemas.situation import MeldIn, Situation
+    from mahjong_audit.engine.rulesets import RULESETS
+    from mahjong_audit.engine.situation_check import ERRORS
+    from mahjong_audit.schemas.situation import MeldIn, Situation
 
     page = (Path(__file__).parent.parent / "docs" / "score-cli.md").read_text(encoding="utf-8")
     for code in ERRORS:
@@ -180,8 +180,8 @@ def test_the_reference_calculator_on_what_we_reject_as_impossible():
 
     from MahjongGB import MahjongFanCalculator
 
-    from engine import tiles as T
-    from engine.hand import Meld, WinSituation
+    from mahjong_audit.engine import tiles as T
+    from mahjong_audit.engine.hand import Meld, WinSituation
     from tests.mcr_handgen import oracle_args
 
     base = WinSituation(T.parse("456m789m123p5p"), (Meld.chi(T.tile("1s"), T.tile("2s"), 1),), T.tile("5p"), False)

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from engine.audit import audit_game
-from engine.rulesets import RULESETS
-from engine.sim import simulate, simulate_one
-from schemas.log import Game
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.engine.sim import simulate, simulate_one
+from mahjong_audit.schemas.log import Game
 
 RULESETS_HERE = sorted(RULESETS)
 
@@ -68,7 +68,7 @@ def test_coverage_over_a_corpus() -> None:
 
 
 def test_iter_games_equals_simulate() -> None:
-    from engine.sim import iter_games
+    from mahjong_audit.engine.sim import iter_games
 
     listed, _ = simulate("guangdong" if "guangdong" in RULESETS else "mcr", games=3, seed=6, hands_per_game=1)
     streamed = list(iter_games(listed[0]["ruleset"], games=3, seed=6, hands_per_game=1))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 
-from pipeline.cli import main
+from mahjong_audit.pipeline.cli import main
 
 
 def test_simulate_writes_games_and_labels(tmp_path, capsys) -> None:
@@ -47,7 +47,7 @@ def test_output_does_not_depend_on_hash_seed(tmp_path) -> None:
     outs = []
     for h in ("1", "2"):
         out = tmp_path / f"h{h}.jsonl"
-        subprocess.run([sys.executable, "-m", "pipeline.cli", "simulate", "--ruleset", "mcr", "--games", "3",
+        subprocess.run([sys.executable, "-m", "mahjong_audit", "simulate", "--ruleset", "mcr", "--games", "3",
                         "--seed", "4", "--hands-per-game", "1", "-o", str(out), "--quiet"],
                        check=True, env={**os.environ, "PYTHONHASHSEED": h})
         outs.append(out.read_text())

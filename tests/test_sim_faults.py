@@ -11,11 +11,11 @@ from collections import Counter
 import pytest
 from pydantic import ValidationError
 
-from engine.audit import audit_game
-from engine.rulesets import RULESETS
-from engine.sim import simulate
-from engine.sim.faults import KINDS, PIPELINE_KINDS, inject, inject_maybe
-from schemas.log import Game
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.engine.sim import simulate
+from mahjong_audit.engine.sim.faults import KINDS, PIPELINE_KINDS, inject, inject_maybe
+from mahjong_audit.schemas.log import Game
 
 RULESETS_HERE = sorted(RULESETS)
 FINDING_KINDS = {"invalid_log", "duplicate_game", "tile_conservation", "turn_order", "illegal_call",

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from engine.audit import audit_game
-from engine.sim.faults import KINDS
-from schemas.log import Game
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.engine.sim.faults import KINDS
+from mahjong_audit.schemas.log import Game
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 RULESETS = [p.name.removesuffix("-clean.jsonl") for p in sorted(SAMPLES.glob("*-clean.jsonl"))]
@@ -59,7 +59,7 @@ def test_faulty_sample_gives_each_label(ruleset: str) -> None:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_pipeline_reader_rejects_the_broken_record(ruleset: str) -> None:
-    from pipeline.read import Rejection, parse_file
+    from mahjong_audit.pipeline.read import Rejection, parse_file
 
     labels = [json.loads(x) for x in (SAMPLES / f"{ruleset}-faulty.labels.jsonl").read_text().splitlines()]
     broken = next(lab for lab in labels if lab["kind"] == "invalid_log")

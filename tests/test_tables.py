@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 from pydantic import BaseModel
 
-from pipeline import tables
-from schemas.results import TABLES
+from mahjong_audit.pipeline import tables
+from mahjong_audit.schemas.results import TABLES
 
 
 def test_every_field_of_every_model_becomes_a_column_with_the_mapped_type():
@@ -64,7 +64,7 @@ def test_unmapped_types_are_refused():
 
 
 def test_parquet_written_with_the_arrow_schema_loads_into_the_ddl(tmp_path):
-    from schemas.results import HandRow
+    from mahjong_audit.schemas.results import HandRow
 
     row = HandRow(game_id="g", hand_no=0, ruleset="mcr", round_wind="E", dealer=0, result="win",
                   winners=[1], win_type="discard", last_tile=False, winning_tile="5p", discarder=2,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from pipeline.cli import main
+from mahjong_audit.pipeline.cli import main
 from tests.test_pipeline_e2e import make_corpus, win_game
 
 

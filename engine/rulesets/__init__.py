@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import importlib
 
-from engine.ruleset import OptionError, Ruleset
+from mahjong_audit.engine.ruleset import OptionError, Ruleset
 
 _MODULES = {
-    "mcr": "engine.rulesets.mcr",
-    "longgang": "engine.rulesets.longgang",
-    "guangdong": "engine.rulesets.guangdong",
+    "mcr": "mahjong_audit.engine.rulesets.mcr",
+    "longgang": "mahjong_audit.engine.rulesets.longgang",
+    "guangdong": "mahjong_audit.engine.rulesets.guangdong",
 }
 
 

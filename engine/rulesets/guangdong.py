@@ -32,12 +32,19 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from engine import tiles as T
-from engine.decompose import PAIR, SEQ, TRIPLET, decompositions, is_complete, is_seven_pairs
-from engine.hand import Meld, NotAWin, Score, ScoreItem, WinSituation
-from engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
-from engine.rulesets import guangdong_fans as F
-from engine.situation_check import FieldSpec
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.decompose import (
+    PAIR,
+    SEQ,
+    TRIPLET,
+    decompositions,
+    is_complete,
+    is_seven_pairs,
+)
+from mahjong_audit.engine.hand import Meld, NotAWin, Score, ScoreItem, WinSituation
+from mahjong_audit.engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
+from mahjong_audit.engine.rulesets import guangdong_fans as F
+from mahjong_audit.engine.situation_check import FieldSpec
 
 ORPHANS = T.TERMINALS_AND_HONOURS
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)

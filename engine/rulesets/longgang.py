@@ -32,13 +32,20 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
-from engine import tiles as T
-from engine.hand import Meld, Score, WinSituation
-from engine.ruleset import DiscardContext, HandEnd, OptionError, Ruleset, Settlement, TableView
-from engine.rulesets import longgang_chips as C
-from engine.rulesets import longgang_draws as D
-from engine.rulesets import longgang_score as S
-from engine.situation_check import FieldSpec
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, Score, WinSituation
+from mahjong_audit.engine.ruleset import (
+    DiscardContext,
+    HandEnd,
+    OptionError,
+    Ruleset,
+    Settlement,
+    TableView,
+)
+from mahjong_audit.engine.rulesets import longgang_chips as C
+from mahjong_audit.engine.rulesets import longgang_draws as D
+from mahjong_audit.engine.rulesets import longgang_score as S
+from mahjong_audit.engine.situation_check import FieldSpec
 
 
 def _opt(default: Any, help: str) -> Any:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine import tiles as T
-from engine.hand import MeldKind
-from engine.ruleset import TableView
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import MeldKind
+from mahjong_audit.engine.ruleset import TableView
 
 #: option value → (names in the seed, passage)
 ABORTIVE_DRAWS: dict[str, tuple[str, str]] = {

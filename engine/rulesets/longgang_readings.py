@@ -26,8 +26,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine import tiles as T
-from engine.decompose import PAIR, SEQ, TRIPLET, Part, decompositions, is_complete
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.decompose import PAIR, SEQ, TRIPLET, Part, decompositions, is_complete
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,12 +26,12 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
-from engine import tiles as T
-from engine.decompose import PAIR, SEQ, TRIPLET
-from engine.decompose import is_complete as shape_complete
-from engine.hand import Meld, MeldKind, NotAWin, Score, ScoreItem, WinSituation
-from engine.rulesets import longgang_readings as R
-from engine.rulesets.longgang_readings import Reading
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.decompose import PAIR, SEQ, TRIPLET
+from mahjong_audit.engine.decompose import is_complete as shape_complete
+from mahjong_audit.engine.hand import Meld, MeldKind, NotAWin, Score, ScoreItem, WinSituation
+from mahjong_audit.engine.rulesets import longgang_readings as R
+from mahjong_audit.engine.rulesets.longgang_readings import Reading
 
 # ------------------------------------------------------------------ tables
 

@@ -12,11 +12,11 @@ from itertools import permutations
 from types import MappingProxyType
 from typing import Literal
 
-from engine import tiles as T
-from engine.decompose import is_complete, is_seven_pairs
-from engine.hand import Meld, Score, WinSituation
-from engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
-from engine.situation_check import FieldSpec
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.decompose import is_complete, is_seven_pairs
+from mahjong_audit.engine.hand import Meld, Score, WinSituation
+from mahjong_audit.engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
+from mahjong_audit.engine.situation_check import FieldSpec
 
 ORPHANS = T.TERMINALS_AND_HONOURS
 #: the six ways to lay 147 / 258 / 369 over the three suits (组合龙 / 全不靠)
@@ -55,8 +55,8 @@ class MCROptions:
         "help": "switch on non-GB fans of seed 004 (四方大发, 天和, 地和, 人和, …)"})
 
     def check(self) -> None:
-        from engine.rulesets import mcr_fans
-        from engine.rulesets.mcr_scoring import resolve_values
+        from mahjong_audit.engine.rulesets import mcr_fans
+        from mahjong_audit.engine.rulesets.mcr_scoring import resolve_values
 
         if self.min_fan < 0 or self.base < 0 or self.false_win_penalty < 0 or self.seat_wall_size < 0:
             raise OptionError("min_fan, base, false_win_penalty and seat_wall_size must be ≥ 0")
@@ -136,7 +136,7 @@ class MCR(Ruleset):
         return n <= 1 and knitted_shape(counts, n)
 
     def score_win(self, sit: WinSituation) -> Score:
-        from engine.rulesets.mcr_scoring import score_mcr
+        from mahjong_audit.engine.rulesets.mcr_scoring import score_mcr
 
         return score_mcr(sit, values=self.options.values(),
                          extra_fans=self.options.extra_fans, min_fan=self.options.min_fan,

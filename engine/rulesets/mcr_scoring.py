@@ -50,9 +50,9 @@ from itertools import combinations, permutations, product
 from types import MappingProxyType
 from typing import Any
 
-from engine import tiles as T
-from engine.hand import Meld, MeldKind, NotAWin, Score, ScoreItem, WinSituation
-from engine.rulesets import mcr_fans as DATA
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, MeldKind, NotAWin, Score, ScoreItem, WinSituation
+from mahjong_audit.engine.rulesets import mcr_fans as DATA
 
 __all__ = ["score_mcr", "resolve_values"]
 

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from engine.rulesets import RULESETS
-from engine.sim.collusion import Population
-from engine.sim.game import game_id, game_rng, simulate_game
+from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.engine.sim.collusion import Population
+from mahjong_audit.engine.sim.game import game_id, game_rng, simulate_game
 
 
 def simulate_one(ruleset: str, seed: int, index: int, hands_per_game: int,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine import tiles as T
+from mahjong_audit.engine import tiles as T
 
 #: (sets, partial sets, pair) triples a suit can provide
 Block = tuple[int, int, int]

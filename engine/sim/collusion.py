@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from engine.sim.game import HandSim
+    from mahjong_audit.engine.sim.game import HandSim
 
 SEATS = 4
 

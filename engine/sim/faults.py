@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine import tiles as T
-from engine.hand import Meld
-from engine.ruleset import Ruleset
-from engine.rulesets import RULESETS
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld
+from mahjong_audit.engine.ruleset import Ruleset
+from mahjong_audit.engine.rulesets import RULESETS
 
 KINDS = (
     "payout_mismatch", "dead_hand", "illegal_call", "false_win", "claim_priority", "tile_conservation",

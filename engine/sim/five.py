@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from engine.ruleset import Ruleset
+from mahjong_audit.engine.ruleset import Ruleset
 
 
 def five_players(game: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:

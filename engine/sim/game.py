@@ -16,11 +16,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from engine import seabed as SB
-from engine import tiles as T
-from engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
-from engine.ruleset import DiscardContext, HandEnd, Ruleset, SeatEnd, WinEnd
-from engine.sim.bot import (
+from mahjong_audit.engine import seabed as SB
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
+from mahjong_audit.engine.ruleset import DiscardContext, HandEnd, Ruleset, SeatEnd, WinEnd
+from mahjong_audit.engine.sim.bot import (
     NOISE_LEVELS,
     NOISE_LEVELS_MINIMUM,
     SLOW_TABLE,
@@ -31,7 +31,7 @@ from engine.sim.bot import (
 )
 
 if TYPE_CHECKING:
-    from engine.sim.collusion import SeatPolicy
+    from mahjong_audit.engine.sim.collusion import SeatPolicy
 
 WINDS = "ESWN"
 MAX_RETRIES = 50

@@ -24,8 +24,8 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TextIO
 
-from pipeline.cli import byte_size
-from pipeline.workers import WorkerDied, watch_workers
+from mahjong_audit.pipeline.cli import byte_size
+from mahjong_audit.pipeline.workers import WorkerDied, watch_workers
 
 EPILOG = """\
 Any other option is a Beam pipeline option, passed through unchanged, e.g.
@@ -53,7 +53,7 @@ class _PassThroughParser(argparse.ArgumentParser):
     """Collects words that are not ours as Beam options into ``namespace.beam_args``."""
 
     def parse_known_args(self, args=None, namespace=None):
-        from pipeline.runner import split_args
+        from mahjong_audit.pipeline.runner import split_args
 
         words = list(sys.argv[1:] if args is None else args)
         split = split_args(words, OUR_OPTIONS)
@@ -161,7 +161,7 @@ def quiet_stderr(log_path: str) -> Iterator[TextIO]:
 
 def default_staging(db: str | None, beam_args: Sequence[str], explicit: str | None,
                     parquet: str | None = None) -> str:
-    from pipeline.runner import option_value
+    from mahjong_audit.pipeline.runner import option_value
 
     if explicit:
         return explicit
@@ -193,7 +193,7 @@ def _join(base: str, name: str) -> str:
 def _log_metrics(result) -> None:
     from apache_beam.metrics.metric import MetricsFilter
 
-    from pipeline.transforms import NAMESPACE
+    from mahjong_audit.pipeline.transforms import NAMESPACE
 
     try:
         counters = result.metrics().query(MetricsFilter().with_namespace(NAMESPACE))["counters"]
@@ -209,8 +209,8 @@ def _log_metrics(result) -> None:
 
 def run(args: argparse.Namespace, audit_fn=None) -> int:
     """Run the audit. ``audit_fn`` replaces engine.audit.audit_game (tests only)."""
-    from pipeline import incremental, read, runner, sink
-    from pipeline import staging as staging_files
+    from mahjong_audit.pipeline import incremental, read, runner, sink
+    from mahjong_audit.pipeline import staging as staging_files
 
     t0 = time.monotonic()
     started = datetime.now(UTC).replace(tzinfo=None)
@@ -303,7 +303,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
 
 def _known_files(con, parquet: str | None, files):
     """path -> (size, mtime, content_hash) of the inputs as last audited (database first)."""
-    from pipeline import dataset, incremental
+    from mahjong_audit.pipeline import dataset, incremental
 
     if con is None and parquet is not None:
         with dataset.connect(parquet, required=False) as dcon:
@@ -315,8 +315,8 @@ def _load(con, parquet, staging, sources, stats, make_run, run_id):
     """Load the staged run into the database and/or write it to the Parquet dataset."""
     import tempfile
 
-    from pipeline import dataset, sink
-    from pipeline import staging as staging_files
+    from mahjong_audit.pipeline import dataset, sink
+    from mahjong_audit.pipeline import staging as staging_files
 
     summary = None
     if con is not None:
@@ -333,10 +333,10 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
                   max_record_bytes: int) -> None:
     import apache_beam as beam
 
-    from pipeline import runner
-    from pipeline.progress import ProgressBar
-    from pipeline.runner import make_pipeline
-    from pipeline.transforms import AuditPipeline
+    from mahjong_audit.pipeline import runner
+    from mahjong_audit.pipeline.progress import ProgressBar
+    from mahjong_audit.pipeline.runner import make_pipeline
+    from mahjong_audit.pipeline.transforms import AuditPipeline
 
     progress_dir = _join(staging, "progress") if progress_out is not None else None
     p = make_pipeline(choice)
@@ -362,7 +362,7 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
 
 
 def _run_row(run_id, started, inputs, runner_name, summary):
-    from schemas.results import RunRow
+    from mahjong_audit.schemas.results import RunRow
 
     return RunRow(
         run_id=run_id, started_at=started, finished_at=datetime.now(UTC).replace(tzinfo=None),

@@ -44,8 +44,8 @@ def _open_out(path: str) -> IO[str]:
 
 def convert_file(path: str, chosen: str | None) -> tuple[list[dict[str, Any]], list[Any]]:
     """Games (dicts that passed the schema) and rejections of one input file."""
-    from pipeline import read
-    from pipeline.importers import IMPORTERS, ImportFailure, Record
+    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, Record
 
     games: list[dict[str, Any]] = []
     rejected: list[Any] = []
@@ -84,7 +84,7 @@ def convert_file(path: str, chosen: str | None) -> tuple[list[dict[str, Any]], l
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline import read
+    from mahjong_audit.pipeline import read
 
     try:
         if args.importer is not None:

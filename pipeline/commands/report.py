@@ -42,8 +42,8 @@ def _err(msg: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.report import build
-    from pipeline.report.queries import DatabaseLocked, ReportError
+    from mahjong_audit.pipeline.report import build
+    from mahjong_audit.pipeline.report.queries import DatabaseLocked, ReportError
 
     if min(args.max_findings, args.max_replays, args.max_players) < 0:
         _err("--max-findings, --max-replays and --max-players must be ≥ 0")

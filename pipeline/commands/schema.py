@@ -13,7 +13,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from schemas.log import json_schema
+    from mahjong_audit.schemas.log import json_schema
 
     print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
     return 0

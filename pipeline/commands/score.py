@@ -10,12 +10,12 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-from engine.hand import NotAWin, Score
-from engine.ruleset import Ruleset
-from engine.rulesets import RULESETS, OptionError
-from engine.situation_check import InvalidSituation, check_situation, parse_fields
-from schemas.log import describe_errors
-from schemas.situation import Situation, error_code
+from mahjong_audit.engine.hand import NotAWin, Score
+from mahjong_audit.engine.ruleset import Ruleset
+from mahjong_audit.engine.rulesets import RULESETS, OptionError
+from mahjong_audit.engine.situation_check import InvalidSituation, check_situation, parse_fields
+from mahjong_audit.schemas.log import describe_errors
+from mahjong_audit.schemas.situation import Situation, error_code
 
 
 def register(sub: argparse._SubParsersAction) -> None:

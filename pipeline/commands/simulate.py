@@ -52,9 +52,9 @@ Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any
 
 def _chunk(args: Job) -> tuple[list[str], list[str], Counter]:
     """Games ``start .. start+n-1`` as JSON lines, their fault and collusion labels, and coverage."""
-    from engine.sim import simulate_one, start_time
-    from engine.sim.faults import inject_maybe
-    from schemas.instants import parse_instant
+    from mahjong_audit.engine.sim import simulate_one, start_time
+    from mahjong_audit.engine.sim.faults import inject_maybe
+    from mahjong_audit.schemas.instants import parse_instant
 
     ruleset, seed, start, n, hands, rate, period, population, five = args
     cov: Counter = Counter()
@@ -63,8 +63,8 @@ def _chunk(args: Job) -> tuple[list[str], list[str], Counter]:
     for i in range(start, start + n):
         game = simulate_one(ruleset, seed, i, hands, cov, population)
         if five:
-            from engine.rulesets import RULESETS
-            from engine.sim.five import five_players
+            from mahjong_audit.engine.rulesets import RULESETS
+            from mahjong_audit.engine.sim.five import five_players
 
             game = five_players(game, RULESETS[ruleset]({}))
         if period is not None:
@@ -98,7 +98,7 @@ def _jobs(a: Any, population: Any = None) -> Iterator[Job]:
 
 def _population(a: Any) -> Any:
     """The --players/--collude population, or None; raises ValueError on bad values."""
-    from engine.sim.collusion import Population
+    from mahjong_audit.engine.sim.collusion import Population
 
     if a.players is None:
         if a.collude:
@@ -108,7 +108,7 @@ def _population(a: Any) -> Any:
 
 
 def run(a: Any) -> int:
-    from engine.rulesets import RULESETS
+    from mahjong_audit.engine.rulesets import RULESETS
 
     if a.ruleset not in RULESETS:
         print(f"simulate: unknown ruleset {a.ruleset!r} (known: {', '.join(sorted(RULESETS))})", file=sys.stderr)
@@ -130,7 +130,7 @@ def run(a: Any) -> int:
               file=sys.stderr)
         return 1
     if a.start:
-        from schemas.instants import InstantError, parse_instant
+        from mahjong_audit.schemas.instants import InstantError, parse_instant
 
         try:
             parse_instant(a.start)

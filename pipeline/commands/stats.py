@@ -78,8 +78,8 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.scope import Scope
-    from schemas.instants import InstantError
+    from mahjong_audit.pipeline.scope import Scope
+    from mahjong_audit.schemas.instants import InstantError
 
     try:
         scope = Scope.parse(ruleset=args.ruleset, player=args.player, since=args.since, until=args.until)
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mahjong-audit stats: {e}", file=sys.stderr)
         return 1
     if args.parquet is not None:
-        from pipeline import dataset
+        from mahjong_audit.pipeline import dataset
 
         try:
             with dataset.connect(args.parquet) as con:
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_db(args: argparse.Namespace, scope) -> int:
-    from pipeline import sink
+    from mahjong_audit.pipeline import sink
 
     if "://" not in args.db and not os.path.exists(args.db):
         print(f"mahjong-audit stats: {args.db}: no such database", file=sys.stderr)
@@ -119,7 +119,7 @@ def _run_db(args: argparse.Namespace, scope) -> int:
 
 
 def _print_views(con, args: argparse.Namespace, scope) -> int:
-    from pipeline.scope import has_player_column, narrow
+    from mahjong_audit.pipeline.scope import has_player_column, narrow
 
     present = {n for (n,) in con.execute(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}

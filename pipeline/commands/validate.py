@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from pipeline.cli import byte_size
+from mahjong_audit.pipeline.cli import byte_size
 
 
 def register(subparsers) -> None:
@@ -28,7 +28,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline import read
+    from mahjong_audit.pipeline import read
 
     try:
         if args.importer is not None:

@@ -5,10 +5,10 @@ See docs/importers.md for the formats and their mapping onto mahjong-log/1.
 
 from __future__ import annotations
 
-from pipeline.importers.base import Importer, ImportFailure, Record
-from pipeline.importers.botzone_json import BotzoneJson
-from pipeline.importers.botzone_txt import BotzoneTxt
-from pipeline.importers.pmn import Pmn
+from mahjong_audit.pipeline.importers.base import Importer, ImportFailure, Record
+from mahjong_audit.pipeline.importers.botzone_json import BotzoneJson
+from mahjong_audit.pipeline.importers.botzone_txt import BotzoneTxt
+from mahjong_audit.pipeline.importers.pmn import Pmn
 
 IMPORTERS: dict[str, Importer] = {imp.name: imp for imp in (BotzoneTxt(), BotzoneJson(), Pmn())}
 

@@ -30,8 +30,8 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pipeline.importers.base import Importer, ImportFailure, Record, whole_document
-from pipeline.importers.common import (
+from mahjong_audit.pipeline.importers.base import Importer, ImportFailure, Record, whole_document
+from mahjong_audit.pipeline.importers.common import (
     BOTZONE_OPTIONS,
     CALLS,
     Events,
@@ -40,7 +40,7 @@ from pipeline.importers.common import (
     chi_tiles,
     seat_list,
 )
-from schemas.instants import object_id_time
+from mahjong_audit.schemas.instants import object_id_time
 
 WINDS = "ESWN"
 WALL = 34

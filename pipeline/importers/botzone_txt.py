@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pipeline.importers.base import Importer, ImportFailure, Record, blank_line_blocks
-from pipeline.importers.common import (
+from mahjong_audit.pipeline.importers.base import Importer, ImportFailure, Record, blank_line_blocks
+from mahjong_audit.pipeline.importers.common import (
     BOTZONE_OPTIONS,
     CALLS,
     Events,
@@ -35,7 +35,7 @@ from pipeline.importers.common import (
     fan_value,
     seat_list,
 )
-from schemas.instants import object_id_time
+from mahjong_audit.schemas.instants import object_id_time
 
 WINDS = "ESWN"
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engine import tiles as T
-from engine.rulesets.mcr_fans import ALIASES, FAN_BY_ZH
-from pipeline.importers.base import ImportFailure
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.rulesets.mcr_fans import ALIASES, FAN_BY_ZH
+from mahjong_audit.pipeline.importers.base import ImportFailure
 
 #: Botzone tile names → canonical tiles. J1/J2/J3 are 中/发/白 (7z/6z/5z).
 BOTZONE_SUITS = {"W": "m", "B": "p", "T": "s"}

@@ -30,10 +30,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-from engine.rulesets.mcr_fans import FAN_BY_ZH
-from pipeline.importers.base import Importer, ImportFailure, Record, blank_line_blocks
-from pipeline.importers.common import Events, chi_tiles, seat_list
-from schemas.instants import InstantError, parse_instant
+from mahjong_audit.engine.rulesets.mcr_fans import FAN_BY_ZH
+from mahjong_audit.pipeline.importers.base import Importer, ImportFailure, Record, blank_line_blocks
+from mahjong_audit.pipeline.importers.common import Events, chi_tiles, seat_list
+from mahjong_audit.schemas.instants import InstantError, parse_instant
 
 #: the official MCR fan list in its numbered order (1-based); 82 is 明暗杠
 FAN_NUMBERS: tuple[str, ...] = (

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from pipeline.report import collusion_view, queries
-from pipeline.report.render import HandKey, render
-from pipeline.report.replay_view import HandView, hand_view, load_games
+from mahjong_audit.pipeline.report import collusion_view, queries
+from mahjong_audit.pipeline.report.render import HandKey, render
+from mahjong_audit.pipeline.report.replay_view import HandView, hand_view, load_games
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ def build(db: str, *, logs: Sequence[str] = (), importer: str | None = None, max
     """Read ``db`` (or the Parquet dataset ``parquet``, see pipeline.dataset) and return the
     page. Raises :class:`queries.ReportError` if it cannot be read."""
     if parquet is not None:
-        from pipeline import dataset
+        from mahjong_audit.pipeline import dataset
 
         try:
             with dataset.connect(parquet) as con:

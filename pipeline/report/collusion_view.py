@@ -13,8 +13,8 @@ from html import escape
 
 import duckdb
 
-from pipeline.collusion import SETTINGS
-from pipeline.report.charts import FONT, _figure, _text_width
+from mahjong_audit.pipeline.collusion import SETTINGS
+from mahjong_audit.pipeline.report.charts import FONT, _figure, _text_width
 
 HandKey = tuple[str, int]
 

@@ -14,9 +14,9 @@ from datetime import date, datetime
 
 import duckdb
 
-from pipeline.report.chips import GameChips, load_chips
-from pipeline.tables import HAND_SEATS, VIEWS
-from schemas.results import TABLES
+from mahjong_audit.pipeline.report.chips import GameChips, load_chips
+from mahjong_audit.pipeline.tables import HAND_SEATS, VIEWS
+from mahjong_audit.schemas.results import TABLES
 
 WIN_TYPES = ("self_drawn", "discard", "robbing_kong", "kong_replacement")
 
@@ -223,7 +223,7 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
     missing = tuple(t for t in TABLES if t not in have and t != "files")  # files: not reported on
     if missing:
         # Shadow each missing table with an empty one of the right shape, for this session only.
-        from pipeline.tables import create_table_sql
+        from mahjong_audit.pipeline.tables import create_table_sql
 
         for name in missing:
             con.execute(create_table_sql(name, TABLES[name]).replace("CREATE TABLE IF NOT EXISTS",

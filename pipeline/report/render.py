@@ -11,12 +11,12 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from html import escape
 
-from engine import tiles as T
-from engine.hand import Meld, MeldKind
-from pipeline.report import charts, collusion_view
-from pipeline.report.chips import render_chips
-from pipeline.report.queries import WIN_TYPES, FindingInfo, ReportData
-from pipeline.report.replay_view import HandView, SeatView, Snapshot
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld, MeldKind
+from mahjong_audit.pipeline.report import charts, collusion_view
+from mahjong_audit.pipeline.report.chips import render_chips
+from mahjong_audit.pipeline.report.queries import WIN_TYPES, FindingInfo, ReportData
+from mahjong_audit.pipeline.report.replay_view import HandView, SeatView, Snapshot
 
 HandKey = tuple[str, int]
 

@@ -15,11 +15,11 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from engine import tiles as T
-from engine.hand import Meld
-from engine.replay import HandReplay
-from engine.rulesets import RULESETS
-from schemas import log as L
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.hand import Meld
+from mahjong_audit.engine.replay import HandReplay
+from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.schemas import log as L
 
 WINDS = "ESWN"
 
@@ -75,7 +75,7 @@ def load_games(paths: Sequence[str], wanted: Iterable[str], importer: str | None
     The first game with a given id wins, as in the audit. Records that do not parse are
     skipped: they are already in the database as ``invalid_log`` findings.
     """
-    from pipeline import read
+    from mahjong_audit.pipeline import read
 
     want = set(wanted)
     found: dict[str, L.Game] = {}

@@ -51,7 +51,7 @@ def cli() -> list[str]:
     exe = ROOT / ".venv" / "bin" / "mahjong-audit"
     if exe.exists():
         return [str(exe)]
-    return [sys.executable, "-m", "pipeline.cli"]
+    return [sys.executable, "-m", "mahjong_audit"]
 
 
 #: the engine's options that select this oracle's default readings (each is documented in

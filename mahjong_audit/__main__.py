@@ -1,0 +1,6 @@
+"""``python -m mahjong_audit``: the same as the ``mahjong-audit`` command."""
+
+from mahjong_audit.pipeline.cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())
