@@ -281,3 +281,12 @@ def test_readme_history_queries_run(db):
     with duckdb.connect(db, read_only=True) as con:
         for stmt in filter(str.strip, block.split(";")):
             con.execute(stmt.replace("'alice'", "'ann'")).fetchall()
+
+
+def test_report_gives_money_at_stake_per_ruleset_in_its_own_unit(db):
+    from mahjong_audit.pipeline.report import build
+
+    built = build(db)
+    stake = {r.ruleset: r.money_at_stake for r in built.data.rulesets}
+    assert stake["mcr"] == 12 and sum(stake.values()) == built.data.payouts.money_at_stake
+    assert "money at stake (all rulesets; units differ)" in built.html

@@ -81,6 +81,7 @@ class RulesetCount:
     hands: int
     wins: int
     draws: int
+    money_at_stake: int = 0  # Σ |recorded - computed| of its payouts, in the ruleset's own unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,10 +276,14 @@ def _rulesets(con: duckdb.DuckDBPyConnection) -> tuple[RulesetCount, ...]:
              h AS (SELECT ruleset, count(*) AS hands,
                           count(*) FILTER (WHERE result = 'win') AS wins,
                           count(*) FILTER (WHERE result = 'draw') AS draws
-                   FROM hands GROUP BY ruleset)
+                   FROM hands GROUP BY ruleset),
+             s AS (SELECT h.ruleset, sum(abs(p.diff)) AS stake
+                   FROM payouts p JOIN hands h USING (game_id, hand_no)
+                   WHERE p.diff IS NOT NULL GROUP BY h.ruleset)
         SELECT coalesce(g.ruleset, h.ruleset), coalesce(games, 0), coalesce(hands, 0),
-               coalesce(wins, 0), coalesce(draws, 0)
-        FROM g FULL OUTER JOIN h ON g.ruleset = h.ruleset ORDER BY 1
+               coalesce(wins, 0), coalesce(draws, 0), coalesce(s.stake, 0)::BIGINT
+        FROM g FULL OUTER JOIN h ON g.ruleset = h.ruleset
+        LEFT JOIN s ON s.ruleset = coalesce(g.ruleset, h.ruleset) ORDER BY 1
     """).fetchall()
     return tuple(RulesetCount(*r) for r in rows)
 

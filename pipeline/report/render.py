@@ -197,7 +197,8 @@ def _summary(data: ReportData) -> str:
         ("findings", _int(data.findings_total), data.findings_total > 0),
         ("errors / warnings", f"{_int(errors)} / {_int(warnings)}", errors > 0),
         ("rejected records", _int(data.rejected), data.rejected > 0),
-        ("money at stake", _int(data.payouts.money_at_stake), data.payouts.money_at_stake > 0),
+        ("money at stake" + (" (all rulesets; units differ)" if len(data.rulesets) > 1 else ""),
+         _int(data.payouts.money_at_stake), data.payouts.money_at_stake > 0),
     ]
     out = ['<section id="summary"><h2>Summary</h2><div class="cards">']
     for label, value, bad in cards:
@@ -221,9 +222,9 @@ def _summary(data: ReportData) -> str:
         out.append(f'<p class="verdict bad">{text}</p>')
     if data.rulesets:
         out.append("<h3>By ruleset</h3>")
-        out.append(_table(["ruleset", "games", "hands", "wins", "draws"],
-                          [[_e(r.ruleset), _int(r.games), _int(r.hands), _int(r.wins), _int(r.draws)]
-                           for r in data.rulesets], num=(1, 2, 3, 4)))
+        out.append(_table(["ruleset", "games", "hands", "wins", "draws", "money at stake (its own unit)"],
+                          [[_e(r.ruleset), _int(r.games), _int(r.hands), _int(r.wins), _int(r.draws),
+                            _int(r.money_at_stake)] for r in data.rulesets], num=(1, 2, 3, 4, 5)))
     if data.runs:
         run = data.runs[0]
         out.append("<h3>Audit runs</h3>")
