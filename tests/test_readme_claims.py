@@ -3,6 +3,7 @@ that exist, its table and view lists are the database's, and its SQL examples ru
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -76,3 +77,15 @@ def test_every_sql_example_of_the_database_runs(db):
     with duckdb.connect(db, read_only=True) as con:
         for stmt in local:
             con.execute(stmt).fetchall()
+
+
+def test_the_score_pages_situation_scores_as_its_result_shows(tmp_path, capsys):
+    page = (ROOT / "docs" / "score-cli.md").read_text(encoding="utf-8")
+    situation, shown = (page.split("```json\n")[i].split("```")[0] for i in (1, 2))
+    path = tmp_path / "situation.jsonl"
+    path.write_text(json.dumps(json.loads(situation)) + "\n", encoding="utf-8")
+    assert main(["score", str(path), "--ruleset", "mcr"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    first = shown.splitlines()[0]
+    assert f'"decomposition": "{result["decomposition"]}"' in first
+    assert f'"total": {result["total"]}' in first
