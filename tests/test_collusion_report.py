@@ -45,7 +45,7 @@ def test_without_logs_the_hands_are_listed_unlinked_and_an_old_database_gets_a_n
     con.execute("DROP VIEW suspicious_pairs")
     con.execute("DROP TABLE pair_stats")
     con.close()
-    assert "has no <code>pair_stats</code> table" in build(db).html
+    assert "No <code>pair_stats</code> table" in build(db).html
 
 
 def test_an_honest_database_says_no_pair_is_flagged(tmp_path):

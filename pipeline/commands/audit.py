@@ -31,10 +31,10 @@ EPILOG = """\
 Any other option is a Beam pipeline option, passed through unchanged, e.g.
   --runner FlinkRunner --flink_master HOST:8081 --environment_type LOOPBACK
   --runner DataflowRunner --project P --region R --temp_location gs://B/tmp
-        --setup_file ./setup.py   (or --extra_package dist/mahjong_audit-*.whl)
+        --extra_package dist/mahjong_audit-*.whl   (pip wheel --no-deps -w dist .)
   --runner PortableRunner --job_endpoint HOST:8099 --environment_type EXTERNAL
         --environment_config HOST:50000 --extra_package dist/mahjong_audit-*.whl
-On a cluster the workers need this package installed (--setup_file/--extra_package or a
+On a cluster the workers need this package installed (--extra_package with the wheel, or a
 custom container) and --staging (or --temp_location) must be a path every worker and
 this machine can reach: gs://bucket/audit-staging, s3://…, or a shared mount. Exit
 status: 0 done (findings are not an error), 1 usage or I/O error, an unreachable job

@@ -3,7 +3,9 @@
 Views (created by audit): player_stats, fan_stats and finding_summary by default;
 period_stats (games, hands, findings, false wins and money at stake per ruleset and
 day/week/month), finding_trend (findings per kind and period) and player_monthly
-(each player's month by month) with --view.
+(each player's month by month), and the collusion statistics suspicious_pairs,
+anomalous_players, pair_stats and player_anomalies (built by an audit into a DuckDB
+database, not for a Parquet dataset alone) with --view.
 
 --ruleset, --player, --since and --until narrow every view to those games and hands
 (times in UTC; --until with a plain date includes that day). With --player, views that

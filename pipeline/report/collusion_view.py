@@ -144,8 +144,9 @@ def render(data: CollusionData | None, anchors: Mapping[HandKey, str]) -> str:
     """The section's HTML; ``anchors`` maps a hand to its replay's id (hands without one get none)."""
     out = ['<section id="collusion"><h2>Who feeds whom</h2>']
     if data is None or not data.available:
-        out.append('<p class="nodata">This database has no <code>pair_stats</code> table: audit again with this '
-                   "version to build the collusion statistics.</p></section>")
+        out.append('<p class="nodata">No <code>pair_stats</code> table: the collusion statistics are built when '
+                   "an audit loads a DuckDB database (<code>--db</code>), not for a Parquet dataset alone; a "
+                   "database audited by an older version gets them at its next audit.</p></section>")
         return "".join(out)
     out.append(f'<p class="muted">{data.pairs:,} ordered pairs shared a table; {data.pairs_tested:,} had the '
                f"minimum sample ({SETTINGS.min_hands_together} hands together, {SETTINGS.min_deal_ins} of the "
