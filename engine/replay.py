@@ -104,6 +104,10 @@ class WinRecordInternal:
 class HandReplay:
     """Replays one hand. ``run()`` returns the findings; results are attributes."""
 
+    #: check every seat's tile count after every event, not only the seats the event can change
+    #: (the same findings, slower: tests compare the two)
+    FULL_COUNT_CHECK = False
+
     def __init__(self, ruleset: Ruleset, hand: L.Hand, round_wind: int):
         self.rs = ruleset
         self.h = hand
@@ -166,6 +170,7 @@ class HandReplay:
         self.reserve_left = ruleset.seabed_reserve  # 王牌 tiles a replacement just before the seabed may take
         self.deal_kong_pos = 0  # the latest seat (counted from the dealer) that declared a kong at the deal
         self.deal_melds = 0  # concealed kongs made at the deal (not calls, for the first go-round)
+        self.last_acting = -1  # the seat holding one tile more at the last tile-count check (-1: none)
 
     # ------------------------------------------------------------------ helpers
     def find(self, code: str, message: str, *, seat: int | None = None, severity: Severity = Severity.ERROR,
@@ -198,17 +203,31 @@ class HandReplay:
         n = self.rs.hand_size + (1 if s == turn and phase in ("act", "rob") else 0) + self.seats[s].seabed_draws
         return n - self.seats[s].pending_back
 
-    def check_counts(self) -> None:
+    def check_counts(self, s: int, turn_before: int) -> None:
+        """相公: after an event by seat ``s`` (``turn_before``: the turn seat the event found),
+        every live seat must hold the tiles its place in the play calls for; one that does not
+        becomes dead, named with the event's seq.
+
+        After each check every live seat is right, and an event changes the tiles or the due
+        count of its own seat, of the turn seat it found and of the seats acting (holding one
+        tile more) before and after it, of no other. When all of those are ``s`` (draws,
+        discards, flowers and kongs in turn: most events) only ``s`` is checked, else all four
+        in seat order, so the findings are those of checking all four every time."""
+        turn, phase = self.saved if self.phase == "replace" and self.saved else (self.turn, self.phase)
+        acting = turn if phase == "act" or phase == "rob" else -1
+        last, self.last_acting = self.last_acting, acting
         if self.ended or self.pending_end:
             return  # a legal win is in: winners hold the winning tile, a robbed konger lost its kong tile
-        turn, phase = self.saved if self.phase == "replace" and self.saved else (self.turn, self.phase)
+        if turn_before == s and acting in (s, -1) and last in (s, -1) and not self.FULL_COUNT_CHECK:
+            seats: list[SeatState] | tuple[SeatState] = (self.seats[s],)
+        else:
+            seats = self.seats
         base = self.hand_size
-        acting = phase in ("act", "rob")
-        for st in self.seats:
+        for st in seats:
             if st.dead is not None:
                 continue
-            # expected_count(), inlined: this runs after every event for every seat
-            want = base + (1 if acting and st.seat == turn else 0) + st.seabed_draws - st.pending_back
+            # expected_count(), inlined: this runs after every event
+            want = base + (1 if st.seat == acting else 0) + st.seabed_draws - st.pending_back
             have = st.size + 3 * len(st.melds)
             if have == want:
                 continue
@@ -267,6 +286,7 @@ class HandReplay:
         else:
             self.phase = "draw"
         self.turn = self.dealer
+        self.last_acting = self.dealer if self.phase == "act" else -1
         for s in range(4):
             st = self.seats[s]
             have = st.count()
@@ -311,8 +331,9 @@ class HandReplay:
             self.close_rob_window(None)
         if ev.type == "win" and self.abortive and self.ask_abortive("before_win", ev):
             return
+        turn = self.turn  # before the handler: a seat whose count it may change besides the event's own
         self.handlers[ev.type](self, ev)
-        self.check_counts()
+        self.check_counts(ev.seat, turn)
         if self.abortive and not self.ended:
             self.ask_abortive("event", ev)
 
