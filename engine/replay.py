@@ -104,6 +104,10 @@ class WinRecordInternal:
 class HandReplay:
     """Replays one hand. ``run()`` returns the findings; results are attributes."""
 
+    #: check every seat's tile count after every event, not only the seats the event can change
+    #: (the same findings, slower: tests compare the two)
+    FULL_COUNT_CHECK = False
+
     def __init__(self, ruleset: Ruleset, hand: L.Hand, round_wind: int):
         self.rs = ruleset
         self.h = hand
@@ -166,6 +170,7 @@ class HandReplay:
         self.reserve_left = ruleset.seabed_reserve  # 王牌 tiles a replacement just before the seabed may take
         self.deal_kong_pos = 0  # the latest seat (counted from the dealer) that declared a kong at the deal
         self.deal_melds = 0  # concealed kongs made at the deal (not calls, for the first go-round)
+        self.last_acting = -1  # the seat holding one tile more at the last tile-count check (-1: none)
 
     # ------------------------------------------------------------------ helpers
     def find(self, code: str, message: str, *, seat: int | None = None, severity: Severity = Severity.ERROR,
@@ -178,12 +183,15 @@ class HandReplay:
         ))
 
     def take_from_pool(self, t: int, what: str, seat: int | None) -> None:
+        """Tile ``t`` comes out of the set; ``what`` names the move in a finding, ``{seat}`` in it
+        filled in then (not on every draw)."""
         if self.copies[t] == 0:
-            self.find("tile_conservation/not_in_set", f"{what}: {T.name(t)} is not in the {self.rs.name} tile set",
+            self.find("tile_conservation/not_in_set",
+                      f"{what.format(seat=seat)}: {T.name(t)} is not in the {self.rs.name} tile set",
                       seat=seat, recorded=T.name(t))
         elif self.pool[t] <= 0:
             self.find("tile_conservation/too_many_copies",
-                      f"{what}: a copy of {T.name(t)} beyond the {self.copies[t]} in the set",
+                      f"{what.format(seat=seat)}: a copy of {T.name(t)} beyond the {self.copies[t]} in the set",
                       seat=seat, expected=f"≤{self.copies[t]}", recorded=self.copies[t] - self.pool[t] + 1)
         self.pool[t] -= 1
 
@@ -198,17 +206,31 @@ class HandReplay:
         n = self.rs.hand_size + (1 if s == turn and phase in ("act", "rob") else 0) + self.seats[s].seabed_draws
         return n - self.seats[s].pending_back
 
-    def check_counts(self) -> None:
+    def check_counts(self, s: int, turn_before: int) -> None:
+        """相公: after an event by seat ``s`` (``turn_before``: the turn seat the event found),
+        every live seat must hold the tiles its place in the play calls for; one that does not
+        becomes dead, named with the event's seq.
+
+        After each check every live seat is right, and an event changes the tiles or the due
+        count of its own seat, of the turn seat it found and of the seats acting (holding one
+        tile more) before and after it, of no other. When all of those are ``s`` (draws,
+        discards, flowers and kongs in turn: most events) only ``s`` is checked, else all four
+        in seat order, so the findings are those of checking all four every time."""
+        turn, phase = self.saved if self.phase == "replace" and self.saved else (self.turn, self.phase)
+        acting = turn if phase == "act" or phase == "rob" else -1
+        last, self.last_acting = self.last_acting, acting
         if self.ended or self.pending_end:
             return  # a legal win is in: winners hold the winning tile, a robbed konger lost its kong tile
-        turn, phase = self.saved if self.phase == "replace" and self.saved else (self.turn, self.phase)
+        if turn_before == s and acting in (s, -1) and last in (s, -1) and not self.FULL_COUNT_CHECK:
+            seats: list[SeatState] | tuple[SeatState] = (self.seats[s],)
+        else:
+            seats = self.seats
         base = self.hand_size
-        acting = phase in ("act", "rob")
-        for st in self.seats:
+        for st in seats:
             if st.dead is not None:
                 continue
-            # expected_count(), inlined: this runs after every event for every seat
-            want = base + (1 if acting and st.seat == turn else 0) + st.seabed_draws - st.pending_back
+            # expected_count(), inlined: this runs after every event
+            want = base + (1 if st.seat == acting else 0) + st.seabed_draws - st.pending_back
             have = st.size + 3 * len(st.melds)
             if have == want:
                 continue
@@ -237,9 +259,7 @@ class HandReplay:
     def wall_exhausted(self) -> bool:
         """No live draw can follow the current turn: the shared wall is used up, or (per-seat
         walls) the seat after ``self.turn`` has nothing left in its own wall."""
-        left = self.own_wall_left((self.turn + 1) % 4)
-        if left is None:
-            left = self.drawable_left()
+        left = self.drawable_left() if self.own_wall_sizes is None else self.own_wall_left((self.turn + 1) % 4)
         return left is not None and left <= 0
 
     # ------------------------------------------------------------------ the deal
@@ -255,7 +275,7 @@ class HandReplay:
                           f"seat {s} was dealt {len(tiles)} tiles, expected {' or '.join(map(str, allowed))}",
                           seat=s, expected="/".join(map(str, allowed)), recorded=len(tiles), seq=None)
             for t in tiles:
-                self.take_from_pool(t, f"deal of seat {s}", s)
+                self.take_from_pool(t, "deal of seat {seat}", s)
                 st.add(t)
         if self.indicator is not None:
             self.take_from_pool(self.indicator, "wildcard indicator", None)
@@ -267,6 +287,7 @@ class HandReplay:
         else:
             self.phase = "draw"
         self.turn = self.dealer
+        self.last_acting = self.dealer if self.phase == "act" else -1
         for s in range(4):
             st = self.seats[s]
             have = st.count()
@@ -311,8 +332,9 @@ class HandReplay:
             self.close_rob_window(None)
         if ev.type == "win" and self.abortive and self.ask_abortive("before_win", ev):
             return
+        turn = self.turn  # before the handler: a seat whose count it may change besides the event's own
         self.handlers[ev.type](self, ev)
-        self.check_counts()
+        self.check_counts(ev.seat, turn)
         if self.abortive and not self.ended:
             self.ask_abortive("event", ev)
 
@@ -396,7 +418,7 @@ class HandReplay:
             self.wrong_turn(ev, f"seat {self.turn} receives the next seabed tile")
         self.live_drawn += 1
         self.check_wall(s, t, False)
-        self.take_from_pool(t, f"seabed draw by seat {s}", s)
+        self.take_from_pool(t, "seabed draw by seat {seat}", s)
         st.add(t)
         st.seabed_draws += 1
         st.last_draw, st.last_draw_back = t, False
@@ -408,7 +430,7 @@ class HandReplay:
         """The replacement draw due now (二、一)6 e when it is owed at the 河底 tile or the one
         before it) and, for one taken from the seabed's end, its position in the logged wall.
         Updates the dead wall's reserve and shift; called before ``back_drawn`` counts the draw."""
-        left = self.drawable_left() if self.own_wall_left(self.turn) is None else None
+        left = self.drawable_left() if self.own_wall_sizes is None else None
         late = SB.replacement(self.rs.seabed_replacement, self.rs.seabed, left, self.reserve_left)
         if late.reserve:
             self.reserve_left -= 1
@@ -451,13 +473,13 @@ class HandReplay:
                 self.saved = None
             elif not (self.phase == "draw" and s == self.turn):
                 self.wrong_turn(ev, f"seat {self.turn} to {'draw' if self.phase == 'draw' else self.phase}")
-            if self.own_wall_left(s) is None and self.wall_exhausted():
+            if self.own_wall_sizes is None and self.wall_exhausted():
                 self.find("tile_conservation/wall_exhausted", f"seat {s} drew {ev.tile} after the wall ran out",
                           seat=s, recorded=ev.tile)
             self.live_drawn += 1
             self.first_go_round = self.first_go_round and self.live_drawn <= 4
         self.check_wall(s, t, back, wall_index)
-        self.take_from_pool(t, f"draw by seat {s}", s)
+        self.take_from_pool(t, "draw by seat {seat}", s)
         st.add(t)
         st.last_draw = t
         st.last_draw_back = back
@@ -500,9 +522,11 @@ class HandReplay:
             self.seat_wall_pos[s] = pos + 1
 
     def remove(self, s: int, t: int, n: int, what: str, code: str) -> bool:
+        """Seat ``s`` gives up ``n`` × ``t``; ``what`` names the move in a finding, ``{tile}`` in it
+        filled in then (not on every discard)."""
         st = self.seats[s]
         if st.hand[t] < n:
-            self.find(code, f"seat {s} {what} but holds {st.hand[t]} × {T.name(t)}", seat=s,
+            self.find(code, f"seat {s} {what.format(tile=T.name(t))} but holds {st.hand[t]} × {T.name(t)}", seat=s,
                       expected=f"{n}×{T.name(t)}", recorded=f"{st.hand[t]}×{T.name(t)}")
             st.add(t, -st.hand[t])
             return False
@@ -518,7 +542,7 @@ class HandReplay:
         before_play = self.discards_made == 0 and self.phase in ("act", "draw", "replace")
         if not before_play and not (self.phase in ("act", "replace") and s == self.turn):
             self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
-        self.remove(s, t, 1, f"set aside {ev.tile}", "illegal_discard/not_held")
+        self.remove(s, t, 1, "set aside {tile}", "illegal_discard/not_held")
         st.flowers.append(t)
         self.visible[t] += 1
         self.owe_replacement(s, "flower")
@@ -576,7 +600,7 @@ class HandReplay:
             self.find("illegal_discard/swap_call",
                       f"seat {s} discarded {ev.tile} straight after calling {st.called} (换张)", seat=s,
                       recorded=ev.tile)
-        self.remove(s, t, 1, f"discarded {ev.tile}", "illegal_discard/not_held")
+        self.remove(s, t, 1, "discarded {tile}", "illegal_discard/not_held")
         st.discards.append(t)
         self.discard_log.append((s, t))
         self.visible[t] += 1
@@ -614,7 +638,7 @@ class HandReplay:
             exhausted = self.wall_exhausted()  # asked while the discarder's turn is current
             self.turn = (discarder + 1) % 4
             self.phase = "draw"
-            left = self.drawable_left() if self.own_wall_left(discarder) is None else None
+            left = self.drawable_left() if self.own_wall_sizes is None else None
             if exhausted:
                 self.exhausted = True
                 self.ended = True
@@ -742,7 +766,7 @@ class HandReplay:
         for x in own:
             if x in self.seats[s].wilds:
                 self.find("illegal_call/wild_in_meld", f"seat {s} used wild {T.name(x)} in a chi", seat=s)
-            self.remove(s, x, 1, f"chi'd with {T.name(x)}", "illegal_call/tiles_not_held")
+            self.remove(s, x, 1, "chi'd with {tile}", "illegal_call/tiles_not_held")
             self.visible[x] += 1
         meld = Meld(MeldKind.CHI, tuple(seq), t, (s - discarder) % 4)
         self.take_call(ev, meld, discarder)
@@ -758,7 +782,7 @@ class HandReplay:
         if t in self.seats[s].passed_pon:
             self.find("illegal_call/passed_pon", f"seat {s} pon'd {T.name(t)} after passing it this go-round", seat=s)
         discarder = self.last_discard[0] if self.last_discard else s
-        self.remove(s, t, 2, f"pon'd {T.name(t)}", "illegal_call/tiles_not_held")
+        self.remove(s, t, 2, "pon'd {tile}", "illegal_call/tiles_not_held")
         self.visible[t] += 2
         meld = Meld(MeldKind.PON, (t, t, t), t, (s - discarder) % 4)
         self.take_call(ev, meld, discarder)
@@ -772,7 +796,7 @@ class HandReplay:
         if t is None:
             t = T.tile(ev.tile)
         discarder = self.last_discard[0] if self.last_discard else s
-        self.remove(s, t, 3, f"kong'd {T.name(t)}", "illegal_call/tiles_not_held")
+        self.remove(s, t, 3, "kong'd {tile}", "illegal_call/tiles_not_held")
         self.visible[t] += 3
         self.take_call(ev, Meld(MeldKind.KONG, (t,) * 4, t, (s - discarder) % 4), discarder)
         self.kongs.append((s, self.discards_made))
@@ -803,7 +827,7 @@ class HandReplay:
             self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
         if t in self.seats[s].wilds:
             self.find("illegal_call/wild_in_meld", f"seat {s} made a kong of wild {ev.tile}", seat=s)
-        self.remove(s, t, 4, f"declared a concealed kong of {ev.tile}", "illegal_call/tiles_not_held")
+        self.remove(s, t, 4, "declared a concealed kong of {tile}", "illegal_call/tiles_not_held")
         self.seats[s].melds.append(Meld(MeldKind.CONCEALED_KONG, (t,) * 4))
         self.kongs.append((s, self.discards_made))
         if self.at_deal():
@@ -842,7 +866,7 @@ class HandReplay:
         else:
             old = st.melds[idx]
             st.melds[idx] = Meld(MeldKind.KONG, (t,) * 4, old.claimed, old.source, added=True)
-        self.remove(s, t, 1, f"added {ev.tile} to a kong", "illegal_call/tiles_not_held")
+        self.remove(s, t, 1, "added {tile} to a kong", "illegal_call/tiles_not_held")
         self.visible[t] += 1
         st.passed_win = False
         self.last_added_kong = (s, t)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import chart, score_bench, stage_bench
+from bench import chart, score_bench, stage_bench, verdict_digest
 from mahjong_audit.pipeline.commands.score import score_line
 from tests.mcr_handgen import generate
 
@@ -45,3 +45,13 @@ def test_chart_is_one_svg_document_with_every_stage():
     assert doc.documentElement.tagName == "svg"
     labels = {t.firstChild.data for t in doc.getElementsByTagName("text") if t.firstChild}
     assert set(stage_bench.STAGES) <= labels and "test <run>" in labels
+
+
+def test_verdict_digest_is_the_same_on_each_run_and_counts_the_findings():
+    path = SAMPLES / "mcr-faulty.jsonl"
+    first = verdict_digest.audit_file(path)
+    digest, games, findings, codes = first
+    assert verdict_digest.audit_file(path) == first
+    assert games == 13 and findings == sum(codes.values()) > 0
+    assert codes["invalid_log/schema"] == 1  # a rejected record counts too, with its code
+    assert digest != verdict_digest.audit_file(SAMPLES / "mcr-clean.jsonl")[0]
