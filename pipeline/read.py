@@ -211,18 +211,9 @@ def expand_inputs(inputs: Iterable[str], suffixes: Sequence[str] | None = None) 
 
 def file_sizes(files: Sequence[str]) -> dict[str, int]:
     """Size in bytes of each file (0 where the filesystem cannot tell)."""
-    if not files:
-        return {}
-    fs = _filesystems()
-    out = dict.fromkeys(files, 0)
-    try:
-        results = fs.match(list(files))
-    except OSError:  # BeamIOError: some path vanished; the read reports it
-        return out
-    for path, res in zip(files, results, strict=True):
-        if res.metadata_list:
-            out[path] = int(res.metadata_list[0].size_in_bytes)
-    return out
+    from mahjong_audit.pipeline.incremental import file_stats  # one listing code for both
+
+    return {path: stat.size for path, stat in file_stats(files).items()}
 
 
 def _text_bytes(path: str, size: int) -> int:

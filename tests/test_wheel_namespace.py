@@ -34,12 +34,11 @@ def _run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    # Build isolation fetches setuptools from the package index (or pip's cache), as
-    # any user's `pip wheel .` would.
-    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(ROOT)])
-    (found,) = out.glob("mahjong_audit-*.whl")
-    return found
+    # Built from a copy of the sources (as the portable-runner test ships it), so parallel
+    # test workers never share the build folder and the working tree stays clean.
+    from tests.test_pipeline_portable import build_wheel
+
+    return build_wheel(tmp_path_factory.mktemp("wheel") / "dist")
 
 
 def _top_level_names(whl: Path) -> set[str]:
