@@ -32,7 +32,7 @@ import math
 import os
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import BinaryIO, cast
 
 from pydantic import ValidationError
@@ -78,6 +78,9 @@ class RawRecord:
     text: str
     importer: str | None = None  # None: native mahjong-log/1
     shard_start: int = 0  # > 0: ``line`` counts from the start of a split (pipeline.splits)
+    # A native JSON line's bytes as read, when they are valid UTF-8 (the same JSON as
+    # ``text``): the fast path decodes these rather than encoding ``text`` again.
+    data: bytes | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,10 +384,28 @@ def line_text(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace").removesuffix("\r")
 
 
+def line_text_and_data(raw: bytes) -> tuple[str, bytes | None]:
+    """:func:`line_text` of ``raw``, and ``raw`` itself if it is valid UTF-8 (then the two
+    hold the same JSON: a carriage return at the end is white space to JSON)."""
+    try:
+        return raw.decode("utf-8").removesuffix("\r"), raw
+    except UnicodeDecodeError:
+        return line_text(raw), None
+
+
+def _byte_lines(f, limit: int) -> Iterator[tuple[int, bytes | None]]:
+    """(size, bytes) of each line of an open binary stream, read in chunks (see :func:`split_lines`)."""
+    return split_lines(_utf8_chunks(_raw_chunks(f)), limit)
+
+
+def _line_text(size: int, raw: bytes | None) -> str:
+    return oversize_line(size) if raw is None else line_text(raw)
+
+
 def _text_lines(f, limit: int) -> Iterator[str]:
     """The text lines of an open binary stream, read in chunks (see :func:`iter_lines`)."""
-    for size, raw in split_lines(_utf8_chunks(_raw_chunks(f)), limit):
-        yield oversize_line(size) if raw is None else line_text(raw)
+    for size, raw in _byte_lines(f, limit):
+        yield _line_text(size, raw)
 
 
 def iter_lines(path: str, limit: int = MAX_RECORD_BYTES) -> Iterator[str]:
@@ -466,6 +487,14 @@ def _oversize(source: str, line: int | None, size: int, limit: int, shard_start:
                      "(--max-record-bytes); not read", shard_start=shard_start)
 
 
+def _size_over(text: str, limit: int) -> int | None:
+    """The size of a record over the limit (a stand-in's, or the text's own), else None."""
+    size = oversize_of(text) if OVERSIZE in text else None
+    if size is None and len(text) > limit:  # a record of several paragraphs
+        size = len(text.encode("utf-8", "surrogatepass"))
+    return size if size is not None and size > limit else None
+
+
 def _records_of(path: str, importer: str | None, lines: Iterable[str],
                 limit: int) -> Iterator[RawRecord | Rejection]:
     """The records in a file's lines; one over the size limit is a Rejection stating its size."""
@@ -476,17 +505,31 @@ def _records_of(path: str, importer: str | None, lines: Iterable[str],
         (RawRecord(rec.source, rec.line, rec.text, importer)
          for rec in IMPORTERS[importer].records(path, lines)))
     for rec in records:
-        size = oversize_of(rec.text) if OVERSIZE in rec.text else None
-        if size is None and len(rec.text) > limit:  # a record of several paragraphs
-            size = len(rec.text.encode("utf-8", "surrogatepass"))
-        if size is not None and size > limit:
-            yield _oversize(rec.source, rec.line, size, limit)
-        else:
-            yield rec
+        size = _size_over(rec.text, limit)
+        yield rec if size is None else _oversize(rec.source, rec.line, size, limit)
+
+
+def _json_lines_records(path: str, lines: Iterable[tuple[int, bytes | None]],
+                        limit: int) -> Iterator[RawRecord | Rejection]:
+    """:func:`_records_of` for a native JSON Lines file, from its lines' bytes: the same
+    records and rejections, each record with its bytes (``RawRecord.data``)."""
+    for no, (size, raw) in enumerate(lines, 1):
+        if raw is None:
+            yield _oversize(path, no, size, limit)
+            continue
+        text, data = line_text_and_data(raw)
+        if not text.strip():
+            continue
+        over = _size_over(text, limit)
+        yield RawRecord(path, no, text, data=data) if over is None else _oversize(path, no, over, limit)
 
 
 def _all_records(path: str, importer: str | None, limit: int) -> Iterator[RawRecord | Rejection]:
-    return _records_of(path, importer, iter_lines(path, limit), limit)
+    if importer is None and not is_document_file(path):
+        with _open(path) as f:
+            yield from _json_lines_records(path, _byte_lines(f, limit), limit)
+        return
+    yield from _records_of(path, importer, iter_lines(path, limit), limit)
 
 
 def read_records(path: str, importer: str | None = None,
@@ -507,10 +550,12 @@ def _read_whole(path: str, chosen_importer: str | None,
         with _open_hashed(path) as (f, h):
             def counted(f=f):
                 nonlocal lines
-                for text in _text_lines(f, limit):
+                for size, raw in _byte_lines(f, limit):
                     lines += 1
-                    yield text
-            for rec in _records_of(path, imp, counted(), limit):
+                    yield size, raw
+            records = (_json_lines_records(path, counted(), limit) if imp is None and not is_document_file(path)
+                       else _records_of(path, imp, (_line_text(size, raw) for size, raw in counted()), limit))
+            for rec in records:
                 line = rec.line
                 yield rec
             h.drain()
@@ -535,11 +580,11 @@ def _read_split(shard: Shard, limit: int) -> Iterator[RawRecord | Rejection | sp
             if raw is None:
                 yield _oversize(shard.path, no, size, limit, shard.start)
                 continue
-            text = line_text(raw)
-            if no == 1 and shard.start == 0:
-                text = text.removeprefix("\ufeff")
+            text, data = line_text_and_data(raw)
+            if no == 1 and shard.start == 0 and text.startswith("\ufeff"):
+                text, data = text[1:], data[len(codecs.BOM_UTF8):] if data is not None else None
             if text.strip():
-                yield RawRecord(shard.path, no, text, None, shard.start)
+                yield RawRecord(shard.path, no, text, None, shard.start, data)
     except _READ_ERRORS as e:
         end = "end" if shard.end is None else shard.end
         yield Rejection(shard.path, None, "invalid_log/json",
@@ -639,7 +684,7 @@ def parse_native(rec: RawRecord, fast: bool = False) -> ParsedGame | Rejection:
     """One native record. ``fast``: validate on the fast path first (``schemas.log_fast``:
     plain dataclasses, what the audit reads); the models check whatever it does not accept."""
     if fast:
-        game = parse_game_json(rec.text)
+        game = parse_game_json(rec.data if rec.data is not None else rec.text)
         if game is not None:
             return ParsedGame(rec.source, rec.line, 0, game)
     try:

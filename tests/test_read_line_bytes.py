@@ -1,0 +1,105 @@
+"""A native JSON line keeps its bytes (RawRecord.data) for the fast path, which decodes them
+instead of encoding the line's text again: the same JSON as the text, or None when the
+bytes are not valid UTF-8; whole and split reads alike; the same games and rejections."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.pipeline import read, splits
+from mahjong_audit.pipeline.rows import audit_rows
+from tests.test_pipeline_e2e import win_game
+
+
+def _game_line(game_id: str) -> bytes:
+    game = win_game(game_id)
+    game["hands"][0]["outcome"]["wins"][0]["score"]["fans"] = [["七对", 24, 1], ["自摸", 1, 1]]  # not ASCII
+    return json.dumps(game, ensure_ascii=False).encode()
+
+
+def _shards(path, count):
+    size = path.stat().st_size
+    if count == 1:
+        return [read.Shard(str(path))]
+    return [read.Shard(str(path), k, count, s, e) for k, (s, e) in enumerate(splits.split_points(size, count))]
+
+
+def _records(path, count):
+    return [r for shard in _shards(path, count) for r in read.read_shard(shard) if isinstance(r, read.RawRecord)]
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_each_native_line_keeps_its_bytes_whole_or_split(tmp_path, count):
+    path = tmp_path / "g.jsonl"
+    lines = [_game_line(f"g{i}") for i in range(6)]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    recs = _records(path, count)
+    assert [r.data for r in recs] == lines
+    assert all(r.data.decode() == r.text for r in recs)
+
+
+def test_crlf_and_a_byte_order_mark_keep_the_same_json_in_the_bytes(tmp_path):
+    path = tmp_path / "w.jsonl"
+    lines = [_game_line(f"g{i}") for i in range(8)]
+    path.write_bytes(b"\xef\xbb\xbf" + b"".join(line + b"\r\n" for line in lines))
+    for count in (1, 2, 3):
+        recs = _records(path, count)
+        assert [r.data for r in recs] == [line + b"\r" for line in lines]  # JSON white space
+        assert [r.text for r in recs] == [line.decode() for line in lines]
+
+
+def test_a_line_that_is_not_utf8_has_no_bytes_and_is_rejected_as_before(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    bad = _game_line("g2").replace("七对".encode(), b"\xff\xfe")
+    path.write_bytes(_game_line("g1") + b"\n" + bad + b"\n")
+    for count in (1, 2):
+        recs = _records(path, count)
+        assert recs[0].data is not None and recs[1].data is None
+        assert "\ufffd" in recs[1].text
+        # the replacement characters are valid JSON in a string: the game reads, as the text says
+        (fast,), (model,) = read.parse_record(recs[1], fast=True), read.parse_record(recs[1])
+        fan = fast.game.hands[0].outcome.wins[0].score.fans[0][0]
+        assert fan == model.game.hands[0].outcome.wins[0].score.fans[0][0] == "\ufffd\ufffd"
+
+
+def test_documents_importers_and_gzip(tmp_path):
+    doc = tmp_path / "one.json"
+    doc.write_text(json.dumps(win_game("d"), indent=2))
+    assert [r.data for r in read.read_file(str(doc))] == [None]  # a document: text only
+    gz = tmp_path / "g.jsonl.gz"
+    with gzip.open(gz, "wb") as f:
+        f.write(_game_line("z1") + b"\n\n" + _game_line("z2") + b"\n")
+    recs = list(read.read_file(str(gz)))
+    assert [(r.line, r.data) for r in recs] == [(1, _game_line("z1")), (3, _game_line("z2"))]
+    assert [r.line for r in read.read_records(str(gz))] == [1, 3]
+
+
+def test_records_with_and_without_their_bytes_parse_alike(tmp_path):
+    path = tmp_path / "mix.jsonl"
+    bad_tile = win_game("g3")
+    bad_tile["hands"][0]["events"][0]["tile"] = "10m"
+    lax = json.loads(_game_line("g4"))
+    lax["hands"][0]["dealer"] = "0"  # the models accept it, the fast path does not: read through the models
+    path.write_bytes(b"\n".join([_game_line("g1"), b"{not json", json.dumps(bad_tile).encode(),
+                                 json.dumps(lax).encode(), b"[1, 2]"]) + b"\n")
+    for rec in _records(path, 1):
+        assert rec.data is not None
+        with_bytes = read.parse_record(rec, fast=True)
+        text_only = read.parse_record(read.RawRecord(rec.source, rec.line, rec.text), fast=True)
+        models = read.parse_record(rec)
+        assert with_bytes == text_only
+        for a, b in zip(with_bytes, models, strict=True):
+            if isinstance(a, read.ParsedGame):
+                assert audit_rows(a, audit_game(a.game), "r") == audit_rows(b, audit_game(b.game), "r")
+            else:
+                assert a == b
+
+
+def test_the_bytes_do_not_change_equality_or_repr():
+    a = read.RawRecord("x.jsonl", 1, "{}", data=b"{}")
+    b = read.RawRecord("x.jsonl", 1, "{}")
+    assert a == b and repr(a) == repr(b)
