@@ -682,7 +682,8 @@ def validate_dict(data: object, source: str, line: int, index: int = 0) -> Parse
 
 def parse_native(rec: RawRecord, fast: bool = False) -> ParsedGame | Rejection:
     """One native record. ``fast``: validate on the fast path first (``schemas.log_fast``:
-    plain dataclasses, what the audit reads); the models check whatever it does not accept."""
+    frozen msgspec Structs, what the audit reads; from the line's bytes when the reader kept
+    them); the models check whatever it does not accept."""
     if fast:
         game = parse_game_json(rec.data if rec.data is not None else rec.text)
         if game is not None:
@@ -715,7 +716,7 @@ def _convert(rec: RawRecord, fast: bool) -> tuple[ParsedGame | Rejection, ...]:
 
 def parse_record(rec: RawRecord | Rejection, fast: bool = False) -> tuple[ParsedGame | Rejection, ...]:
     """Parse and validate one record into games and rejections (never raises on bad data).
-    ``fast``: native games come as ``schemas.log_fast`` dataclasses (see :func:`parse_native`).
+    ``fast``: native games come as ``schemas.log_fast`` Structs (see :func:`parse_native`).
 
     An importer or parser that fails in a way it did not foresee (a bug, or input deeper
     than the interpreter's recursion limit) makes a rejection naming the exception, never

@@ -21,8 +21,9 @@ msgspec does not). Anything this path does not accept returns None, and the call
 validates with the models, which accept what they accept and give the error message. So a
 record is accepted here only if the models accept it, with the same values, and the audit's
 verdicts do not depend on which path read it. ``tests/test_log_fast.py`` checks both: the
-fields of each class against its model, the same acceptance on valid and invalid variants,
-and the same audits and rows from both paths.
+fields of each class against its model; on valid and invalid variants, raw-JSON oddities
+and random changes of valid games, that what this path accepts the models accept with the
+same values field by field; and the same audits and rows from both paths.
 """
 
 from __future__ import annotations
