@@ -209,9 +209,30 @@ CLASSES = (Claim, Draw, Flower, Discard, Chi, Pon, Kong, ConcealedKong, AddedKon
            Penalty, Outcome, Hand, Game)
 
 
+# pydantic-core's JSON parser refuses a document nested more than about 200 lists and
+# objects deep (the models reject it as not valid JSON); msgspec reads deeper. The format's
+# own shape nests about 10 deep, so only its free-form values (options, meta, a recorded
+# score's fan entries and extra fields) can go deeper: one nested more than this is left
+# to the models, which decide.
+MAX_FREE_DEPTH = 150
+
+
+def _nested_within(value: Any, levels: int = MAX_FREE_DEPTH) -> bool:
+    """True if ``value`` holds lists and dicts at most ``levels`` deep (itself included)."""
+    if isinstance(value, dict):
+        items: Any = value.values()
+    elif isinstance(value, list):
+        items = value
+    else:
+        return True
+    return levels > 0 and all(_nested_within(v, levels - 1) for v in items)
+
+
 def _decode_hook(cls: type, value: Any) -> Any:
     """A recorded score (a JSON object, decoded as plain values) through its own model."""
     if cls is RecordedScore:
+        if not _nested_within(value):
+            raise ValueError("nested too deeply")  # msgspec rejects: the models decide
         return RecordedScore.model_validate(value)  # a ValidationError is a ValueError: msgspec rejects
     raise NotImplementedError(cls)
 
@@ -269,6 +290,9 @@ def parse_game_json(text: str | bytes) -> Game | None:
     except (ValueError, RecursionError):  # msgspec's errors are ValueErrors, as is a str it cannot encode
         return None
     if game.format != FORMAT or not all(_seq_increasing(h) for h in game.hands) or not _instants_ok(game):
+        return None
+    if not (_nested_within(game.options) and _nested_within(game.meta)
+            and all(_nested_within(h.meta) for h in game.hands)):
         return None
     if not _options_ok(game.ruleset, game.options):
         return None

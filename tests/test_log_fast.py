@@ -279,12 +279,39 @@ def _raw_variants() -> list[tuple[str, str, bool]]:
         ("lone surrogate", meta % '"\ud800"', False),
         ("escapes", meta % '"\\u00e9\\n\\u4e2d\\"\\\\"', False),
         ("nested too deeply", meta % ("[" * 20000 + "]" * 20000), False),
+        ("meta nested 100 deep", meta % ("[" * 100 + "]" * 100), False),
+        ("meta nested 190 deep", meta % ("[" * 190 + "]" * 190), True),  # the models parse it, the fast path leaves it
         ("trailing text", base + " x", False),
         ("two documents", base + base, False),
         ("spaces around", "  \t" + base + " ", False),
         ("empty", "", False),
         ("not an object", '"mahjong-log/1"', False),
     ]
+
+
+def _too_deep_for_the_models() -> list[tuple[str, str]]:
+    """Valid JSON nested deeper than pydantic-core parses (about 200): msgspec reads it."""
+    deep = "[" * 250 + "]" * 250
+    out = []
+    for name, put in [("game meta", lambda g: g.update(meta={"x": "DEEP"})),
+                      ("hand meta", lambda g: g["hands"][0].update(meta={"x": "DEEP"})),
+                      ("options", lambda g: g.update(options={"x": "DEEP"})),
+                      ("recorded score field", lambda g: g["hands"][0]["outcome"]["wins"][0]["score"].update(x="DEEP")),
+                      ("fan entry", lambda g: g["hands"][0]["outcome"]["wins"][0]["score"].update(fans=[["a", 1, "DEEP"]]))]:
+        game = win_game("g1")
+        put(game)
+        out.append((name, json.dumps(game).replace('"DEEP"', deep)))
+    return out
+
+
+@pytest.mark.parametrize(("where", "text"), _too_deep_for_the_models(), ids=lambda x: x if len(x) < 40 else "")
+def test_a_game_nested_deeper_than_the_models_parse_is_rejected_on_both_paths(where, text):
+    # found by tests.fuzzing: msgspec read such a game and the audit took it, which the models reject
+    assert F.parse_game_json(text) is None
+    assert _model_accepts(text) is None
+    _both_paths_agree(text)
+    (rej,) = read.parse_record(read.RawRecord("x.jsonl", 1, text, data=text.encode()), fast=True)
+    assert isinstance(rej, read.Rejection) and rej.code == "invalid_log/json"
 
 
 @pytest.mark.parametrize(("name", "text", "lax"), _raw_variants(), ids=lambda x: x if isinstance(x, str) and len(x) < 40 else "")
