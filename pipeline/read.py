@@ -33,7 +33,7 @@ import os
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import BinaryIO, cast
+from typing import TYPE_CHECKING, BinaryIO, cast
 
 from pydantic import ValidationError
 
@@ -42,8 +42,10 @@ from mahjong_audit.pipeline import splits
 from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, Record, detect
 from mahjong_audit.pipeline.importers.base import whole_document
 from mahjong_audit.schemas.log import Game, describe_errors
-from mahjong_audit.schemas.log_fast import Game as FastGame
 from mahjong_audit.schemas.log_fast import parse_game_json
+
+if TYPE_CHECKING:
+    from mahjong_audit.schemas.log_fast import Game as FastGame
 
 NATIVE_SUFFIXES = (".json", ".jsonl", ".ndjson")
 # Not logs, though they end like one: fault labels written by `simulate --labels`.

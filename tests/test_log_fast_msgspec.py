@@ -1,4 +1,4 @@
-"""The fast validation path (schemas.log_fast) accepts exactly what the models accept, and
+"""The fast validation path (schemas.log_fast_msgspec) accepts exactly what the models accept, and
 the audit of a game is the same whichever path read it."""
 
 from __future__ import annotations
@@ -20,9 +20,17 @@ from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.pipeline import read
 from mahjong_audit.pipeline.rows import audit_rows
 from mahjong_audit.schemas import log as L
-from mahjong_audit.schemas import log_fast as F
+from mahjong_audit.schemas import log_fast_msgspec as F
 from mahjong_audit.schemas.results import GameRow, HandRow
 from tests.test_pipeline_e2e import draw_game, win_game
+
+
+@pytest.fixture(autouse=True)
+def _read_uses_this_path(monkeypatch):
+    """The audit's reader validates with the implementation under test here, whichever one
+    schemas.log_fast chose for this process."""
+    monkeypatch.setattr(read, "parse_game_json", F.parse_game_json)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"
