@@ -21,7 +21,7 @@ def build() -> int:
     """Compile :data:`accel.MODULES` in place (mypyc, then the C compiler) and write the manifest."""
     try:
         from mypyc.build import mypycify
-        from setuptools import Distribution
+        from setuptools import Distribution  # type: ignore[import-untyped]
     except ImportError as e:
         print(f"cannot build the compiled engine: {e} (pip install -e '.[dev]' brings mypyc)", file=sys.stderr)
         return 1
