@@ -36,10 +36,11 @@ test-accel: accel
 accel-remove: $(STAMP)
 	$(BIN)/python -m mahjong_audit.build_accel remove
 
-bench: $(STAMP)
+# figures of the compiled engine; MAHJONG_AUDIT_PURE=1 make bench gives the sources'
+bench: accel
 	$(BIN)/python -m bench
 
-bench-quick: $(STAMP)
+bench-quick: accel
 	$(BIN)/python -m bench --quick
 
 # Many rounds of mutated logs through a whole audit on 2 workers (make test runs one round).

@@ -70,6 +70,14 @@ def manifest_lines() -> list[str]:
     return [f"{_digest(source_path(m))}  {m}" for m in MODULES]
 
 
+def current() -> bool:
+    """Compiled files are present and built from the sources as they are now."""
+    try:
+        return bool(compiled_files()) and MANIFEST.read_text(encoding="utf-8").splitlines() == manifest_lines()
+    except OSError:
+        return False
+
+
 def state() -> tuple[str, str]:
     """(``compiled`` | ``stale`` | ``pure``, why)."""
     if not compiled_files():

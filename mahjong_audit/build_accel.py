@@ -17,8 +17,12 @@ import sys
 from mahjong_audit import accel
 
 
-def build() -> int:
-    """Compile :data:`accel.MODULES` in place (mypyc, then the C compiler) and write the manifest."""
+def build(force: bool = False) -> int:
+    """Compile :data:`accel.MODULES` in place (mypyc, then the C compiler) and write the manifest;
+    nothing to do when the build is current, unless ``force``."""
+    if not force and accel.current():
+        print("compiled engine is current: nothing to build (build --force rebuilds it)")
+        return 0
     try:
         from mypyc.build import mypycify
         from setuptools import Distribution  # type: ignore[import-untyped]
@@ -55,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     what = args[0] if args else "status"
     if what == "build":
-        return build()
+        return build(force="--force" in args[1:])
     if what == "remove":
         return remove()
     if what == "status":
@@ -65,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"the engine is {kind}, not {args[2:3][0] if args[2:3] else '?'}", file=sys.stderr)
             return 1
         return 0
-    print("usage: python -m mahjong_audit.build_accel build | status [--require KIND] | remove", file=sys.stderr)
+    print("usage: python -m mahjong_audit.build_accel build [--force] | status [--require KIND] | remove", file=sys.stderr)
     return 2
 
 
