@@ -54,11 +54,21 @@ def source_path(module: str) -> Path:
 
 
 def compiled_files() -> list[Path]:
-    """The compiled files present: one per module and the group's shared library."""
-    found = []
-    for stem in [source_path(m).with_suffix("") for m in MODULES] + [source_path(GROUP + "__mypyc").with_suffix("")]:
-        found += [p for s in importlib.machinery.EXTENSION_SUFFIXES if (p := stem.with_name(stem.name + s)).exists()]
-    return found
+    """Every extension module under the engine package: the engine itself is pure Python, so
+    any is a build's (also one left by a build of another module list)."""
+    engine = PACKAGE / "engine"
+    return sorted(p for s in importlib.machinery.EXTENSION_SUFFIXES for p in engine.rglob("*" + s))
+
+
+def compiled_modules() -> set[str]:
+    """The modules whose compiled files are present (the group's shared library aside)."""
+    names = set()
+    for p in compiled_files():
+        stem = p.name.split(".")[0]
+        name = ".".join(("mahjong_audit", *p.parent.relative_to(PACKAGE).parts, stem))
+        if name != GROUP + "__mypyc":
+            names.add(name)
+    return names
 
 
 def _digest(path: Path) -> str:
@@ -71,9 +81,10 @@ def manifest_lines() -> list[str]:
 
 
 def current() -> bool:
-    """Compiled files are present and built from the sources as they are now."""
+    """The compiled files are those of :data:`MODULES`, built from the sources as they are now."""
     try:
-        return bool(compiled_files()) and MANIFEST.read_text(encoding="utf-8").splitlines() == manifest_lines()
+        return (compiled_modules() == set(MODULES)
+                and MANIFEST.read_text(encoding="utf-8").splitlines() == manifest_lines())
     except OSError:
         return False
 
@@ -88,6 +99,8 @@ def state() -> tuple[str, str]:
         return "stale", f"compiled files without their manifest {MANIFEST.name}"
     if built != manifest_lines():
         return "stale", "a source changed after the compiled engine was built (make accel rebuilds it)"
+    if compiled_modules() != set(MODULES):
+        return "stale", "the compiled files are not those of the module list (make accel rebuilds them)"
     if os.environ.get(PURE_ENV):
         return "pure", f"{PURE_ENV} is set"
     return "compiled", f"{len(MODULES)} engine modules compiled with mypyc"
@@ -96,9 +109,11 @@ def state() -> tuple[str, str]:
 class _SourceFirst(importlib.abc.MetaPathFinder):
     """Finds the compiled modules' ``.py`` sources, so their extensions are not loaded."""
 
+    names: frozenset[str] = frozenset(MODULES)
+
     def find_spec(self, fullname: str, path: object = None, target: ModuleType | None = None
                   ) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in MODULES:
+        if fullname not in self.names:
             return None
         return importlib.util.spec_from_file_location(fullname, source_path(fullname))
 
@@ -110,6 +125,7 @@ def install() -> str:
     """Decide, once per process and before any engine import, whether the compiled modules load."""
     kind, why = state()
     if kind != "compiled" and compiled_files() and _FINDER not in sys.meta_path:
+        _FINDER.names = frozenset(MODULES) | compiled_modules()
         sys.meta_path.insert(0, _FINDER)
         if kind == "stale":
             warnings.warn(f"mahjong-audit: running the pure-Python engine: {why}", RuntimeWarning, stacklevel=2)

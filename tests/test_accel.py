@@ -25,6 +25,7 @@ def fake_build(tmp_path, monkeypatch):
     manifest = tmp_path / "compiled.manifest"
     monkeypatch.setattr(accel, "MANIFEST", manifest)
     monkeypatch.setattr(accel, "compiled_files", lambda: [tmp_path / "replay.so"])
+    monkeypatch.setattr(accel, "compiled_modules", lambda: set(accel.MODULES))
     monkeypatch.delenv(accel.PURE_ENV, raising=False)
     return manifest
 
@@ -45,6 +46,20 @@ def test_a_source_changed_after_the_build_makes_the_whole_build_stale(fake_build
     fake_build.write_text("\n".join(lines) + "\n", encoding="utf-8")
     kind, why = accel.state()
     assert kind == "stale" and "source changed" in why
+
+
+def test_a_compiled_file_of_a_module_not_listed_makes_the_build_stale(fake_build, monkeypatch):
+    """A file left by a build of a longer module list would import a shared library that
+    lacks its module."""
+    fake_build.write_text("\n".join(accel.manifest_lines()) + "\n", encoding="utf-8")
+    monkeypatch.setattr(accel, "compiled_modules", lambda: set(accel.MODULES) | {"mahjong_audit.engine.result"})
+    kind, why = accel.state()
+    assert kind == "stale" and "module list" in why
+
+
+def test_compiled_modules_are_named_from_their_files():
+    """Every listed module has a compiled file after a build; before one, none."""
+    assert accel.compiled_modules() in (set(), set(accel.MODULES)) or accel.state()[0] == "stale"
 
 
 def test_compiled_files_without_a_manifest_are_stale(fake_build):
