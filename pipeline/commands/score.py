@@ -5,15 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-from mahjong_audit.engine.hand import NotAWin, Score
+from mahjong_audit.engine.hand import NotAWin, Score, WinSituation
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets import RULESETS, OptionError
 from mahjong_audit.engine.situation_check import InvalidSituation, check_situation, parse_fields
+from mahjong_audit.schemas import situation_fast
 from mahjong_audit.schemas.log import describe_errors
 from mahjong_audit.schemas.situation import Situation, error_code
 
@@ -41,7 +43,20 @@ def _line_id(data: object) -> object:
 
 
 def score_line(line: str, default_ruleset: str) -> dict[str, Any]:
-    """One input line → one result object. Never raises for bad input."""
+    """One input line → one result object. Never raises for bad input.
+
+    A line is read by the fast path (:mod:`schemas.situation_fast`) when it takes it, else by
+    ``json.loads`` and the models, which give every error; both give the same result."""
+    fast = situation_fast.read(line)
+    if fast is not None:
+        return _score(fast.get("id"), fast.get("ruleset"), fast.get("options", _NO_OPTIONS),
+                      fast.get("ruleset_fields", _NO_OPTIONS), partial(situation_fast.to_situation, fast),
+                      default_ruleset)
+    return score_line_checked(line, default_ruleset)
+
+
+def score_line_checked(line: str, default_ruleset: str) -> dict[str, Any]:
+    """:func:`score_line` by ``json.loads`` and the models alone (the path of every invalid line)."""
     try:
         data = json.loads(line)
     except json.JSONDecodeError as e:
@@ -51,15 +66,36 @@ def score_line(line: str, default_ruleset: str) -> dict[str, Any]:
         sit = Situation.model_validate(data)
     except ValidationError as e:
         return _invalid(error_code(e), describe_errors(e), ident)
-    name = sit.ruleset or default_ruleset
+    return _score(ident, sit.ruleset, sit.options, sit.ruleset_fields, sit.to_situation, default_ruleset)
+
+
+_NO_OPTIONS: dict[str, Any] = {}
+#: ruleset instances with default options, one per name (a ruleset is immutable once built)
+_DEFAULT_RULESETS: dict[str, Ruleset] = {}
+
+
+def _ruleset(name: str, options: dict[str, Any]) -> Ruleset:
+    if options:
+        return RULESETS[name](options)
+    rs = _DEFAULT_RULESETS.get(name)
+    if rs is None:
+        rs = _DEFAULT_RULESETS[name] = RULESETS[name](options)
+    return rs
+
+
+def _score(ident: object, ruleset_name: str | None, options: dict[str, Any], fields: dict[str, Any],
+           situation: Callable[[tuple[tuple[str, object], ...]], WinSituation],
+           default_ruleset: str) -> dict[str, Any]:
+    """A validated line's result: its ruleset and options, its ruleset fields, the checks, the score."""
+    name = ruleset_name or default_ruleset
     if name not in RULESETS:
         return _invalid("unknown_ruleset", f"ruleset {name!r} is unknown", ident)
     try:
-        ruleset = RULESETS[name](sit.options)
+        ruleset = _ruleset(name, options)
     except OptionError as e:
         return _invalid("invalid_options", str(e), ident)
     try:
-        win = sit.to_situation(parse_fields(ruleset, sit.ruleset_fields))
+        win = situation(parse_fields(ruleset, fields))
         check_situation(ruleset, win)
         score = ruleset.score_win(win)
     except (InvalidSituation, NotAWin) as e:
@@ -89,6 +125,15 @@ def result_of(score: Score, ruleset: Ruleset | None = None, ident: object = None
     return out
 
 
+#: ``json.dumps(result, ensure_ascii=False)`` without building an encoder for every line
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def score_line_json(line: str, default_ruleset: str) -> str:
+    """One input line → its result line (without the newline): what ``score`` writes for it."""
+    return _ENCODE(score_line(line, default_ruleset))
+
+
 def score_lines(lines: Iterable[str], default_ruleset: str) -> Iterator[dict[str, Any]]:
     for line in lines:
         if line.strip():
@@ -97,12 +142,18 @@ def score_lines(lines: Iterable[str], default_ruleset: str) -> Iterator[dict[str
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     out = stdout or sys.stdout
-    results: Iterable[dict[str, Any]]
+    results: Iterable[str]
     if args.file:
         with open(args.file, encoding="utf-8") as fh:
-            results = list(score_lines(fh, args.ruleset))
+            results = list(_result_lines(fh, args.ruleset))
     else:
-        results = score_lines(stdin or sys.stdin, args.ruleset)
+        results = _result_lines(stdin or sys.stdin, args.ruleset)
     for r in results:
-        out.write(json.dumps(r, ensure_ascii=False) + "\n")
+        out.write(r + "\n")
     return 0
+
+
+def _result_lines(lines: Iterable[str], default_ruleset: str) -> Iterator[str]:
+    for line in lines:
+        if line.strip():
+            yield score_line_json(line, default_ruleset)
