@@ -29,6 +29,8 @@ from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import Meld, MeldKind, WinSituation
 
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
+#: a validated tile name's int (both paths checked the name: T.tile's names)
+_TILE = {T.name(t): t for t in range(T.N_TILES)}.__getitem__
 
 
 def _check_tile(v: str) -> str:
@@ -89,10 +91,10 @@ def meld_of(kind: str, tiles: list[str] | None, tile: str | None, claimed: str |
             concealed: bool) -> Meld:
     """The engine's meld of a validated meld's fields (of :class:`MeldIn`, or of the fast path's dict)."""
     if kind == "chi":
-        ts = tuple(sorted(map(T.tile, tiles or ())))
-        return Meld(MeldKind.CHI, ts, T.tile(claimed) if claimed else ts[0], source or 1)
-    t = T.tile(tile or "")
-    got = T.tile(claimed) if claimed else t
+        ts = tuple(sorted(map(_TILE, tiles or ())))
+        return Meld(MeldKind.CHI, ts, _TILE(claimed) if claimed else ts[0], source or 1)
+    t = _TILE(tile or "")
+    got = _TILE(claimed) if claimed else t
     if kind == "pon":
         return Meld(MeldKind.PON, (t,) * 3, got, source or 1)
     if concealed:
@@ -141,8 +143,8 @@ def win_situation(concealed: list[str], melds: tuple[Meld, ...], win_tile: str, 
     if replacement is not None:
         extra = tuple(sorted((*extra, ("replacement", replacement))))
     return WinSituation(
-        concealed=tuple(map(T.tile, concealed)), melds=melds, win_tile=T.tile(win_tile), self_drawn=self_drawn,
-        seat_wind=WINDS[seat_wind], round_wind=WINDS[round_wind], flowers=tuple(map(T.tile, flowers)),
+        concealed=tuple(map(_TILE, concealed)), melds=melds, win_tile=_TILE(win_tile), self_drawn=self_drawn,
+        seat_wind=WINDS[seat_wind], round_wind=WINDS[round_wind], flowers=tuple(map(_TILE, flowers)),
         last_tile=last_tile, kong=kong or (self_drawn and replacement == "kong"), last_copy=last_copy, extra=extra,
     )
 

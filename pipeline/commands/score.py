@@ -6,12 +6,13 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-from mahjong_audit.engine.hand import NotAWin, Score, WinSituation
+from mahjong_audit.engine.hand import NotAWin, Score, ScoreItem, WinSituation
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets import RULESETS, OptionError
 from mahjong_audit.engine.situation_check import InvalidSituation, check_situation, parse_fields
@@ -47,16 +48,30 @@ def score_line(line: str, default_ruleset: str) -> dict[str, Any]:
 
     A line is read by the fast path (:mod:`schemas.situation_fast`) when it takes it, else by
     ``json.loads`` and the models, which give every error; both give the same result."""
-    fast = situation_fast.read(line)
-    if fast is not None:
-        return _score(fast.get("id"), fast.get("ruleset"), fast.get("options", _NO_OPTIONS),
-                      fast.get("ruleset_fields", _NO_OPTIONS), partial(situation_fast.to_situation, fast),
-                      default_ruleset)
-    return score_line_checked(line, default_ruleset)
+    return _plain(_line_result(line, default_ruleset))
+
+
+def score_line_json(line: str, default_ruleset: str) -> str:
+    """One input line → its result line (without the newline): what ``score`` writes for it,
+    ``json.dumps(score_line(line, default_ruleset), ensure_ascii=False)``."""
+    return _text(_line_result(line, default_ruleset))
 
 
 def score_line_checked(line: str, default_ruleset: str) -> dict[str, Any]:
     """:func:`score_line` by ``json.loads`` and the models alone (the path of every invalid line)."""
+    return _plain(_line_result_checked(line, default_ruleset))
+
+
+def _line_result(line: str, default_ruleset: str) -> dict[str, Any]:
+    fast = situation_fast.read(line)
+    if fast is None:
+        return _line_result_checked(line, default_ruleset)
+    return _score(fast.get("id"), fast.get("ruleset"), fast.get("options", _NO_OPTIONS),
+                  fast.get("ruleset_fields", _NO_OPTIONS), partial(situation_fast.to_situation, fast),
+                  default_ruleset)
+
+
+def _line_result_checked(line: str, default_ruleset: str) -> dict[str, Any]:
     try:
         data = json.loads(line)
     except json.JSONDecodeError as e:
@@ -100,20 +115,52 @@ def _score(ident: object, ruleset_name: str | None, options: dict[str, Any], fie
         score = ruleset.score_win(win)
     except (InvalidSituation, NotAWin) as e:
         return _invalid(e.code, str(e), ident)
-    return result_of(score, ruleset, ident)
+    return _result_fields(score, ruleset, ident)
 
 
 def result_of(score: Score, ruleset: Ruleset | None = None, ident: object = None) -> dict[str, Any]:
     """A result object: the breakdown under the ruleset's ``result_list`` (``fans`` or ``items``),
     its ``result_details`` (always present), any other scalar details, ``total``."""
+    return _plain(_result_fields(score, ruleset, ident))
+
+
+@dataclass(frozen=True, slots=True)
+class _Breakdown:
+    """A score's items as a result lists them: ``fans`` (name, value, count) or ``items`` (with the unit)."""
+
+    items: tuple[ScoreItem, ...]
+    with_unit: bool
+
+    def plain(self) -> list[dict[str, Any]]:
+        if self.with_unit:
+            return [{"name": i.name, "unit": i.unit, "value": i.value, "count": i.count} for i in self.items]
+        return [{"name": i.name, "value": i.value, "count": i.count} for i in self.items]
+
+    def text(self) -> str:
+        """The JSON of :meth:`plain`, each item's text encoded once per process."""
+        out = []
+        for i in self.items:
+            key = (i.name, i.unit if self.with_unit else None, i.value, i.count)
+            t = _ITEM_TEXT.get(key)
+            if t is None:
+                t = _ENCODE(_Breakdown((i,), self.with_unit).plain()[0])
+                if len(_ITEM_TEXT) < _ITEM_TEXT_MAX:
+                    _ITEM_TEXT[key] = t
+            out.append(t)
+        return "[" + ", ".join(out) + "]"
+
+
+_ITEM_TEXT: dict[tuple[str, str | None, int, int], str] = {}
+_ITEM_TEXT_MAX = 1 << 14
+
+
+def _result_fields(score: Score, ruleset: Ruleset | None, ident: object) -> dict[str, Any]:
+    """:func:`result_of` with the breakdown as a :class:`_Breakdown` (encoded by :func:`_text`)."""
     out: dict[str, Any] = {} if ident is None else {"id": ident}
     out["valid"] = True
     listing = ruleset.result_list if ruleset is not None else (
         "fans" if all(i.unit == "fan" for i in score.items) else "items")
-    if listing == "fans":
-        out["fans"] = [{"name": i.name, "value": i.value, "count": i.count} for i in score.items]
-    else:
-        out["items"] = [{"name": i.name, "unit": i.unit, "value": i.value, "count": i.count} for i in score.items]
+    out[listing if listing == "fans" else "items"] = _Breakdown(score.items, listing != "fans")
     if ruleset is not None:
         out.update(ruleset.result_details)
     for key, value in score.details:
@@ -125,13 +172,34 @@ def result_of(score: Score, ruleset: Ruleset | None = None, ident: object = None
     return out
 
 
+def _plain(fields: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.plain() if type(v) is _Breakdown else v for k, v in fields.items()}
+
+
 #: ``json.dumps(result, ensure_ascii=False)`` without building an encoder for every line
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+_STR = json.encoder.encode_basestring  # how that encoder writes a string
 
 
-def score_line_json(line: str, default_ruleset: str) -> str:
-    """One input line → its result line (without the newline): what ``score`` writes for it."""
-    return _ENCODE(score_line(line, default_ruleset))
+def _text(fields: dict[str, Any]) -> str:
+    """``_ENCODE(_plain(fields))``, with strings, booleans, ints and the breakdown written here."""
+    parts = []
+    for k, v in fields.items():
+        if type(k) is not str:
+            return _ENCODE(_plain(fields))
+        t = type(v)
+        if t is str:
+            value = _STR(v)
+        elif t is int:
+            value = int.__repr__(v)
+        elif t is bool:
+            value = "true" if v else "false"
+        elif t is _Breakdown:
+            value = v.text()
+        else:
+            value = _ENCODE(v)
+        parts.append(_STR(k) + ": " + value)
+    return "{" + ", ".join(parts) + "}"
 
 
 def score_lines(lines: Iterable[str], default_ruleset: str) -> Iterator[dict[str, Any]]:
