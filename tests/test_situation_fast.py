@@ -9,7 +9,7 @@ import pydantic_core
 import pytest
 
 from bench import score_identity
-from mahjong_audit.pipeline.commands.score import score_line, score_line_checked
+from mahjong_audit.pipeline.commands.score import score_line, score_line_checked, score_line_json
 from mahjong_audit.schemas import situation_fast
 from mahjong_audit.schemas.situation import MeldIn, Situation
 
@@ -72,3 +72,8 @@ def test_lines_the_fast_path_leaves_to_the_models(change):
     line = json.dumps({"concealed": ["1m"] * 13, "win_tile": "1m", **change})
     assert situation_fast.read(line) is None
     assert score_line(line, "mcr") == score_line_checked(line, "mcr")
+
+
+def test_the_result_line_is_json_dumps_of_the_result():
+    for line in score_identity.lines():
+        assert score_line_json(line, "mcr") == json.dumps(score_line(line, "mcr"), ensure_ascii=False)

@@ -74,7 +74,7 @@ def _line_result(line: str, default_ruleset: str) -> dict[str, Any]:
 def _line_result_checked(line: str, default_ruleset: str) -> dict[str, Any]:
     try:
         data = json.loads(line)
-    except json.JSONDecodeError as e:
+    except ValueError as e:  # JSONDecodeError, or an integer beyond Python's digit limit
         return _invalid("invalid_json", str(e))
     ident = _line_id(data)
     try:
@@ -217,7 +217,10 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
     else:
         results = _result_lines(stdin or sys.stdin, args.ruleset)
     for r in results:
-        out.write(r + "\n")
+        try:
+            out.write(r + "\n")
+        except UnicodeEncodeError:  # a lone surrogate (an id of "\\ud800") echoed: write it escaped
+            out.write(json.dumps(json.loads(r)) + "\n")
     return 0
 
 
