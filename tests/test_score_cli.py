@@ -81,3 +81,8 @@ def test_an_id_with_a_lone_surrogate_is_written_escaped_not_a_crash():
     assert first.startswith('{"id": "\\ud800", "valid": false')
     assert json.loads(first)["id"] == "\ud800"
     assert json.loads(second)["valid"] is True
+
+
+def test_json_nested_beyond_the_recursion_limit_is_invalid_json_not_a_crash():
+    r = score_line("[" * 100_000 + "]" * 100_000, "mcr")
+    assert r["valid"] is False and r["error"] == "invalid_json"

@@ -74,7 +74,7 @@ def _line_result(line: str, default_ruleset: str) -> dict[str, Any]:
 def _line_result_checked(line: str, default_ruleset: str) -> dict[str, Any]:
     try:
         data = json.loads(line)
-    except ValueError as e:  # JSONDecodeError, or an integer beyond Python's digit limit
+    except (ValueError, RecursionError) as e:  # JSONDecodeError, an integer beyond Python's digit limit, nesting
         return _invalid("invalid_json", str(e))
     ident = _line_id(data)
     try:
