@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import lru_cache, partial
 from itertools import combinations, permutations, product
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -137,7 +138,6 @@ def _exclusion_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
 # per fan index: bitmask of the fans it hides whole ("hand" rows) and the fans it
 # hides only on its own sets ("sets" rows) — both derived from DATA.EXCLUSIONS.
 _HAND_X, _SETS_X = _exclusion_tables()
-_HAND_X_IX = tuple(tuple(j for j in range(len(_FAN_NAME)) if x >> j & 1) for x in _HAND_X)
 
 
 def _exclude(occ: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
@@ -152,21 +152,20 @@ def _exclude(occ: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
         i = c >> 5
         n[i] = n.get(i, 0) + 1
     order = sorted(n)
-    dead: set[int] = set()
+    dead = 0  # bit i: fan i is hidden by a "hand" row
     scoped = False
     for i in order:
-        if i in dead:
+        if dead >> i & 1:
             continue
-        if _HAND_X_IX[i]:
-            dead.update(_HAND_X_IX[i])
+        dead |= _HAND_X[i]
         for j in _SETS_X[i]:
-            if j in n and j not in dead:
+            if j in n and not dead >> j & 1:
                 scoped = True
                 break
         if scoped:
             break
     if not scoped:
-        return tuple((_FAN_NAME[i], n[i]) for i in order if i not in dead)
+        return tuple([(_FAN_NAME[i], n[i]) for i in order if not dead >> i & 1])
     groups: dict[int, list[int]] = {}
     for c in occ:
         i = c >> 5
@@ -301,17 +300,21 @@ def _suit_parts(sub: tuple[int, ...], s: int) -> tuple[_Part, ...]:
     """
     base = 9 * s
     out = []
+    key_of = _SET_ORDER.__getitem__
     for rsets, p in _suit_readings(sub, s == 3):
-        sets = sorted(((k, base + i) for k, i in rsets), key=lambda x: (_CKEY[x[1]], 0 if x[0] == PUNG else 1))
-        key = tuple((_CKEY[t], 0 if k == PUNG else 1) for k, t in sets)
-        out.append((key, (
+        sets = sorted([(k, base + i) for k, i in rsets], key=key_of)
+        out.append((tuple(map(key_of, sets)), (
             tuple(sets),
-            tuple(t for k, t in sets if k == CHOW),
-            tuple(t for k, t in sets if k != CHOW),
+            tuple([t for k, t in sets if k == CHOW]),
+            tuple([t for k, t in sets if k != CHOW]),
             base + p if p >= 0 else -1,
         )))
-    out.sort(key=lambda x: x[0])
-    return tuple(r for _, r in out)
+    out.sort(key=itemgetter(0))
+    return tuple([r for _, r in out])
+
+
+#: a set's place in the canonical order: (reference tile order, pung before chow)
+_SET_ORDER = MappingProxyType({(k, t): (_CKEY[t], 0 if k == PUNG else 1) for k in (CHOW, PUNG) for t in range(34)})
 
 
 def _memo_per_suit(fn, maxsize: int = 1 << 15):
@@ -377,18 +380,18 @@ def _suit_status(sub: tuple[int, ...], honours: bool) -> int:
 def _suit_wait_info(sub: tuple[int, ...], s: int) -> tuple[int, tuple[tuple[int, int], ...], tuple[int, ...]]:
     """(status, ((tile, status with it), ...) for each tile whose addition leaves this
     suit splittable, tiles held an odd number of times)."""
-    honours = s == 3
+    status = _SUIT_STATUS[s == 3].get
     base = 9 * s
     waits = []
     lst = list(sub)
     for i in range(len(sub)):
         lst[i] += 1
-        st = _suit_status(tuple(lst), honours)
+        st = status(tuple(lst), -1)
         lst[i] -= 1
         if st >= 0:
             waits.append((base + i, st))
     odd = tuple(base + i for i, n in enumerate(sub) if n % 2)
-    return _suit_status(sub, honours), tuple(waits), odd
+    return status(sub, -1), tuple(waits), odd
 
 
 _SUIT_WAIT_INFO = _memo_per_suit(_suit_wait_info)
