@@ -66,8 +66,8 @@ def _line_result(line: str, default_ruleset: str) -> dict[str, Any]:
     fast = situation_fast.read(line)
     if fast is None:
         return _line_result_checked(line, default_ruleset)
-    return _score(fast.get("id"), fast.get("ruleset"), fast.get("options", _NO_OPTIONS),
-                  fast.get("ruleset_fields", _NO_OPTIONS), partial(situation_fast.to_situation, fast),
+    return _score(fast.get("id"), fast.get("ruleset"), fast.get("options", _EMPTY),
+                  fast.get("ruleset_fields", _EMPTY), partial(situation_fast.to_situation, fast),
                   default_ruleset)
 
 
@@ -84,7 +84,7 @@ def _line_result_checked(line: str, default_ruleset: str) -> dict[str, Any]:
     return _score(ident, sit.ruleset, sit.options, sit.ruleset_fields, sit.to_situation, default_ruleset)
 
 
-_NO_OPTIONS: dict[str, Any] = {}
+_EMPTY: dict[str, Any] = {}  # no options, no ruleset fields (never changed)
 #: ruleset instances with default options, one per name (a ruleset is immutable once built)
 _DEFAULT_RULESETS: dict[str, Ruleset] = {}
 
@@ -160,7 +160,8 @@ def _result_fields(score: Score, ruleset: Ruleset | None, ident: object) -> dict
     out["valid"] = True
     listing = ruleset.result_list if ruleset is not None else (
         "fans" if all(i.unit == "fan" for i in score.items) else "items")
-    out[listing if listing == "fans" else "items"] = _Breakdown(score.items, listing != "fans")
+    with_unit = listing != "fans"
+    out["items" if with_unit else "fans"] = _Breakdown(score.items, with_unit)
     if ruleset is not None:
         out.update(ruleset.result_details)
     for key, value in score.details:
