@@ -57,7 +57,7 @@ def compiled_files() -> list[Path]:
     """Every extension module under the engine package: the engine itself is pure Python, so
     any is a build's (also one left by a build of another module list)."""
     engine = PACKAGE / "engine"
-    return sorted(p for s in importlib.machinery.EXTENSION_SUFFIXES for p in engine.rglob("*" + s))
+    return sorted({p for s in importlib.machinery.EXTENSION_SUFFIXES for p in engine.rglob("*" + s)})
 
 
 def compiled_modules() -> set[str]:
