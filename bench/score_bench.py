@@ -81,9 +81,14 @@ def reference_line(line: str, calc: Any) -> str:
 
 def run(n: int = 20000, seed: int = 1) -> dict:
     from mahjong_audit.engine.rulesets import mcr_scoring  # noqa: F401  (imported before timing, like the reference)
-    from mahjong_audit.pipeline.commands.score import score_line_json
+    from mahjong_audit.pipeline.commands.score import (
+        restore_collector,
+        score_line_json,
+        tune_collector,
+    )
 
     lines = [situation_json(s) for s in generate(n, seed)]
+    before = tune_collector()  # as the score command does before its first line
     try:
         from MahjongGB import MahjongFanCalculator
     except ImportError:
@@ -106,6 +111,7 @@ def run(n: int = 20000, seed: int = 1) -> dict:
         ours += t1 - t0
         ref += t2 - t1
     wall = time.perf_counter() - w0
+    restore_collector(before)
     result = {"lines": n, "ours_lines_per_cpu_s": n / ours, "reference_lines_per_cpu_s": n / ref,
               "ratio": ref / ours, "wall_s": wall}
     print(f"score protocol (JSON line in, JSON line out), {n} MCR hands: ours {n / ours:.0f} lines/CPU-s, "

@@ -35,6 +35,7 @@ MODULES = (
     "mahjong_audit.engine.hand",
     "mahjong_audit.engine.decompose",
     "mahjong_audit.engine.seabed",
+    "mahjong_audit.engine.situation_check",
     "mahjong_audit.engine.replay",
     "mahjong_audit.engine.audit",
     "mahjong_audit.engine.rulesets.mcr_scoring",

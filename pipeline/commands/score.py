@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -209,7 +210,32 @@ def score_lines(lines: Iterable[str], default_ruleset: str) -> Iterator[dict[str
             yield score_line(line, default_ruleset)
 
 
+def tune_collector() -> tuple[int, int, int]:
+    """The garbage collector set for a long stream of lines: what start-up built is frozen, and
+    young collections run every 20,000 allocations instead of 700. The calculators' caches of
+    hand shapes grow to ~10^5 entries that the collector would otherwise keep walking
+    (~10% of the time per line); results and situations hold no reference cycles.
+    Returns the thresholds before, for :func:`restore_collector`."""
+    before = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
+    return before
+
+
+def restore_collector(thresholds: tuple[int, int, int]) -> None:
+    gc.set_threshold(*thresholds)
+    gc.unfreeze()
+
+
 def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    before = tune_collector()
+    try:
+        return _run(args, stdin, stdout)
+    finally:
+        restore_collector(before)  # run() may be called inside a longer process (tests)
+
+
+def _run(args: argparse.Namespace, stdin: TextIO | None, stdout: TextIO | None) -> int:
     out = stdout or sys.stdout
     results: Iterable[str]
     if args.file:
