@@ -85,13 +85,13 @@ def read(line: str | bytes) -> FastSituation | None:
 
 def to_situation(d: FastSituation, extra: tuple[tuple[str, object], ...]) -> WinSituation:
     """The engine's situation, as :meth:`schemas.situation.Situation.to_situation` builds it."""
-    g = d.get
     return win_situation(
         d["concealed"],
         tuple(meld_of(m["type"], m.get("tiles"), m.get("tile"), m.get("claimed"), m.get("from"),
-                      m.get("concealed", False)) for m in g("melds", ())),
-        d["win_tile"], g("self_drawn", False), g("seat_wind", "E"), g("round_wind", "E"), g("flowers", ()),
-        g("last_tile", False), g("kong", False), g("last_copy", False), g("replacement"), extra,
+                      m.get("concealed", False)) for m in d.get("melds", ())),
+        d["win_tile"], d.get("self_drawn", False), d.get("seat_wind", "E"), d.get("round_wind", "E"),
+        d.get("flowers") or [], d.get("last_tile", False), d.get("kong", False), d.get("last_copy", False),
+        d.get("replacement"), extra,
     )
 
 
