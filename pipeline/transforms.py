@@ -33,7 +33,6 @@ from apache_beam.utils.windowed_value import WindowedValue
 
 from mahjong_audit.pipeline import read, rows, splits, staging
 from mahjong_audit.pipeline.progress import Marker
-from mahjong_audit.schemas.results import FilePartRow, FindingRow, GameRow, HandRow, RejectedRow
 
 NAMESPACE = "mahjong_audit"
 REJECTED = "rejected"
@@ -163,7 +162,7 @@ class ParseFn(_MarkingDoFn):
             if isinstance(out, read.Rejection):
                 yield pvalue.TaggedOutput(REJECTED, out)
             elif out.game.game_id in seen:
-                yield pvalue.TaggedOutput(DUPLICATES, rows.duplicate_rows(out, seen[out.game.game_id]))
+                yield pvalue.TaggedOutput(DUPLICATES, rows.duplicate_values(out, seen[out.game.game_id]))
             else:
                 seen[out.game.game_id] = out
                 yield out
@@ -249,24 +248,22 @@ def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None, in
     Rows of an audit that cannot be stored (a number in the log beyond 64 bits) become
     an ``invalid_log/schema`` rejection of that game; rows that cannot be built (a bug),
     an ``invalid_log/engine_error`` rejection."""
-    if isinstance(item, read.Rejection):
-        return rows.rejection_rows(item, run_id), item.source, item.line, item.shard_start
-    if isinstance(item, rows.FileCount):
-        return rows.file_count_rows(item), item.source, None, 0
     if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], read.ParsedGame):
         parsed = item[0]
         try:
-            made = rows.audit_rows(parsed, item[1], run_id)
+            made = rows.audit_values(parsed, item[1], run_id)
             rows.check_storable(made)
         except rows.UnstorableRow as e:  # e.g. a recorded delta of 10**30: valid JSON, no BIGINT
-            made = rows.rejection_rows(rows.unstorable(parsed, e), run_id)
+            made = rows.rejection_values(rows.unstorable(parsed, e), run_id)
         except Exception as e:  # noqa: BLE001  dead letter: this game is rejected, the run goes on
-            made = rows.rejection_rows(rows.engine_error(parsed, e), run_id)
+            made = rows.rejection_values(rows.engine_error(parsed, e), run_id)
         return made, parsed.source, parsed.line, parsed.shard_start
+    if isinstance(item, read.Rejection):
+        return rows.rejection_values(item, run_id), item.source, item.line, item.shard_start
+    if isinstance(item, rows.FileCount):
+        return rows.file_count_values(item), item.source, None, 0
     if isinstance(item, splits.PartRead):
-        row = FilePartRow(source_file=item.source, shard_start=item.start, lines=item.lines,
-                          bytes_read=item.bytes_read, sha256=item.sha256)
-        return (row,), item.source, None, 0
+        return rows.part_values(item), item.source, None, 0
     return item, None, None, 0  # rows already made (duplicates: findings carry their position)
 
 
@@ -295,16 +292,20 @@ class WriteRowsFn(beam.DoFn):
 
     def process(self, item):
         made, source_file, source_line, shard_start = item_rows(item, self.run_id)
+        self._writer.add_rows(made, source_file, source_line, shard_start)
+        hands = 0
         for row in made:
-            self._writer.add(row, source_file, source_line, shard_start)
-            if isinstance(row, GameRow):
-                self.games.inc()
-            elif isinstance(row, HandRow):
-                self.hands.inc()
-            elif isinstance(row, RejectedRow):
-                self.rejected.inc()
-            elif isinstance(row, FindingRow):
+            kind = type(row)
+            if kind is rows.HandValues:
+                hands += 1
+            elif kind is rows.FindingValues:
                 self._finding(row.kind)
+            elif kind is rows.GameValues:
+                self.games.inc()
+            elif kind is rows.RejectedValues:
+                self.rejected.inc()
+        if hands:
+            self.hands.inc(hands)
 
     def finish_bundle(self):
         written, self._writer = self._writer.close(), None
