@@ -67,7 +67,9 @@ class TableWriter:
         if batch_rows < 1:
             raise ValueError("batch_rows must be at least 1")
         self.staging, self.batch_rows = staging, batch_rows
-        self._buffers: dict[str, list[tuple]] = {}
+        # table -> its buffered rows, and beside each row the source columns it gets (one
+        # tuple per record, shared by its rows)
+        self._buffers: dict[str, tuple[list[Row], list[tuple]]] = {}
         self._writers: dict[str, tuple[str, BinaryIO, pq.ParquetWriter]] = {}
 
     def add(self, row: Row, source_file: str | None = None, source_line: int | None = None,
@@ -89,14 +91,15 @@ class TableWriter:
                 extra = extras[table] = tuple(source[i] for i in SOURCE_COLUMNS[table])
             buf = self._buffers.get(table)
             if buf is None:
-                buf = self._buffers[table] = []
-            buf.append(row + extra)
-            if len(buf) >= self.batch_rows:
+                buf = self._buffers[table] = ([], [])
+            buf[0].append(row)
+            buf[1].append(extra)
+            if len(buf[0]) >= self.batch_rows:
                 self._flush(table)
 
     def _flush(self, table: str) -> None:
-        buf = self._buffers.get(table)
-        if not buf:
+        buf = self._buffers.pop(table, None)
+        if not buf or not buf[0]:
             return
         schema = STAGING_SCHEMAS[table]
         if table not in self._writers:
@@ -104,9 +107,9 @@ class TableWriter:
             path = fs.join(table_dir(self.staging, table), f"{uuid.uuid4().hex}.parquet")
             stream = fs.create(path)
             self._writers[table] = (path, stream, pq.ParquetWriter(stream, schema))
-        columns = [pa.array(values, type=field.type) for values, field in zip(zip(*buf, strict=True), schema, strict=True)]
+        values = (*zip(*buf[0], strict=True), *zip(*buf[1], strict=True))
+        columns = [pa.array(column, type=field.type) for column, field in zip(values, schema, strict=True)]
         self._writers[table][2].write_table(pa.Table.from_arrays(columns, schema=schema))
-        self._buffers[table] = []
 
     def close(self) -> tuple[tuple[str, str], ...]:
         """Write what is buffered, close every file; (table, path) of each file written."""
