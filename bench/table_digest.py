@@ -9,7 +9,9 @@ Audits each input of ``bench.verdict_digest`` (the sample logs, the real-log fix
 every table and view sorted, without what differs from run to run (run ids, the runs
 table's clock, the version). Prints one SHA-256 over all of it, then one line per input.
 ``--dump DIR`` also writes each table as text (one row a line) to compare two runs with
-``diff -r``. Run it on the code before and after a change: the digests must be identical.
+``diff -r``. Run it on the code before and after a change (``PYTHONPATH=<a copy of the
+old commit's mahjong_audit, engine, pipeline and schemas>`` audits with the old code): the
+digests must be identical.
 """
 
 from __future__ import annotations
@@ -38,6 +40,12 @@ def groups(paths: list[Path], simulated: Path) -> list[tuple[str, list[Path]]]:
     return sorted(out.items())
 
 
+def _rounded(value: object) -> object:
+    """Floats to 9 significant digits: the statistics' sums depend on the order rows were
+    loaded in, which with several workers differs from run to run in the last digits."""
+    return float(f"{value:.9g}") if isinstance(value, float) else value
+
+
 def dump(db: str) -> dict[str, list[str]]:
     """Every table and view of ``db``, sorted, as lines of text (per-run columns left out)."""
     import duckdb
@@ -56,16 +64,18 @@ def dump(db: str) -> dict[str, list[str]]:
             keep = [c for c in cols if not (c in PER_RUN and (c == "run_id" or name in PER_RUN_TABLES))]
             sel = ", ".join(f'"{c}"' for c in keep)
             rows = con.execute(f'SELECT {sel} FROM "{name}" ORDER BY ALL').fetchall()
-            out[name] = [repr(keep)] + [repr(r) for r in rows]
+            out[name] = [repr(keep)] + [repr(tuple(_rounded(v) for v in r)) for r in rows]
         return out
     finally:
         con.close()
 
 
 def audit_into(paths: list[Path], db: str, workers: int) -> None:
+    """``mahjong-audit audit`` of ``paths`` into ``db``, run outside the repository (so that
+    ``PYTHONPATH=<another version's tree>`` audits with that version's code)."""
     cmd = [sys.executable, "-m", "mahjong_audit", "audit", *map(str, paths), "--db", db,
            "--workers", str(workers), "--no-progress"]
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=os.path.dirname(db))
     if done.returncode not in (0, 1):  # 1: findings were reported
         raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
 
