@@ -3,11 +3,11 @@
 The pipeline builds each row as a named tuple of its table's columns, in the column order
 of the table's model in ``schemas.results`` (``GameValues`` for ``GameRow``, …: derived from
 the models, so the two cannot drift); the staging writer turns them into Parquet columns
-as they are. Building a pydantic model per row and dumping it again cost about as much
-as the rows themselves. :func:`models` validates such rows through the models (strictly:
-no value is converted), which the tests do on every row they make, and ``audit_rows``,
-``rejection_rows`` and ``duplicate_rows`` give the model rows for callers that want
-them. The table a row belongs to is :func:`table_of` its type.
+as they are. (A pydantic model per row, dumped again for the writer, made rows, check and
+staging about three times as costly: docs/performance.md.) :func:`models` validates such
+rows through the models, strictly: no value is converted; the tests do so on every row
+they make, and ``audit_rows``, ``rejection_rows`` and ``duplicate_rows`` give the model
+rows for callers that want them. The table a row belongs to is :func:`table_of` its type.
 """
 
 from __future__ import annotations
