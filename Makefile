@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: audit test bench bench-quick fuzz collusion-power lint clean
+.PHONY: audit test accel test-accel accel-remove bench bench-quick fuzz collusion-power lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,15 +18,29 @@ audit: $(STAMP)
 	$(BIN)/mahjong-audit report --db audit.duckdb -o report.html --logs sample_logs
 	@echo "report: $(CURDIR)/report.html"
 
+# `make test` tests the pure-Python engine (the reference), even where a compiled one is built.
 test: $(STAMP)
-	$(BIN)/ruff check engine schemas pipeline tests bench mahjong_audit/__init__.py mahjong_audit/__main__.py
+	$(BIN)/ruff check engine schemas pipeline tests bench mahjong_audit/*.py
 	$(BIN)/mypy
+	MAHJONG_AUDIT_PURE=1 $(BIN)/python -m pytest -n 2 --dist loadgroup tests
+
+# The optional compiled engine (mahjong_audit/accel.py): mypyc and a C compiler, about a minute.
+accel: $(STAMP)
+	$(BIN)/python -m mahjong_audit.build_accel build
+
+# The whole suite again on the compiled engine (CI runs it after `make test`).
+test-accel: accel
+	$(BIN)/python -m mahjong_audit.build_accel status --require compiled
 	$(BIN)/python -m pytest -n 2 --dist loadgroup tests
 
-bench: $(STAMP)
+accel-remove: $(STAMP)
+	$(BIN)/python -m mahjong_audit.build_accel remove
+
+# figures of the compiled engine; MAHJONG_AUDIT_PURE=1 make bench gives the sources'
+bench: accel
 	$(BIN)/python -m bench
 
-bench-quick: $(STAMP)
+bench-quick: accel
 	$(BIN)/python -m bench --quick
 
 # Many rounds of mutated logs through a whole audit on 2 workers (make test runs one round).
@@ -40,8 +54,9 @@ collusion-power: $(STAMP)
 	$(BIN)/python -m bench.collusion_power
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine schemas pipeline tests bench mahjong_audit/__init__.py mahjong_audit/__main__.py
+	$(BIN)/ruff check engine schemas pipeline tests bench mahjong_audit/*.py
 	$(BIN)/mypy
 
 clean:
+	rm -f engine/*.so engine/rulesets/*.so engine/compiled.manifest
 	rm -rf $(VENV) audit.duckdb audit.duckdb.log .audit.duckdb.staging report.html fuzz-out .pytest_cache build *.egg-info

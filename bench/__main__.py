@@ -102,8 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     sizes = SIZES[args.quick]
     paths = {r: corpus(r, g) for r, g in sizes.items()}
     load = os.getloadavg()[0]
+    from mahjong_audit import accel
+
+    engine, why = accel.state()
     print(f"machine: {os.cpu_count()} cores, load average {load:.1f} at the start "
-          "(CPU-time figures are the ones to compare)\n", flush=True)
+          "(CPU-time figures are the ones to compare)", flush=True)
+    print(f"engine: {engine} ({why}; MAHJONG_AUDIT_PURE=1 measures the sources)\n", flush=True)
 
     print("== where the time goes (one process, no Beam) ==", flush=True)
     stage_rows = [stages(p, r) for r, p in paths.items()]
@@ -153,13 +157,14 @@ def main(argv: list[str] | None = None) -> int:
     print("\n== MCR fan calculators alone (no protocol) ==", flush=True)
     fans = mcr_bench.run(n=2000 if args.quick else 20000)
 
-    results = {"quick": args.quick, "load_average": load, "stages": stage_rows, "startup": start,
+    results = {"quick": args.quick, "load_average": load, "engine": engine, "stages": stage_rows, "startup": start,
                "audits": audits, "workers_ratio": ratio, "workers_cpu_ratio": cpu_ratio, "sizes": size_rows, "score": score, "fans": fans}
     out_json = CORPUS_DIR / ("quick-run.json" if args.quick else "last-run.json")
     out_json.write_text(json.dumps(results, indent=1, default=str))
     chart_path = Path(args.chart) if args.chart else (CORPUS_DIR / "quick.svg" if args.quick
                                                      else ROOT / "docs" / "performance.svg")
-    note = (f"make bench{' --quick' if args.quick else ''}, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
+    note = (f"make bench{' --quick' if args.quick else ''}, {time.strftime('%Y-%m-%d')}, {engine} engine, "
+            f"{os.cpu_count()} cores, "
             f"load average {load:.1f} at the start (other jobs running: wall figures are noisy)")
     chart_path.write_text(chart.svg(stage_rows, [by_workers[1], by_workers[2]], size_rows, note))
     print(f"\nfigures: {out_json}\nchart: {chart_path}")

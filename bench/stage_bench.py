@@ -6,7 +6,8 @@ The stages are the pipeline's own functions called one after the other on the wh
 corpus, without Beam: ``read`` (decompress, split into records), ``validate`` (the fast
 path of ``schemas.log_fast``), ``replay`` (``audit_game`` less the two below), ``score``
 (the ruleset's ``score_win``, called by the replay for wins and what-ifs), ``pay``
-(``settle`` and ``seat_items``), ``rows`` (result rows), ``parquet`` (staging files) and
+(``settle`` and ``seat_items``), ``rows`` (result rows and their check that every value can
+be stored), ``parquet`` (staging files) and
 ``load`` (the DuckDB load). Times are CPU time (``time.process_time``): on a shared
 machine wall time measures the neighbours too.
 """
@@ -57,6 +58,7 @@ def measure(corpus: str) -> dict:
 
     files = read.expand_inputs([corpus])  # start-up (imports, the validator's schema) is not a stage
     parse_game_json("{}")
+    staging.table_dir("", "")  # imports Beam's FileSystems, as the pipeline's worker has at its start
     gc.freeze()  # as the pipeline's parse worker does after its start-up
     cpu = dict.fromkeys(STAGES, 0.0)
     score, pay = _Timer(), _Timer()
@@ -87,11 +89,11 @@ def measure(corpus: str) -> dict:
                         audit = audit_game(p.game)
                         t3 = clock()
                         cpu["replay"] += t3 - t2
-                        made = rows.audit_rows(p, audit, "bench")
+                        made = rows.audit_values(p, audit, "bench")
+                        rows.check_storable(made)
                         t4 = clock()
                         cpu["rows"] += t4 - t3
-                        for row in made:
-                            writer.add(row, p.source, p.line)
+                        writer.add_rows(made, p.source, p.line, p.shard_start)
                         t1 = clock()
                         cpu["parquet"] += t1 - t4
                     t0 = clock()

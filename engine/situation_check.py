@@ -16,8 +16,9 @@ The check is shared; what only one ruleset knows comes from small hooks on
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import gt
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
@@ -168,6 +169,8 @@ def _field_value(rs: Ruleset, name: str, spec: FieldSpec, v: object) -> object:
 def parse_fields(rs: Ruleset, raw: Mapping[str, object]) -> tuple[tuple[str, object], ...]:
     """``ruleset_fields`` as sorted (key, value) pairs for ``WinSituation.extra``, tiles as ints.
     Unknown keys, wrong types and values out of range raise :class:`InvalidSituation`."""
+    if not raw:
+        return ()
     specs = rs.situation_fields
     unknown = sorted(set(raw) - set(specs))
     if unknown:
@@ -187,16 +190,19 @@ def parse_fields(rs: Ruleset, raw: Mapping[str, object]) -> tuple[tuple[str, obj
     return tuple(out)
 
 
-def _all_tiles(sit: WinSituation) -> Iterable[int]:
-    yield from sit.concealed
-    yield sit.win_tile
+def _all_tiles(sit: WinSituation) -> list[int]:
+    tiles = [*sit.concealed, sit.win_tile]
     for m in sit.melds:
-        yield from m.tiles
-    yield from sit.flowers
+        tiles.extend(m.tiles)
+    tiles.extend(sit.flowers)
+    return tiles
+
+
+_CHI = MeldKind.CHI
 
 
 def _check_meld(rs: Ruleset, m: Meld, wilds: frozenset[int]) -> None:
-    if m.kind is MeldKind.CHI:
+    if m.kind is _CHI:
         if not rs.chi_allowed:
             raise _fail("chi_not_allowed", f"chi {T.fmt(m.tiles)}: {rs.name} is played without chi")
         a, b, c = sorted(m.tiles)
@@ -207,9 +213,10 @@ def _check_meld(rs: Ruleset, m: Meld, wilds: frozenset[int]) -> None:
                                              "a chi comes only from the left seat (from 1)")
     if m.claimed is not None and m.claimed not in m.tiles:
         raise _fail("claimed_not_in_meld", f"{m}: the claimed tile {T.name(m.claimed)} is not in it")
-    bad = [t for t in m.tiles if t in wilds]
-    if bad:
-        raise _fail("wild_in_meld", f"{m}: {T.name(bad[0])} is wild and never goes into a chi, pon or kong")
+    if wilds:
+        bad = [t for t in m.tiles if t in wilds]
+        if bad:
+            raise _fail("wild_in_meld", f"{m}: {T.name(bad[0])} is wild and never goes into a chi, pon or kong")
 
 
 def _flag_checks(rs: Ruleset, sit: WinSituation) -> None:
@@ -253,7 +260,7 @@ def check_situation(rs: Ruleset, sit: WinSituation) -> None:
     counts = [0] * T.N_TILES
     for t in _all_tiles(sit):
         counts[t] += 1
-    over = [t for t in range(T.N_TILES) if counts[t] > copies[t]]
+    over = [t for t in range(T.N_TILES) if counts[t] > copies[t]] if any(map(gt, counts, copies)) else []
     for t in over:
         if not copies[t]:
             raise _fail("tile_not_in_set", f"{T.name(t)} is not among {rs.name}'s tiles")

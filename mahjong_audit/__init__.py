@@ -16,3 +16,8 @@ try:
     __version__ = version("mahjong-audit")
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
+
+# Before any engine module loads: use the compiled engine only when it is current (accel.py).
+from mahjong_audit import accel as _accel  # noqa: E402
+
+_accel.install()

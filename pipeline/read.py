@@ -9,9 +9,12 @@ is several times faster than Beam's line reader) and read line by line, so a big
 
 A big uncompressed JSON Lines file is read as several :class:`Shard` s, byte ranges that
 each own the lines beginning inside them (``pipeline.splits``), so the shards of one file
-run on different workers and together read the file about once. Compressed files,
-whole-document files and importer formats are read whole by one shard.
-:func:`plan_shards` decides the ranges from the file sizes and the parallelism wanted.
+run on different workers and together read the file about once. A big file that cannot
+be cut in byte ranges (compressed, or in an importer's format) is read by several
+*strided* shards instead: each reads the whole file and keeps every n-th record, so the
+parsing and the replay, which cost ten times the reading, are spread over the workers.
+Whole-document files are read whole by one shard. :func:`plan_shards` decides from the
+file sizes and the parallelism wanted.
 Every reader also reports what it read (:class:`pipeline.splits.PartRead`: lines owned,
 bytes, SHA-256), for line numbers past a split and for the ``files`` table.
 
@@ -88,26 +91,30 @@ class RawRecord:
 @dataclass(frozen=True, slots=True)
 class Shard:
     """Shard ``index`` of ``count`` of one file: the lines beginning in bytes
-    ``[start, end)`` (``end`` None: to the end). One shard of one: the whole file."""
+    ``[start, end)`` (``end`` None: to the end), or with ``stride`` every ``count``-th record
+    of the whole file from the ``index``-th on. One shard of one: the whole file."""
 
     path: str
     index: int = 0
     count: int = 1
     start: int = 0
     end: int | None = None
+    stride: bool = False
 
     def __post_init__(self) -> None:
         if not 0 <= self.index < self.count:
             raise ValueError(f"shard {self.index} of {self.count}")
         if self.start < 0 or (self.end is not None and self.end < self.start):
             raise ValueError(f"bad byte range [{self.start}, {self.end})")
-        if self.count > 1 and (self.index + 1 < self.count) == (self.end is None):
+        if self.stride and (self.start, self.end) != (0, None):
+            raise ValueError("a strided shard reads the whole file: no byte range")
+        if self.count > 1 and not self.stride and (self.index + 1 < self.count) == (self.end is None):
             raise ValueError(f"shard {self.index} of {self.count} needs a byte range (see plan_shards)")
 
     @property
     def split(self) -> bool:
         """True: a byte range of a file read by several shards."""
-        return self.count > 1
+        return self.count > 1 and not self.stride
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,12 +245,13 @@ def plan_shards(files: Sequence[str], parallelism: int,
                 importers: Mapping[str, str | None] | None = None) -> tuple[Shard, ...]:
     """The shards to read ``files`` in, about ``parallelism`` at a time.
 
-    A splittable file (:func:`splittable`) of at least MIN_SPLIT_BYTES gets
-    ``ceil(parallelism * its share of all the text)`` byte ranges, at most
-    ``parallelism``: one big file is split across every worker, many files are spread
-    over the workers whole. ``importers`` maps a file to its importer (None: native),
-    see :func:`importers_for_splitting`; a file missing from it is read whole. Without
-    ``importers`` every file is taken as native.
+    A file of at least MIN_SPLIT_BYTES of text gets ``ceil(parallelism * its share of all
+    the text)`` shards, at most ``parallelism``: one big file is spread across every worker,
+    many files are spread over the workers whole. A splittable file (:func:`splittable`)
+    is cut in byte ranges; any other but a whole-document file gets strided shards (each
+    reads the whole file and keeps every n-th record). ``importers`` maps a file to its
+    importer (None: native), see :func:`importers_for_splitting`; a file missing from it is
+    not cut in byte ranges. Without ``importers`` every file is taken as native.
     """
     if parallelism < 1:
         raise ValueError("parallelism must be at least 1")
@@ -255,12 +263,14 @@ def plan_shards(files: Sequence[str], parallelism: int,
     shards: list[Shard] = []
     for f in files:
         n = 1
-        if total and text[f] >= MIN_SPLIT_BYTES and f in kinds and splittable(f, kinds[f]):
+        if total and text[f] >= MIN_SPLIT_BYTES and not is_document_file(f):
             n = max(1, min(parallelism, math.ceil(text[f] * parallelism / total)))
         if n == 1:
             shards.append(Shard(f))
-            continue
-        shards += [Shard(f, k, n, start, end) for k, (start, end) in enumerate(splits.split_points(sizes[f], n))]
+        elif f in kinds and splittable(f, kinds[f]):
+            shards += [Shard(f, k, n, start, end) for k, (start, end) in enumerate(splits.split_points(sizes[f], n))]
+        else:
+            shards += [Shard(f, k, n, stride=True) for k in range(n)]
     return tuple(shards)
 
 
@@ -594,13 +604,32 @@ def _read_split(shard: Shard, limit: int) -> Iterator[RawRecord | Rejection | sp
     yield reader.part()
 
 
+def _read_strided(shard: Shard, chosen_importer: str | None,
+                  limit: int) -> Iterator[RawRecord | Rejection | splits.PartRead]:
+    """Every ``count``-th record of the whole file from the ``index``-th on (a rejected
+    record counts as one). What concerns the file, not a record (its PartRead, a file that
+    cannot be read to the end), comes from shard 0 alone, so the shards together give what
+    one whole read gives."""
+    ordinal = 0
+    for item in _read_whole(shard.path, chosen_importer, limit):
+        if isinstance(item, splits.PartRead) or (isinstance(item, Rejection) and item.line is None):
+            if shard.index == 0:
+                yield item
+            continue
+        if ordinal % shard.count == shard.index:
+            yield item
+        ordinal += 1
+
+
 def read_shard(shard: Shard, chosen_importer: str | None = None,
                limit: int = MAX_RECORD_BYTES) -> Iterator[RawRecord | Rejection | splits.PartRead]:
-    """Records of one shard of a file, then one :class:`pipeline.splits.PartRead` saying
-    what the shard read. An unreadable file (I/O, corrupt gzip) ends in a Rejection
-    before it. A split shard's lines count from the split's start (``shard_start``).
-    Whole or split, no record longer than ``limit`` bytes is held: it is read past and
-    rejected with its size."""
+    """Records of one shard of a file, then (but for strided shards other than the first)
+    one :class:`pipeline.splits.PartRead` saying what the shard read. An unreadable file
+    (I/O, corrupt gzip) ends in a Rejection before it. A split shard's lines count from the
+    split's start (``shard_start``). Whole, split or strided, no record longer than
+    ``limit`` bytes is held: it is read past and rejected with its size."""
+    if shard.stride:
+        return _read_strided(shard, chosen_importer, limit)
     if shard.split:
         return _read_split(shard, limit)
     return _read_whole(shard.path, chosen_importer, limit)

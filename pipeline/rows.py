@@ -1,23 +1,34 @@
 """Result rows from audits, rejections and duplicates: plain functions, no Beam.
 
-Each function returns a tuple of frozen row models (``schemas.results``); the table a
-row belongs to is :func:`table_of` its type. The Beam ``ToRows`` step only dumps them.
+The pipeline builds each row as a named tuple of its table's columns, in the column order
+of the table's model in ``schemas.results`` (``GameValues`` for ``GameRow``, …: derived from
+the models, so the two cannot drift); the staging writer turns them into Parquet columns
+as they are. (A pydantic model per row, dumped again for the writer, made rows, check and
+staging about three times as costly: docs/performance.md.) :func:`models` validates such
+rows through the models, strictly: no value is converted; the tests do so on every row
+they make, and ``audit_rows``, ``rejection_rows`` and ``duplicate_rows`` give the model
+rows for callers that want them. The table a row belongs to is :func:`table_of` its type.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from types import MappingProxyType
+from typing import Any
 
 from mahjong_audit.engine.findings import Finding, Severity
 from mahjong_audit.engine.result import GameAudit, HandFacts
 from mahjong_audit.pipeline.read import ParsedGame, Rejection, short
+from mahjong_audit.pipeline.splits import PartRead
 from mahjong_audit.schemas.instants import parse_instant
 from mahjong_audit.schemas.results import (
+    BOOKKEEPING_TABLES,
+    STAGING_ONLY,
     TABLES,
+    FilePartRow,
     FileRecordsRow,
     FindingRow,
     GameRow,
@@ -28,18 +39,58 @@ from mahjong_audit.schemas.results import (
     _Row,
 )
 
-_TABLE_OF = MappingProxyType({model: name for name, model in TABLES.items()})
+
+def _values_type(model: type[_Row]) -> Any:  # a class made at run time: Any to mypy
+    """A named tuple with the model's fields, in its field order (``GameRow`` -> ``GameValues``)."""
+    return namedtuple(model.__name__.removesuffix("Row") + "Values",
+                      tuple(model.model_fields), module=__name__)
 
 
-def table_of(row: _Row) -> str:
+# The staged tables' rows as named tuples (module-level names, so they pickle by reference).
+GameValues = _values_type(GameRow)
+HandValues = _values_type(HandRow)
+HandScoreValues = _values_type(HandScoreRow)
+PayoutValues = _values_type(PayoutRow)
+FindingValues = _values_type(FindingRow)
+RejectedValues = _values_type(RejectedRow)
+FilePartValues = _values_type(FilePartRow)
+FileRecordsValues = _values_type(FileRecordsRow)
+_STAGED = {GameRow: GameValues, HandRow: HandValues, HandScoreRow: HandScoreValues, PayoutRow: PayoutValues,
+           FindingRow: FindingValues, RejectedRow: RejectedValues, FilePartRow: FilePartValues,
+           FileRecordsRow: FileRecordsValues}
+# table -> its model; row type (named tuple or model) -> its table
+MODEL_OF_TABLE: Mapping[str, type[_Row]] = MappingProxyType(
+    {name: model for name, model in {**TABLES, **STAGING_ONLY}.items() if name not in BOOKKEEPING_TABLES})
+VALUES_OF_TABLE: Mapping[str, Any] = MappingProxyType(
+    {name: _STAGED[model] for name, model in MODEL_OF_TABLE.items()})
+_TABLE_OF = MappingProxyType({**{model: name for name, model in {**TABLES, **STAGING_ONLY}.items()},
+                              **{values: name for name, values in VALUES_OF_TABLE.items()}})
+
+Row = tuple  # one of the named tuples above
+AnyRow = tuple | _Row  # a named tuple or a model row
+
+
+def table_of(row: AnyRow) -> str:
     return _TABLE_OF[type(row)]
 
 
-def by_table(rows: Iterable[_Row]) -> dict[str, list[dict]]:
+def as_dict(row: AnyRow) -> dict:
+    return row._asdict() if isinstance(row, tuple) else row.model_dump()  # type: ignore[attr-defined]
+
+
+def models(made: Iterable[AnyRow]) -> tuple[_Row, ...]:
+    """Rows as their pydantic models, validated strictly (a value of another type than its
+    column's, e.g. an int for a str or a naive datetime for an instant, is an error)."""
+    return tuple(row if isinstance(row, _Row) else
+                 MODEL_OF_TABLE[table_of(row)].model_validate(row._asdict(), strict=True)  # type: ignore[attr-defined]
+                 for row in made)
+
+
+def by_table(rows: Iterable[AnyRow]) -> dict[str, list[dict]]:
     """Rows grouped as table -> list of plain dicts (for tests and small outputs)."""
     out: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
-        out[table_of(r)].append(r.model_dump())
+        out[table_of(r)].append(as_dict(r))
     return dict(out)
 
 
@@ -49,9 +100,9 @@ def _player(players: tuple[str, ...], seat: int | None) -> str | None:
     return players[seat]
 
 
-def finding_row(f: Finding, *, game_id: str | None, ruleset: str | None,
-                source_file: str, source_line: int | None) -> FindingRow:
-    return FindingRow(
+def finding_values(f: Finding, *, game_id: str | None, ruleset: str | None,
+                   source_file: str, source_line: int | None) -> Row:
+    return FindingValues(
         game_id=game_id, hand_no=f.hand_no, seq=f.seq, seat=f.seat,
         kind=str(f.kind), code=f.code, severity=str(f.severity),
         expected=f.expected, recorded=f.recorded, message=f.message,
@@ -63,14 +114,16 @@ def _instant(text: str | None) -> datetime | None:
     return parse_instant(text) if text is not None else None
 
 
-def _hand_rows(game_id: str, ruleset: str, game_players: tuple[str, ...], h: HandFacts,
-               started_at: datetime | None = None) -> list[_Row]:
+def _hand_values(game_id: str, ruleset: str, game_players: tuple[str, ...], h: HandFacts,
+                 started_at: datetime | None = None) -> list[Row]:
     players = h.players or game_players[:4]  # the hand's seating; facts made without one: the game's order
     legal = tuple(w for w in h.wins if w.legal)
     first = legal[0] if legal else None
-    rows: list[_Row] = [HandRow(
-        game_id=game_id, hand_no=h.hand_no, ruleset=ruleset, round_wind=h.round_wind,
-        dealer=h.dealer, started_at=started_at, result=h.result, draw_reason=h.draw_reason, winners=[w.seat for w in legal],
+    hand_no = h.hand_no
+    rows: list[Row] = [HandValues(
+        game_id=game_id, hand_no=hand_no, ruleset=ruleset, round_wind=h.round_wind,
+        dealer=h.dealer, started_at=started_at, result=h.result, draw_reason=h.draw_reason,
+        winners=[w.seat for w in legal],
         win_type=first.win_type if first else None,
         last_tile=bool(first and first.last_tile),
         winning_tile=first.tile if first else None,
@@ -85,8 +138,8 @@ def _hand_rows(game_id: str, ruleset: str, game_players: tuple[str, ...], h: Han
         seat = item.seat if item.seat is not None else (first.seat if first else None)
         if seat is None:
             continue
-        rows.append(HandScoreRow(
-            game_id=game_id, hand_no=h.hand_no, seat=seat, player=_player(players, seat),
+        rows.append(HandScoreValues(
+            game_id=game_id, hand_no=hand_no, seat=seat, player=_player(players, seat),
             ruleset=ruleset, item=item.name, unit=item.unit, value=item.value,
             count=item.count, points=item.value * item.count,
         ))
@@ -95,48 +148,58 @@ def _hand_rows(game_id: str, ruleset: str, game_players: tuple[str, ...], h: Han
         for seat in range(4):
             r = rec[seat] if rec is not None and seat < len(rec) else None
             c = comp[seat] if comp is not None and seat < len(comp) else None
-            rows.append(PayoutRow(
-                game_id=game_id, hand_no=h.hand_no, seat=seat, player=_player(players, seat),
+            rows.append(PayoutValues(
+                game_id=game_id, hand_no=hand_no, seat=seat, player=_player(players, seat),
                 recorded=r, computed=c, diff=r - c if r is not None and c is not None else None,
             ))
     for name in h.standing:
         r, c = h.standing_recorded, h.standing_computed
-        rows.append(PayoutRow(game_id=game_id, hand_no=h.hand_no, seat=None, player=name, recorded=r, computed=c,
-                              diff=r - c if r is not None and c is not None else None))
+        rows.append(PayoutValues(game_id=game_id, hand_no=hand_no, seat=None, player=name, recorded=r, computed=c,
+                                 diff=r - c if r is not None and c is not None else None))
     return rows
 
 
-def audit_rows(parsed: ParsedGame, audit: GameAudit, run_id: str) -> tuple[_Row, ...]:
+def audit_values(parsed: ParsedGame, audit: GameAudit, run_id: str) -> tuple[Row, ...]:
     """Rows of one audited game: games, hands, hand_scores, payouts and findings."""
     game = parsed.game
     players = tuple(audit.players) or tuple(game.players or ())
     game_time = _instant(game.started_at)
     hand_times: Mapping[int, datetime | None] = {
         hand.hand_no: _instant(hand.started_at) for hand in game.hands if hand.started_at is not None}
-    rows: list[_Row] = [GameRow(
+    rows: list[Row] = [GameValues(
         game_id=audit.game_id, run_id=run_id, platform=audit.platform, ruleset=audit.ruleset,
         started_at=game_time, players=list(players), hands=len(audit.hands),
         findings=len(audit.findings), source_file=parsed.source, source_line=parsed.line,
     )]
     for h in audit.hands:
-        rows += _hand_rows(audit.game_id, audit.ruleset, players, h, hand_times.get(h.hand_no, game_time))
-    rows += [finding_row(f, game_id=audit.game_id, ruleset=audit.ruleset,
-                         source_file=parsed.source, source_line=parsed.line)
+        rows += _hand_values(audit.game_id, audit.ruleset, players, h, hand_times.get(h.hand_no, game_time))
+    rows += [finding_values(f, game_id=audit.game_id, ruleset=audit.ruleset,
+                            source_file=parsed.source, source_line=parsed.line)
              for f in audit.findings]
     return tuple(rows)
 
 
-def rejection_rows(rej: Rejection, run_id: str) -> tuple[_Row, ...]:
+def audit_rows(parsed: ParsedGame, audit: GameAudit, run_id: str) -> tuple[_Row, ...]:
+    """:func:`audit_values` as models."""
+    return models(audit_values(parsed, audit, run_id))
+
+
+def rejection_values(rej: Rejection, run_id: str) -> tuple[Row, ...]:
     """A rejected record: one ``rejected`` row and one ``invalid_log`` finding."""
     message, game_id = storable_text(rej.message) or "", storable_text(rej.game_id)
     ruleset, source = storable_text(rej.ruleset), storable_text(rej.source) or ""
     finding = Finding(code=rej.code, message=message, severity=Severity.ERROR)
     return (
-        RejectedRow(run_id=run_id, source_file=source, source_line=rej.line,
-                    game_id=game_id, code=rej.code, message=message),
-        finding_row(finding, game_id=game_id, ruleset=ruleset,
-                    source_file=source, source_line=rej.line),
+        RejectedValues(run_id=run_id, source_file=source, source_line=rej.line,
+                       game_id=game_id, code=rej.code, message=message),
+        finding_values(finding, game_id=game_id, ruleset=ruleset,
+                       source_file=source, source_line=rej.line),
     )
+
+
+def rejection_rows(rej: Rejection, run_id: str) -> tuple[_Row, ...]:
+    """:func:`rejection_values` as models."""
+    return models(rejection_values(rej, run_id))
 
 
 # The message of a duplicate_game/game_id finding: the same {}-template is filled by
@@ -145,15 +208,20 @@ DUPLICATE_MESSAGE = "game_id '{}' already seen at {}; this copy is not in the re
 DUPLICATE = Finding(code="duplicate_game/game_id", message="", severity=Severity.WARNING)
 
 
-def duplicate_rows(dup: ParsedGame, kept: ParsedGame) -> tuple[_Row, ...]:
+def duplicate_values(dup: ParsedGame, kept: ParsedGame) -> tuple[Row, ...]:
     """A second copy of a game_id: one ``duplicate_game/game_id`` finding, no results."""
     gid = dup.game.game_id
     finding = Finding(
         code=DUPLICATE.code, severity=DUPLICATE.severity,
         message=DUPLICATE_MESSAGE.format(gid, kept.where), expected=None, recorded=kept.where,
     )
-    return (finding_row(finding, game_id=gid, ruleset=dup.game.ruleset,
-                        source_file=dup.source, source_line=dup.line),)
+    return (finding_values(finding, game_id=gid, ruleset=dup.game.ruleset,
+                           source_file=dup.source, source_line=dup.line),)
+
+
+def duplicate_rows(dup: ParsedGame, kept: ParsedGame) -> tuple[_Row, ...]:
+    """:func:`duplicate_values` as models."""
+    return models(duplicate_values(dup, kept))
 
 
 def engine_error(parsed: ParsedGame, error: BaseException | str) -> Rejection:
@@ -164,24 +232,53 @@ def engine_error(parsed: ParsedGame, error: BaseException | str) -> Rejection:
                      parsed.shard_start)
 
 
-INT64 = range(-(2**63), 2**63)
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+INT64 = range(INT64_MIN, INT64_MAX + 1)
 
 
 class UnstorableRow(ValueError):
     """A row holding a value its column cannot store (an integer beyond 64 bits)."""
 
 
-def check_storable(made: Iterable[_Row]) -> None:
+def _unstorable(value: object) -> bool:
+    """True for an integer beyond 64 bits or text that UTF-8 cannot encode (lone surrogates)."""
+    if isinstance(value, int):
+        return not INT64_MIN <= value <= INT64_MAX
+    return isinstance(value, str) and not value.isascii() and storable_text(value) != value
+
+
+def check_storable(made: Iterable[AnyRow]) -> None:
     """Raise :class:`UnstorableRow` if a row has an integer no BIGINT column can hold
-    (the log's own numbers are unbounded JSON integers; the engine sums them)."""
+    (the log's own numbers are unbounded JSON integers; the engine sums them) or text
+    that is not valid Unicode."""
     for row in made:
-        for name, value in row:
-            values = value if isinstance(value, list) else (value,)
-            for v in values:
-                if isinstance(v, int) and v not in INT64:
-                    raise UnstorableRow(f"{table_of(row)}.{name} = {v} does not fit in 64 bits")
-                if isinstance(v, str) and not v.isascii() and storable_text(v) != v:
-                    raise UnstorableRow(f"{table_of(row)}.{name} is not valid Unicode text: {v!r:.80}")
+        values = row if isinstance(row, tuple) else tuple(v for _, v in row)
+        for value in values:  # the common types inline: this runs on every value of every row
+            if value is None:
+                continue
+            kind = type(value)
+            if kind is int:
+                bad = value > INT64_MAX or value < INT64_MIN
+            elif kind is str:
+                bad = not value.isascii() and _unstorable(value)
+            elif kind is list:
+                bad = any(map(_unstorable, value))
+            else:
+                bad = _unstorable(value)
+            if bad:
+                raise _unstorable_row(row)
+
+
+def _unstorable_row(row: AnyRow) -> UnstorableRow:
+    """The error naming the first value of ``row`` that cannot be stored."""
+    pairs = zip(row._fields, row, strict=True) if isinstance(row, tuple) else iter(row)  # type: ignore[attr-defined]
+    for name, value in pairs:
+        for v in value if isinstance(value, list) else (value,):
+            if _unstorable(v):
+                if isinstance(v, int):
+                    return UnstorableRow(f"{table_of(row)}.{name} = {v} does not fit in 64 bits")
+                return UnstorableRow(f"{table_of(row)}.{name} is not valid Unicode text: {v!r:.80}")
+    raise ValueError(f"no unstorable value in {row!r:.200}")
 
 
 def unstorable(parsed: ParsedGame, error: UnstorableRow) -> Rejection:
@@ -214,20 +311,27 @@ class FileCount:
     records: int
 
 
-def file_count_rows(count: FileCount) -> tuple[_Row, ...]:
+def file_count_values(count: FileCount) -> tuple[Row, ...]:
     """The staged count (``file_records``) from which the load makes ``run_files`` rows."""
-    return (FileRecordsRow(source_file=storable_text(count.source) or "", records=count.records),)
+    return (FileRecordsValues(source_file=storable_text(count.source) or "", records=count.records),)
 
 
-def counts_by_kind(rows: Iterable[_Row]) -> dict[str, int]:
+def part_values(part: PartRead) -> tuple[Row, ...]:
+    """What one shard of a file read (``file_parts``): the load's line numbers and hashes."""
+    return (FilePartValues(source_file=part.source, shard_start=part.start, lines=part.lines,
+                           bytes_read=part.bytes_read, sha256=part.sha256),)
+
+
+def counts_by_kind(rows: Iterable[AnyRow]) -> dict[str, int]:
     out: dict[str, int] = defaultdict(int)
     for r in rows:
-        if isinstance(r, FindingRow):
-            out[r.kind] += 1
+        if table_of(r) == "findings":
+            out[r.kind] += 1  # type: ignore[union-attr]
     return dict(out)
 
 
 __all__ = [
-    "FileCount", "audit_rows", "by_table", "check_storable", "counts_by_kind", "duplicate_rows",
-    "engine_error", "file_count_rows", "finding_row", "rejection_rows", "split_duplicates", "table_of",
+    "FileCount", "audit_rows", "audit_values", "by_table", "check_storable", "counts_by_kind", "duplicate_rows",
+    "duplicate_values", "engine_error", "file_count_values", "finding_values", "models", "part_values",
+    "rejection_rows", "rejection_values", "split_duplicates", "table_of",
 ]

@@ -7,7 +7,9 @@ Layout under ``<staging>`` (a FileSystems path: local, gs://, …)::
     manifest.json                   {table: [file, …]}: the files of bundles that committed
     progress/                       progress markers (pipeline.progress)
 
-A worker writes its rows in row groups of at most ``batch_rows`` rows while it goes, so
+A worker writes its rows (the named tuples of ``pipeline.rows``, in their table's column
+order) in row groups of at most ``batch_rows`` rows while it goes, one Arrow array per
+column made from the buffered tuples at once, so
 neither a worker nor the runner holds more than one batch per table. The driver loads
 only the files named by the manifest, which the pipeline writes last from the file names
 its bundles *output*: a bundle that failed and was retried leaves files behind, but they
@@ -24,13 +26,25 @@ from typing import BinaryIO
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from mahjong_audit.pipeline.rows import VALUES_OF_TABLE, Row
 from mahjong_audit.pipeline.tables import STAGING_SCHEMAS
-from mahjong_audit.schemas.results import STAGING_ONLY, TABLES, _Row
 
 TABLES_DIR = "tables"
 MANIFEST = "manifest.json"
 BATCH_ROWS = 4096
-_TABLE_OF = {model: name for name, model in {**TABLES, **STAGING_ONLY}.items()}
+_TABLE_OF = {values: name for name, values in VALUES_OF_TABLE.items()}
+
+
+def _source_columns(table: str) -> tuple[int, ...]:
+    """Which of (source_file, source_line, source_shard_start) a table's staged rows get
+    from their record's position: the staging columns after the row's own."""
+    own = len(VALUES_OF_TABLE[table]._fields)
+    extra = STAGING_SCHEMAS[table].names[own:]
+    return tuple(("source_file", "source_line", "source_shard_start").index(name) for name in extra)
+
+
+# table -> positions in (file, line, shard start) of the source columns its rows lack
+SOURCE_COLUMNS = {table: _source_columns(table) for table in STAGING_SCHEMAS}
 
 
 def _fs():
@@ -53,34 +67,49 @@ class TableWriter:
         if batch_rows < 1:
             raise ValueError("batch_rows must be at least 1")
         self.staging, self.batch_rows = staging, batch_rows
-        self._buffers: dict[str, list[dict]] = {}
+        # table -> its buffered rows, and beside each row the source columns it gets (one
+        # tuple per record, shared by its rows)
+        self._buffers: dict[str, tuple[list[Row], list[tuple]]] = {}
         self._writers: dict[str, tuple[str, BinaryIO, pq.ParquetWriter]] = {}
 
-    def add(self, row: _Row, source_file: str | None = None, source_line: int | None = None,
+    def add(self, row: Row, source_file: str | None = None, source_line: int | None = None,
             shard_start: int = 0) -> str:
         """Buffer one row, with the source position of its record; returns its table."""
         table = _TABLE_OF[type(row)]
-        buf = self._buffers.setdefault(table, [])
-        d = row.model_dump()
-        d.setdefault("source_file", source_file)
-        d.setdefault("source_line", source_line)
-        d.setdefault("source_shard_start", shard_start)
-        buf.append(d)
-        if len(buf) >= self.batch_rows:
-            self._flush(table)
+        self.add_rows((row,), source_file, source_line, shard_start)
         return table
 
+    def add_rows(self, rows: Iterable[Row], source_file: str | None = None, source_line: int | None = None,
+                 shard_start: int = 0) -> None:
+        """Buffer the rows of one record, with its source position (file, line, split start)."""
+        source = (source_file, source_line, shard_start)
+        extras: dict[str, tuple] = {}  # table -> the source columns its rows get
+        for row in rows:
+            table = _TABLE_OF[type(row)]
+            extra = extras.get(table)
+            if extra is None:
+                extra = extras[table] = tuple(source[i] for i in SOURCE_COLUMNS[table])
+            buf = self._buffers.get(table)
+            if buf is None:
+                buf = self._buffers[table] = ([], [])
+            buf[0].append(row)
+            buf[1].append(extra)
+            if len(buf[0]) >= self.batch_rows:
+                self._flush(table)
+
     def _flush(self, table: str) -> None:
-        buf = self._buffers.get(table)
-        if not buf:
+        buf = self._buffers.pop(table, None)
+        if not buf or not buf[0]:
             return
+        schema = STAGING_SCHEMAS[table]
         if table not in self._writers:
             fs = _fs()
             path = fs.join(table_dir(self.staging, table), f"{uuid.uuid4().hex}.parquet")
             stream = fs.create(path)
-            self._writers[table] = (path, stream, pq.ParquetWriter(stream, STAGING_SCHEMAS[table]))
-        self._writers[table][2].write_table(pa.Table.from_pylist(buf, schema=STAGING_SCHEMAS[table]))
-        self._buffers[table] = []
+            self._writers[table] = (path, stream, pq.ParquetWriter(stream, schema))
+        values = (*zip(*buf[0], strict=True), *zip(*buf[1], strict=True))
+        columns = [pa.array(column, type=field.type) for column, field in zip(values, schema, strict=True)]
+        self._writers[table][2].write_table(pa.Table.from_arrays(columns, schema=schema))
 
     def close(self) -> tuple[tuple[str, str], ...]:
         """Write what is buffered, close every file; (table, path) of each file written."""

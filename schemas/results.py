@@ -1,8 +1,9 @@
 """Result rows: one pydantic model per DuckDB table.
 
 The DuckDB DDL and the Arrow/Parquet schema are derived from these models
-(``pipeline.tables``) through one explicit type map, so the tables cannot drift from the
-code that fills them. Every row carries the key it is replaced by on a re-run
+(``pipeline.tables``) through one explicit type map, and so are the named tuples the
+pipeline builds its rows as (``pipeline.rows``: the fields of each model, in order), so the
+tables cannot drift from the code that fills them. Every row carries the key it is replaced by on a re-run
 (``game_id`` for game data, ``source_file`` for rejected records).
 """
 

@@ -29,6 +29,8 @@ from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import Meld, MeldKind, WinSituation
 
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
+#: a validated tile name's int (both paths checked the name: T.tile's names)
+_TILE = {T.name(t): t for t in range(T.N_TILES)}.__getitem__
 
 
 def _check_tile(v: str) -> str:
@@ -44,10 +46,6 @@ Offset = Annotated[StrictInt, Field(ge=1, le=3, description="supplier's seat off
 Wind = Literal["E", "S", "W", "N"]
 
 
-def _bad_meld(message: str) -> PydanticCustomError:
-    return PydanticCustomError("bad_meld", message)
-
-
 class MeldIn(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, strict=True)
 
@@ -60,34 +58,48 @@ class MeldIn(BaseModel):
 
     @model_validator(mode="after")
     def _shape(self) -> MeldIn:
-        if self.type == "chi":
-            if self.tiles is None or len(self.tiles) != 3:
-                raise _bad_meld("a chi needs 'tiles' (three tiles)")
-            if self.tile is not None or self.concealed:
-                raise _bad_meld("a chi has 'tiles' (and 'claimed'), not 'tile' or 'concealed'")
-            return self
-        if self.tile is None:
-            raise _bad_meld(f"a {self.type} needs 'tile'")
-        if self.tiles is not None:
-            raise _bad_meld(f"a {self.type} has 'tile', not 'tiles'")
-        if self.concealed and self.type != "kong":
-            raise _bad_meld("only a kong can be concealed")
-        if self.concealed and (self.from_ is not None or self.claimed is not None):
-            raise _bad_meld("a concealed kong has no 'from' or 'claimed'")
+        problem = meld_shape_problem(self.type, self.tiles, self.tile, self.claimed, self.from_, self.concealed)
+        if problem is not None:
+            raise PydanticCustomError("bad_meld", problem)
         return self
 
     def to_meld(self) -> Meld:
-        if self.type == "chi":
-            tiles = tuple(sorted(T.tile(x) for x in self.tiles or ()))
-            claimed = T.tile(self.claimed) if self.claimed else tiles[0]
-            return Meld(MeldKind.CHI, tiles, claimed, self.from_ or 1)
-        t = T.tile(self.tile or "")
-        claimed = T.tile(self.claimed) if self.claimed else t
-        if self.type == "pon":
-            return Meld(MeldKind.PON, (t,) * 3, claimed, self.from_ or 1)
-        if self.concealed:
-            return Meld(MeldKind.CONCEALED_KONG, (t,) * 4)
-        return Meld(MeldKind.KONG, (t,) * 4, claimed, self.from_ or 1)
+        return meld_of(self.type, self.tiles, self.tile, self.claimed, self.from_, self.concealed)
+
+
+def meld_shape_problem(kind: str, tiles: list[str] | None, tile: str | None, claimed: str | None,
+                       source: int | None, concealed: bool) -> str | None:
+    """What is wrong with a meld's shape (the ``bad_meld`` message), or None."""
+    if kind == "chi":
+        if tiles is None or len(tiles) != 3:
+            return "a chi needs 'tiles' (three tiles)"
+        if tile is not None or concealed:
+            return "a chi has 'tiles' (and 'claimed'), not 'tile' or 'concealed'"
+        return None
+    if tile is None:
+        return f"a {kind} needs 'tile'"
+    if tiles is not None:
+        return f"a {kind} has 'tile', not 'tiles'"
+    if concealed and kind != "kong":
+        return "only a kong can be concealed"
+    if concealed and (source is not None or claimed is not None):
+        return "a concealed kong has no 'from' or 'claimed'"
+    return None
+
+
+def meld_of(kind: str, tiles: list[str] | None, tile: str | None, claimed: str | None, source: int | None,
+            concealed: bool) -> Meld:
+    """The engine's meld of a validated meld's fields (of :class:`MeldIn`, or of the fast path's dict)."""
+    if kind == "chi":
+        ts = tuple(sorted(map(_TILE, tiles or ())))
+        return Meld(MeldKind.CHI, ts, _TILE(claimed) if claimed else ts[0], source or 1)
+    t = _TILE(tile or "")
+    got = _TILE(claimed) if claimed else t
+    if kind == "pon":
+        return Meld(MeldKind.PON, (t,) * 3, got, source or 1)
+    if concealed:
+        return Meld(MeldKind.CONCEALED_KONG, (t,) * 4)
+    return Meld(MeldKind.KONG, (t,) * 4, got, source or 1)
 
 
 class Situation(BaseModel):
@@ -117,17 +129,24 @@ class Situation(BaseModel):
         ``replacement`` kind joins them (the rulesets read it from there)."""
         if extra is None:
             extra = tuple(sorted((k, _freeze(v)) for k, v in self.ruleset_fields.items()))
-        if self.replacement is not None:
-            extra = tuple(sorted((*extra, ("replacement", self.replacement))))
-        return WinSituation(
-            concealed=tuple(T.tile(x) for x in self.concealed),
-            melds=tuple(m.to_meld() for m in self.melds),
-            win_tile=T.tile(self.win_tile), self_drawn=self.self_drawn,
-            seat_wind=WINDS[self.seat_wind], round_wind=WINDS[self.round_wind],
-            flowers=tuple(T.tile(x) for x in self.flowers), last_tile=self.last_tile,
-            kong=self.kong or (self.self_drawn and self.replacement == "kong"),
-            last_copy=self.last_copy, extra=extra,
-        )
+        return win_situation(
+            self.concealed, tuple(m.to_meld() for m in self.melds), self.win_tile, self.self_drawn, self.seat_wind,
+            self.round_wind, self.flowers, self.last_tile, self.kong, self.last_copy, self.replacement, extra)
+
+
+def win_situation(concealed: list[str], melds: tuple[Meld, ...], win_tile: str, self_drawn: bool, seat_wind: str,
+                  round_wind: str, flowers: list[str], last_tile: bool, kong: bool, last_copy: bool,
+                  replacement: str | None, extra: tuple[tuple[str, object], ...]) -> WinSituation:
+    """The engine's situation of a validated situation's fields (of :class:`Situation`, or of the
+    fast path's dict); ``extra`` is the parsed ``ruleset_fields``, which the ``replacement``
+    kind joins (the rulesets read it from there)."""
+    if replacement is not None:
+        extra = tuple(sorted((*extra, ("replacement", replacement))))
+    return WinSituation(
+        concealed=tuple(map(_TILE, concealed)), melds=melds, win_tile=_TILE(win_tile), self_drawn=self_drawn,
+        seat_wind=WINDS[seat_wind], round_wind=WINDS[round_wind], flowers=tuple(map(_TILE, flowers)),
+        last_tile=last_tile, kong=kong or (self_drawn and replacement == "kong"), last_copy=last_copy, extra=extra,
+    )
 
 
 #: pydantic error types → the ``score`` error codes (engine.situation_check.ERRORS)

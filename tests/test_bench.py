@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import xml.dom.minidom
 from pathlib import Path
 
 import pytest
 
-from bench import chart, score_bench, stage_bench, verdict_digest
+from bench import chart, score_bench, stage_bench, table_digest, verdict_digest
 from mahjong_audit.pipeline.commands.score import score_line
 from tests.mcr_handgen import generate
 
@@ -55,3 +56,21 @@ def test_verdict_digest_is_the_same_on_each_run_and_counts_the_findings():
     assert games == 13 and findings == sum(codes.values()) > 0
     assert codes["invalid_log/schema"] == 1  # a rejected record counts too, with its code
     assert digest != verdict_digest.audit_file(SAMPLES / "mcr-clean.jsonl")[0]
+
+
+def test_table_digest_dumps_the_same_tables_from_two_runs_of_one_audit(tmp_path):
+    """Two audits of one file differ in run ids and clocks only, which the dump leaves out."""
+    path = SAMPLES / "mcr-faulty.jsonl"
+    dumps = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        db = str(tmp_path / name / "audit.duckdb")
+        table_digest.audit_into([path], db, workers=1)
+        dumps.append(table_digest.dump(db))
+    assert dumps[0] == dumps[1]
+    tables = dumps[0]
+    assert {"games", "hands", "findings", "rejected", "runs", "pair_stats"} <= set(tables)
+    assert len(tables["games"]) > 1 and len(tables["rejected"]) == 2  # a header line, then the rows
+    assert all("run_id" not in header for header in (t[0] for t in tables.values()))
+    groups = dict(table_digest.groups([path, tmp_path / "x.jsonl"], tmp_path))
+    assert groups == {os.path.relpath(path.parent, table_digest.ROOT.parent): [path], "x.jsonl": [tmp_path / "x.jsonl"]}

@@ -226,16 +226,22 @@ def test_usage_errors_exit_1(tmp_path, capsys):
     assert not os.path.exists(tmp_path / "x.duckdb")
 
 
-def test_a_file_split_into_shards_over_two_processes_gives_the_same_tables(tmp_path, monkeypatch, capsys):
-    """One file read as 2 shards by 2 worker processes; its duplicate, bad line and line
-    over the size limit are handled exactly as when it is read whole, and its records are
-    counted once over both shards."""
+@pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz"], ids=["byte_ranges", "strided"])
+def test_a_file_split_into_shards_over_two_processes_gives_the_same_tables(tmp_path, monkeypatch, capsys, suffix):
+    """One file read as 2 shards by 2 worker processes (byte ranges; a compressed file:
+    strided, every other record); its duplicate, bad line and line over the size limit are
+    handled exactly as when it is read whole, and its records are counted once over both
+    shards."""
     lines = [json.dumps(win_game(f"s{i}")) for i in range(6)]
     lines.insert(3, json.dumps(win_game("s0")))  # line 4: a later copy of line 1, in the other shard
     lines.insert(5, "{broken")  # line 6
     lines.append('{"pad": "' + "x" * 3000 + '"}')  # line 9: over --max-record-bytes
-    path = tmp_path / "one.jsonl"
-    path.write_text("\n".join(lines) + "\n")
+    path = tmp_path / f"one{suffix}"
+    text = "\n".join(lines) + "\n"
+    if suffix.endswith(".gz"):
+        path.write_bytes(gzip.compress(text.encode()))
+    else:
+        path.write_text(text)
     monkeypatch.setattr("mahjong_audit.pipeline.read.MIN_SPLIT_BYTES", 1)  # the driver plans the shards
     results = {}
     for mode in (["--workers", "2"], ["--in-memory"]):
@@ -256,7 +262,13 @@ def test_a_file_split_into_shards_over_two_processes_gives_the_same_tables(tmp_p
     assert sharded[2] == [("s0", 4, f"{path}:1")]
     assert sharded[3] == [(6, "invalid_log/json"), (9, "invalid_log/json")]
     assert sharded[4] == [(str(path), 9, 6, 1, 2)] and sharded[5] == [(9, 1)]
-    # the files table: a file read in byte ranges gets the parts' hash and all its lines
+    # the files table: a file read in byte ranges gets the parts' hash and all its lines; a
+    # strided one the file's own SHA-256, as when it is read whole
     ((digest, n_lines),) = query(tmp_path / "workers.duckdb", "SELECT content_hash, lines FROM files")
-    assert digest.startswith("parts:") and n_lines == len(lines)
+    assert n_lines == len(lines)
+    if suffix.endswith(".gz"):
+        assert query(tmp_path / "in-memory.duckdb", "SELECT content_hash FROM files") == [(digest,)]
+        assert not digest.startswith("parts:")
+    else:
+        assert digest.startswith("parts:")
     assert "duplicates: 1 later copies" in capsys.readouterr().out

@@ -84,14 +84,54 @@ def test_plan_shards_splits_big_uncompressed_jsonl_into_byte_ranges_up_to_the_pa
         read.Shard("/a", 0, 2)
 
 
-def test_compressed_files_documents_and_importer_formats_go_whole_to_one_shard():
+def test_compressed_files_and_importer_formats_get_strided_shards_documents_one():
+    """A gzip stream or an importer's format cannot be cut in byte ranges: several shards
+    each read it whole and keep every n-th record. A whole-document file is one record."""
     mb = 1 << 20
-    sizes = {"/big.jsonl.gz": 30 * mb, "/big.jsonl.bz2": 30 * mb, "/d.json": 90 * mb, "/m.txt": 90 * mb}
+    sizes = {"/big.jsonl.gz": 30 * mb, "/big.jsonl.bz2": 90 * mb, "/d.json": 90 * mb, "/m.txt": 90 * mb}
     plan = read.plan_shards(list(sizes), 8, sizes, {"/big.jsonl.gz": None, "/big.jsonl.bz2": None,
                                                       "/m.txt": "botzone-txt"})
-    assert plan == tuple(read.Shard(f) for f in sizes)
-    # a big file whose importer is not known (its head could not be read) is read whole too
-    assert read.plan_shards(["/x.jsonl"], 4, {"/x.jsonl": 30 * mb}, {}) == (read.Shard("/x.jsonl"),)
+    assert read.Shard("/d.json") in plan
+    for f in ("/big.jsonl.gz", "/big.jsonl.bz2", "/m.txt"):
+        mine = [s for s in plan if s.path == f]
+        assert mine == [read.Shard(f, k, len(mine), stride=True) for k in range(len(mine))] and len(mine) > 1
+        assert not any(s.split for s in mine)
+    # a big file whose importer is not known (its head could not be read) is not cut in byte ranges either
+    assert read.plan_shards(["/x.jsonl"], 4, {"/x.jsonl": 30 * mb}, {}) == tuple(
+        read.Shard("/x.jsonl", k, 4, stride=True) for k in range(4))
+    # one worker: one shard, whatever the file
+    assert read.plan_shards(["/big.jsonl.gz"], 1, {"/big.jsonl.gz": 30 * mb}) == (read.Shard("/big.jsonl.gz"),)
+    with pytest.raises(ValueError):  # a strided shard has no byte range
+        read.Shard("/a", 0, 2, 0, 10, stride=True)
+
+
+def test_strided_shards_read_every_record_once_and_the_file_once(tmp_path):
+    path = tmp_path / "g.jsonl.gz"
+    with gzip.open(path, "wt") as f:
+        for i in range(1001):
+            f.write(f'{{"n": {i}}}\n' if i != 10 else "\n")
+    f = str(path)
+    whole = list(read.read_shard(read.Shard(f)))
+    for n in (2, 3, 7):
+        got = [list(read.read_shard(read.Shard(f, k, n, stride=True))) for k in range(n)]
+        records = sorted((r for part in got for r in part if isinstance(r, read.RawRecord)), key=lambda r: r.line)
+        assert records == [r for r in whole if isinstance(r, read.RawRecord)]
+        parts = [r for part in got for r in part if isinstance(r, splits.PartRead)]
+        assert parts == [whole[-1]] and got[0][-1] == whole[-1]  # shard 0 says what the file was
+        assert max(map(len, got)) - min(map(len, got)) <= 2
+
+
+def test_a_corrupt_compressed_file_is_rejected_once_over_its_strided_shards(tmp_path):
+    path = tmp_path / "bad.jsonl.gz"
+    good = gzip.compress("".join(f'{{"n": {i}}}\n' for i in range(5000)).encode())
+    path.write_bytes(good[: len(good) // 2])  # cut short
+    f = str(path)
+    got = [list(read.read_shard(read.Shard(f, k, 3, stride=True))) for k in range(3)]
+    file_level = [r for part in got for r in part if isinstance(r, read.Rejection) and r.line is None]
+    whole = [r for r in read.read_shard(read.Shard(f)) if isinstance(r, read.Rejection) and r.line is None]
+    assert len(file_level) == len(whole) == 1 and file_level == whole
+    assert sum(isinstance(r, read.RawRecord) for part in got for r in part) == \
+        sum(isinstance(r, read.RawRecord) for r in read.read_shard(read.Shard(f)))
 
 
 def test_sizes_come_from_the_filesystem(tmp_path):

@@ -146,8 +146,8 @@ def test_a_split_reader_holds_no_more_than_a_chunk_of_a_line_over_the_limit(tmp_
 
 
 def test_a_utf16_file_is_never_split_in_byte_ranges(tmp_path):
-    """Its newline is two bytes: a byte range could start on the wrong half, so the whole
-    file goes to one shard (and is decoded there)."""
+    """Its newline is two bytes: a byte range could start on the wrong half, so every shard
+    of it reads (and decodes) the whole file, keeping every n-th record."""
     lines = "".join(f'{{"n": {i}}}\n' for i in range(50))
     utf16, utf8 = tmp_path / "wide.jsonl", tmp_path / "narrow.jsonl"
     utf16.write_bytes(lines.encode("utf-16"))
@@ -156,6 +156,6 @@ def test_a_utf16_file_is_never_split_in_byte_ranges(tmp_path):
     kinds = read.importers_for_splitting(list(sizes), sizes, None)
     assert kinds == {str(utf8): None}
     shards = read.plan_shards(list(sizes), 4, sizes, kinds)
-    assert [s.count for s in shards if s.path == str(utf16)] == [1]
+    assert [(s.count, s.stride) for s in shards if s.path == str(utf16)] == [(2, True), (2, True)]
     assert [s.count for s in shards if s.path == str(utf8)] == [2, 2]
     assert [r.text for r in read.read_file(str(utf16))] == [f'{{"n": {i}}}' for i in range(50)]

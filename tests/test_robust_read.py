@@ -114,7 +114,7 @@ def test_non_finite_and_huge_numbers_are_schema_rejections(value):
         from mahjong_audit.engine.audit import audit_game
 
         made, *_ = transforms.item_rows((out, audit_game(out.game)), "run")
-        assert [type(r).__name__ for r in made] == ["RejectedRow", "FindingRow"]
+        assert [rows.table_of(r) for r in made] == ["rejected", "findings"]
         assert made[0].code == "invalid_log/schema" and made[0].game_id == "g"
         assert made[0].message.startswith("a number in this log is too large to store: ")
         assert "does not fit in 64 bits" in made[0].message

@@ -61,3 +61,28 @@ def test_run_keeps_order_and_skips_blank_lines():
     assert run(SimpleNamespace(file=None, ruleset="mcr"), stdin=src, stdout=out) == 0
     lines = [json.loads(x) for x in out.getvalue().splitlines()]
     assert [x["valid"] for x in lines] == [True, False]
+
+
+def test_a_number_beyond_the_integer_digit_limit_is_invalid_json_not_a_crash():
+    # json.loads raises a plain ValueError (not JSONDecodeError) past 4,300 digits
+    line = '{"id": 1' + "0" * 5000 + ', "concealed": [], "win_tile": "1m"}'
+    r = score_line(line, "mcr")
+    assert r["valid"] is False and r["error"] == "invalid_json"
+
+
+def test_an_id_with_a_lone_surrogate_is_written_escaped_not_a_crash():
+    # "\ud800" is valid JSON and is echoed as the id; UTF-8 output cannot encode it as such
+    src = io.StringIO('{"id": "\\ud800", "concealed": ["1m"], "win_tile": "1m"}\n' + json.dumps(NINE_GATES) + "\n")
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8")
+    assert run(SimpleNamespace(file=None, ruleset="mcr"), stdin=src, stdout=out) == 0
+    out.flush()
+    first, second = raw.getvalue().decode("utf-8").splitlines()
+    assert first.startswith('{"id": "\\ud800", "valid": false')
+    assert json.loads(first)["id"] == "\ud800"
+    assert json.loads(second)["valid"] is True
+
+
+def test_json_nested_beyond_the_recursion_limit_is_invalid_json_not_a_crash():
+    r = score_line("[" * 100_000 + "]" * 100_000, "mcr")
+    assert r["valid"] is False and r["error"] == "invalid_json"

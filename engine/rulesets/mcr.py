@@ -6,7 +6,8 @@ calculator ``mcr_scoring``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 from types import MappingProxyType
@@ -78,6 +79,15 @@ class MCROptions:
         return out
 
 
+@functools.cache
+def _calculator() -> Callable[..., Score]:
+    """The fan calculator, imported on first use (it builds its tables at import); an import
+    statement in ``score_win`` itself would cost microseconds on every win."""
+    from mahjong_audit.engine.rulesets.mcr_scoring import score_mcr
+
+    return score_mcr
+
+
 def _standard(counts: list[int], melds: int) -> bool:
     return is_complete(counts, 4 - melds)
 
@@ -136,9 +146,7 @@ class MCR(Ruleset):
         return n <= 1 and knitted_shape(counts, n)
 
     def score_win(self, sit: WinSituation) -> Score:
-        from mahjong_audit.engine.rulesets.mcr_scoring import score_mcr
-
-        return score_mcr(sit, values=self.options.values(),
+        return _calculator()(sit, values=self.options.values(),
                          extra_fans=self.options.extra_fans, min_fan=self.options.min_fan,
                          knitted_waits=self.options.knitted_waits)
 

@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import lru_cache, partial
 from itertools import combinations, permutations, product
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -137,7 +138,6 @@ def _exclusion_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
 # per fan index: bitmask of the fans it hides whole ("hand" rows) and the fans it
 # hides only on its own sets ("sets" rows) — both derived from DATA.EXCLUSIONS.
 _HAND_X, _SETS_X = _exclusion_tables()
-_HAND_X_IX = tuple(tuple(j for j in range(len(_FAN_NAME)) if x >> j & 1) for x in _HAND_X)
 
 
 def _exclude(occ: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
@@ -152,21 +152,20 @@ def _exclude(occ: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
         i = c >> 5
         n[i] = n.get(i, 0) + 1
     order = sorted(n)
-    dead: set[int] = set()
+    dead = 0  # bit i: fan i is hidden by a "hand" row
     scoped = False
     for i in order:
-        if i in dead:
+        if dead >> i & 1:
             continue
-        if _HAND_X_IX[i]:
-            dead.update(_HAND_X_IX[i])
+        dead |= _HAND_X[i]
         for j in _SETS_X[i]:
-            if j in n and j not in dead:
+            if j in n and not dead >> j & 1:
                 scoped = True
                 break
         if scoped:
             break
     if not scoped:
-        return tuple((_FAN_NAME[i], n[i]) for i in order if i not in dead)
+        return tuple([(_FAN_NAME[i], n[i]) for i in order if not dead >> i & 1])
     groups: dict[int, list[int]] = {}
     for c in occ:
         i = c >> 5
@@ -301,17 +300,21 @@ def _suit_parts(sub: tuple[int, ...], s: int) -> tuple[_Part, ...]:
     """
     base = 9 * s
     out = []
+    key_of = _SET_ORDER.__getitem__
     for rsets, p in _suit_readings(sub, s == 3):
-        sets = sorted(((k, base + i) for k, i in rsets), key=lambda x: (_CKEY[x[1]], 0 if x[0] == PUNG else 1))
-        key = tuple((_CKEY[t], 0 if k == PUNG else 1) for k, t in sets)
-        out.append((key, (
+        sets = sorted([(k, base + i) for k, i in rsets], key=key_of)
+        out.append((tuple(map(key_of, sets)), (
             tuple(sets),
-            tuple(t for k, t in sets if k == CHOW),
-            tuple(t for k, t in sets if k != CHOW),
+            tuple([t for k, t in sets if k == CHOW]),
+            tuple([t for k, t in sets if k != CHOW]),
             base + p if p >= 0 else -1,
         )))
-    out.sort(key=lambda x: x[0])
-    return tuple(r for _, r in out)
+    out.sort(key=itemgetter(0))
+    return tuple([r for _, r in out])
+
+
+#: a set's place in the canonical order: (reference tile order, pung before chow)
+_SET_ORDER = MappingProxyType({(k, t): (_CKEY[t], 0 if k == PUNG else 1) for k in (CHOW, PUNG) for t in range(34)})
 
 
 def _memo_per_suit(fn, maxsize: int = 1 << 15):
@@ -377,18 +380,18 @@ def _suit_status(sub: tuple[int, ...], honours: bool) -> int:
 def _suit_wait_info(sub: tuple[int, ...], s: int) -> tuple[int, tuple[tuple[int, int], ...], tuple[int, ...]]:
     """(status, ((tile, status with it), ...) for each tile whose addition leaves this
     suit splittable, tiles held an odd number of times)."""
-    honours = s == 3
+    status = _SUIT_STATUS[s == 3].get
     base = 9 * s
     waits = []
     lst = list(sub)
     for i in range(len(sub)):
         lst[i] += 1
-        st = _suit_status(tuple(lst), honours)
+        st = status(tuple(lst), -1)
         lst[i] -= 1
         if st >= 0:
             waits.append((base + i, st))
     odd = tuple(base + i for i, n in enumerate(sub) if n % 2)
-    return _suit_status(sub, honours), tuple(waits), odd
+    return status(sub, -1), tuple(waits), odd
 
 
 _SUIT_WAIT_INFO = _memo_per_suit(_suit_wait_info)
@@ -420,6 +423,38 @@ def _wait_tiles(subs: tuple[tuple[int, ...], ...] | list[tuple[int, ...]], seven
         if len(singles) == 1:
             out.add(singles[0])
     return out
+
+
+def _single_wait(subs: tuple[tuple[int, ...], ...], seven: bool) -> bool:
+    """``len(_wait_tiles(subs, seven)) == 1``, without building the set."""
+    i0, i1, i2, i3 = infos = (
+        _SUIT_WAIT_INFO[0](subs[0]), _SUIT_WAIT_INFO[1](subs[1]),
+        _SUIT_WAIT_INFO[2](subs[2]), _SUIT_WAIT_INFO[3](subs[3]),
+    )
+    status = (i0[0], i1[0], i2[0], i3[0])
+    bad = status.count(-1)
+    found = -1  # the one waiting tile so far (tiles of different suits differ)
+    if bad <= 1:
+        pairs = status.count(1)
+        for info in infos:
+            st = info[0]
+            if bad - (st < 0):
+                continue  # another suit cannot be split
+            need = 1 - pairs + (st == 1)
+            if need < 0:
+                continue
+            for t, x in info[1]:
+                if x == need:
+                    if found >= 0:
+                        return False
+                    found = t
+    if seven:
+        singles = i0[2] + i1[2] + i2[2] + i3[2]
+        if len(singles) == 1 and singles[0] != found:
+            if found >= 0:
+                return False
+            found = singles[0]
+    return found >= 0
 
 
 def _subs(counts: list[int]) -> tuple[tuple[int, ...], ...]:
@@ -748,11 +783,10 @@ class _Hand:
             return
         win = self.win
         s = win // 9 if win < 27 else 3
-        subs = list(self.subs)
+        subs = self.subs
         sub = list(subs[s])
         sub[win - 9 * s] -= 1
-        subs[s] = tuple(sub)
-        self.unique_wait = len(_wait_tiles(subs, self.n_standing == 13)) == 1
+        self.unique_wait = _single_wait((*subs[:s], tuple(sub), *subs[s + 1:]), self.n_standing == 13)
 
 
 _HON, _WND, _DRG, _TH, _GRN, _REV = 1, 2, 4, 8, 16, 32
@@ -927,7 +961,7 @@ def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[in
                     waits.add("边张")
             if pair == win:
                 waits.add("单钓将")
-            occ += tuple(_WAIT_CODES[w] for w in waits)
+            occ += tuple(map(_WAIT_CODES.__getitem__, waits))
     if h.extra:
         occ += _optional_set_fans(
             h, pair, [(t, i) for i, t in enumerate(chows)], [(t, nc + i) for i, t in enumerate(pungs)],
@@ -1097,8 +1131,11 @@ _SET_TEXT = MappingProxyType({
 })
 
 
+_OPEN_TEXT = MappingProxyType({kt: f"[{text}]" for kt, text in _SET_TEXT.items()})  # a meld: in brackets
+
+
 def _fmt_sets(sets, pair) -> str:
-    parts = [f"[{_SET_TEXT[k, t]}]" if m else _SET_TEXT[k, t] for k, t, m in sets]
+    parts = [_OPEN_TEXT[k, t] if m else _SET_TEXT[k, t] for k, t, m in sets]
     parts.append(_SET_TEXT[PAIR, pair])
     return " ".join(parts)
 
@@ -1272,23 +1309,23 @@ def score_mcr(
     kong_count = 0
     melded_fixed = 0
     mk = 0  # exposed kongs
-    fixed_sets: list[tuple[int, int, bool]] = []
+    fixed_text: list[str] = []  # the melds as the decomposition writes them
     fixed_chows: tuple[int, ...] = ()
     fixed_pungs: tuple[int, ...] = ()
     for m in melds:
         k = m.kind
         t = m.tiles[0]
         if k is _CHI:
-            fixed_sets.append((CHOW, t, True))
+            fixed_text.append(_OPEN_TEXT[CHOW, t])
             fixed_chows += (t,)
             melded_fixed += 1
         elif k is _PON:
-            fixed_sets.append((PUNG, t, True))
+            fixed_text.append(_OPEN_TEXT[PUNG, t])
             fixed_pungs += (t,)
             melded_fixed += 1
         else:
             exposed = k is _KONG
-            fixed_sets.append((KONG, t, exposed))
+            fixed_text.append(_OPEN_TEXT[KONG, t] if exposed else _SET_TEXT[KONG, t])
             fixed_pungs += (t,)
             kong_count += 1
             if exposed:
@@ -1379,7 +1416,8 @@ def score_mcr(
                 if tot > best_total or (tot == best_total and (seven or ev[2])):
                     best_total, best, best_part = tot, ev, part
             if best_part is not None:
-                best_desc = _fmt_sets(fixed_sets + [(k, t, False) for k, t in best_part[0]], best_part[3])
+                best_desc = " ".join(
+                    [*fixed_text, *map(_SET_TEXT.__getitem__, best_part[0]), _SET_TEXT[PAIR, best_part[3]]])
     if best is None:
         raise NotAWin("not_a_win", f"{T.fmt(sit.full_concealed)} with {len(melds)} melds is not a complete hand")
 

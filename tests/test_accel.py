@@ -1,0 +1,132 @@
+"""The optional compiled engine (mahjong_audit/accel.py): when it loads, and that it gives the
+same verdicts as the sources. `make test` runs the suite on the pure-Python engine and
+`make test-accel` runs it again on the compiled one; the tests marked here as needing the
+compiled engine run only in the second."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mahjong_audit import accel
+
+ROOT = Path(__file__).resolve().parent.parent
+compiled_only = pytest.mark.skipif(not accel.active(), reason="the compiled engine is not built or not in use")
+
+
+@pytest.fixture
+def fake_build(tmp_path, monkeypatch):
+    """Compiled files 'present', with a manifest in a temporary folder."""
+    manifest = tmp_path / "compiled.manifest"
+    monkeypatch.setattr(accel, "MANIFEST", manifest)
+    monkeypatch.setattr(accel, "compiled_files", lambda: [tmp_path / "replay.so"])
+    monkeypatch.setattr(accel, "compiled_modules", lambda: set(accel.MODULES))
+    monkeypatch.delenv(accel.PURE_ENV, raising=False)
+    return manifest
+
+
+def test_no_compiled_files_means_pure(monkeypatch):
+    monkeypatch.setattr(accel, "compiled_files", lambda: [])
+    assert accel.state()[0] == "pure"
+
+
+def test_current_build_is_used(fake_build):
+    fake_build.write_text("\n".join(accel.manifest_lines()) + "\n", encoding="utf-8")
+    assert accel.state() == ("compiled", f"{len(accel.MODULES)} engine modules compiled with mypyc")
+
+
+def test_a_source_changed_after_the_build_makes_the_whole_build_stale(fake_build):
+    lines = accel.manifest_lines()
+    lines[-1] = "0" * 64 + lines[-1][64:]  # one module's source no longer the one compiled
+    fake_build.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kind, why = accel.state()
+    assert kind == "stale" and "source changed" in why
+
+
+def test_a_compiled_file_of_a_module_not_listed_makes_the_build_stale(fake_build, monkeypatch):
+    """A file left by a build of a longer module list would import a shared library that
+    lacks its module."""
+    fake_build.write_text("\n".join(accel.manifest_lines()) + "\n", encoding="utf-8")
+    monkeypatch.setattr(accel, "compiled_modules", lambda: set(accel.MODULES) | {"mahjong_audit.engine.result"})
+    kind, why = accel.state()
+    assert kind == "stale" and "module list" in why
+
+
+def test_compiled_modules_are_named_from_their_files():
+    """Every listed module has a compiled file after a build; before one, none."""
+    assert accel.compiled_modules() in (set(), set(accel.MODULES)) or accel.state()[0] == "stale"
+
+
+def test_compiled_files_without_a_manifest_are_stale(fake_build):
+    assert accel.state()[0] == "stale"
+
+
+def test_pure_env_loads_the_sources_of_a_current_build(fake_build, monkeypatch):
+    fake_build.write_text("\n".join(accel.manifest_lines()) + "\n", encoding="utf-8")
+    monkeypatch.setenv(accel.PURE_ENV, "1")
+    assert accel.state()[0] == "pure"
+
+
+def test_a_stale_build_warns_and_puts_the_sources_first(fake_build, monkeypatch):
+    monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path if f is not accel._FINDER])
+    with pytest.warns(RuntimeWarning, match="pure-Python engine"):
+        assert accel.install() == "stale"
+    assert sys.meta_path[0] is accel._FINDER
+
+
+def test_the_source_finder_finds_only_the_compiled_modules_sources():
+    spec = accel._FINDER.find_spec("mahjong_audit.engine.replay")
+    assert spec is not None and spec.origin == str(accel.source_path("mahjong_audit.engine.replay"))
+    assert spec.origin.endswith("replay.py")
+    assert accel._FINDER.find_spec("mahjong_audit.engine.rulesets.mcr") is None
+
+
+def test_every_compiled_module_has_its_source():
+    assert all(accel.source_path(m).is_file() for m in accel.MODULES)
+
+
+def test_a_fresh_process_reports_the_engine_it_runs():
+    """`status` agrees with what a process actually imports."""
+    env = {**os.environ}
+    code = "import mahjong_audit.accel as a; print(a.state()[0], a.active())"
+    kind, active = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                  check=True, cwd=ROOT).stdout.split()
+    assert (kind == "compiled") == (active == "True")
+    env[accel.PURE_ENV] = "1"
+    kind, active = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                  check=True, cwd=ROOT).stdout.split()
+    assert active == "False"
+
+
+DIGEST = """
+import json, sys
+from pathlib import Path
+from bench.verdict_digest import audit_file
+import mahjong_audit.accel as a
+out = {str(p): audit_file(p)[:3] for p in sorted(Path('sample_logs').glob('*.json*'))}
+for p in sorted(Path('tests/fixtures').rglob('*.json*')):
+    out[str(p)] = audit_file(p)[:3]
+print(json.dumps({'active': a.active(), 'digests': out}))
+"""
+
+
+@compiled_only
+def test_compiled_and_pure_engines_give_the_same_verdicts():
+    """Every finding, score and payout of the sample logs and the test fixtures, digested by
+    bench.verdict_digest, on the compiled engine and on the sources."""
+    runs = {}
+    for pure in (False, True):
+        env = {k: v for k, v in os.environ.items() if k != accel.PURE_ENV}
+        if pure:
+            env[accel.PURE_ENV] = "1"
+        out = subprocess.run([sys.executable, "-c", DIGEST], env=env, capture_output=True, text=True, check=True,
+                             cwd=ROOT)
+        runs[pure] = json.loads(out.stdout.strip().splitlines()[-1])
+    assert runs[False]["active"] and not runs[True]["active"]
+    assert len(runs[False]["digests"]) > 20
+    assert runs[False]["digests"] == runs[True]["digests"]
