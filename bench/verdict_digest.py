@@ -1,13 +1,16 @@
 """One digest of every verdict: a check that a speed change left every finding and score as it was.
 
-    python -m bench.verdict_digest [--hands N] [--keep DIR] [-v]
+    python -m bench.verdict_digest [--hands N] [--keep DIR] [--models] [-v]
 
 Audits the sample logs, the real-log fixtures, ``../shared/real-logs`` (when present) and
 freshly simulated corpora of every ruleset, clean and with ``--faults 0.3`` (fixed seeds,
 so the same code always gives the same corpora), and prints one SHA-256 over every
 game's audit (each finding with its code, hand, seq, seat, expected and recorded values;
 each hand's outcome, wins, scores and payouts), then a line per input with its own digest.
-Run it before and after a change: the digests must be identical.
+Records are read as the audit reads them: the fast validation path first
+(``schemas.log_fast``), the models for what it declines (``--models``: the models alone).
+Run it before and after a change: the digests must be identical. Rejections name their
+file, so compare runs made from the same folder (swap the code, not the folder).
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ def inputs(tmp: Path, hands: int) -> list[Path]:
     return out
 
 
-def audit_file(path: Path) -> tuple[str, int, int, Counter]:
+def audit_file(path: Path, models: bool = False) -> tuple[str, int, int, Counter]:
     """Digest of one file's audits (rejections included), games, findings and codes."""
     from mahjong_audit.engine.audit import audit_game
     from mahjong_audit.pipeline import read
@@ -57,7 +60,10 @@ def audit_file(path: Path) -> tuple[str, int, int, Counter]:
     h = hashlib.sha256()
     games = 0
     codes: Counter = Counter()
-    for parsed in read.parse_file(str(path)):
+    # the audit's own path: the fast validation first (schemas.log_fast), the models for the rest
+    records = read.read_file(str(path))
+    parsed_all = (p for rec in records for p in read.parse_record(rec, fast=not models))
+    for parsed in parsed_all:
         if not isinstance(parsed, read.ParsedGame):
             h.update(repr(parsed).encode())
             codes[parsed.code] += 1
@@ -73,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.verdict_digest", description=__doc__.split("\n\n")[0])
     ap.add_argument("--hands", type=int, default=400, help="hands per simulated corpus (default 400)")
     ap.add_argument("--keep", help="keep the simulated corpora in this folder (and reuse them when present)")
+    ap.add_argument("--models", action="store_true", help="validate every record with the pydantic models "
+                    "instead of the audit's fast path first")
     ap.add_argument("-v", "--verbose", action="store_true", help="also print each input's finding codes")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="verdict-digest-") as tmp:
@@ -81,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         total = hashlib.sha256()
         lines = []
         for path in inputs(where, args.hands):
-            digest, games, findings, codes = audit_file(path)
+            digest, games, findings, codes = audit_file(path, args.models)
             total.update(digest.encode())
             name = os.path.relpath(path, ROOT) if path.is_relative_to(ROOT.parent) else path.name
             lines.append(f"{digest[:16]}  {games:5d} games {findings:6d} findings  {name}")
