@@ -130,3 +130,16 @@ def test_compiled_and_pure_engines_give_the_same_verdicts():
     assert runs[False]["active"] and not runs[True]["active"]
     assert len(runs[False]["digests"]) > 20
     assert runs[False]["digests"] == runs[True]["digests"]
+
+
+def test_the_audit_summary_names_the_engine_and_the_validation_path(tmp_path, capsys):
+    """An operator sees which engine and validation path a local run used."""
+    from mahjong_audit.pipeline.cli import main
+    from mahjong_audit.schemas import log_fast
+    from tests.test_pipeline_e2e import make_corpus
+
+    corpus = make_corpus(tmp_path)
+    assert main(["audit", str(corpus), "--db", str(tmp_path / "a.duckdb"), "--in-memory", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    engine = "compiled engine" if accel.state()[0] == "compiled" else "pure-Python engine"
+    assert f"{engine}, {log_fast.IMPLEMENTATION} validation" in out

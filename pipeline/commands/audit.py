@@ -276,7 +276,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         with quiet_stderr(log_path) as real_stderr:
             logging.info("run %s: %d files in %d shards (%d skipped as audited unchanged), runner %s, staging %s",
-                         run_id, len(todo), len(shards), len(selection.skipped), choice.name, staging)
+                         run_id, len(todo), len(shards), len(selection.skipped), _runner_label(choice), staging)
             try:
                 _run_pipeline(shards, choice, run_id, staging, args.importer, audit_fn,
                               real_stderr if show else None, limit)
@@ -296,7 +296,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     finally:
         if con is not None:
             con.close()
-    _print_summary(summary, time.monotonic() - t0, choice.name, args.db, log_path,
+    _print_summary(summary, time.monotonic() - t0, _runner_label(choice), args.db, log_path,
                    len(selection.skipped), parquet)
     return 0
 
@@ -370,6 +370,18 @@ def _run_row(run_id, started, inputs, runner_name, summary):
         games=summary.games, hands=summary.hands, findings=summary.findings, rejected=summary.rejected,
         records=summary.records, duplicates=summary.duplicates,
     )
+
+
+def _runner_label(choice) -> str:
+    """The runner, and on this machine which engine and validation path the workers run
+    (a cluster's workers run what their own installation has)."""
+    if not choice.local:
+        return choice.name
+    from mahjong_audit import accel
+    from mahjong_audit.schemas import log_fast
+
+    engine = "compiled engine" if accel.state()[0] == "compiled" else "pure-Python engine"
+    return f"{choice.name}, {engine}, {log_fast.IMPLEMENTATION} validation"
 
 
 def _print_summary(summary, elapsed: float, runner_name: str, db: str | None, log_path: str,
