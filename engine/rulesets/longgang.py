@@ -215,6 +215,9 @@ class Longgang(Ruleset):
     def __init__(self, options: Any = None):
         super().__init__(options)
         self.rules = self.options.rules()
+        #: (the hand end, every seat's score at it): settle and seat_items both need all four,
+        #: and a 陪家's best placement is a search (see :meth:`seat_scores`)
+        self._seat_memo: tuple[HandEnd, tuple[Score, ...]] | None = None
 
     @property
     def dead_wall(self) -> int:  # type: ignore[override]
@@ -308,6 +311,19 @@ class Longgang(Ruleset):
 
     def score_seat(self, end: HandEnd, seat: int) -> Score:
         """Any seat's score at the end of a won hand (the winner's recomputed score)."""
+        return self.seat_scores(end)[seat]
+
+    def seat_scores(self, end: HandEnd) -> tuple[Score, ...]:
+        """Every seat's score at the end of a won hand, worked out once per hand end (the same
+        end object asks again for the money, the liability and the items)."""
+        memo = self._seat_memo
+        if memo is not None and memo[0] is end:
+            return memo[1]
+        scores = tuple(self._score_seat(end, s) for s in range(4))
+        self._seat_memo = (end, scores)
+        return scores
+
+    def _score_seat(self, end: HandEnd, seat: int) -> Score:
         for w in end.wins:
             if w.seat == seat:
                 return w.score
