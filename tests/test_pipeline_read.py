@@ -251,3 +251,20 @@ def test_progress_markers_are_summed_from_file_names(tmp_path):
     assert progress.snapshot(str(tmp_path / "missing")) == progress.Snapshot()
     line = progress.status_line(snap, elapsed=10, rate=1.0)
     assert "audited 5/7 games" in line and "ETA 0:00:02" in line
+
+
+def test_strided_shards_of_an_importer_format_read_what_a_whole_read_reads():
+    """A platform export (Botzone's data text, 16 games) cut into strided shards: the records
+    the importer makes, each once, with the lines and the file's PartRead of a whole read."""
+    f = str(Path(__file__).parent / "fixtures" / "real" / "botzone-txt" / "sample.txt")
+    whole = list(read.read_shard(read.Shard(f)))
+    records = [r for r in whole if not isinstance(r, splits.PartRead)]
+    assert len(records) >= 10
+    for n in (2, 3):
+        got = [r for k in range(n) for r in read.read_shard(read.Shard(f, k, n, stride=True))]
+        assert sorted((r for r in got if not isinstance(r, splits.PartRead)), key=repr) == sorted(records, key=repr)
+        assert [r for r in got if isinstance(r, splits.PartRead)] == [whole[-1]]
+        games = [g for rec in got if isinstance(rec, read.RawRecord) for g in read.parse_record(rec)]
+        assert sorted(g.game.game_id for g in games if isinstance(g, read.ParsedGame)) == sorted(
+            g.game.game_id for rec in records if isinstance(rec, read.RawRecord) for g in read.parse_record(rec)
+            if isinstance(g, read.ParsedGame))
