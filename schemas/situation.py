@@ -87,9 +87,26 @@ def meld_shape_problem(kind: str, tiles: list[str] | None, tile: str | None, cla
     return None
 
 
+#: melds made by :func:`meld_of`, by their fields: a Meld is immutable and valid fields make
+#: only a few thousand different ones, so each is built once per process
+_MELDS: dict[tuple[object, ...], Meld] = {}
+_MELDS_MAX = 1 << 14
+
+
 def meld_of(kind: str, tiles: list[str] | None, tile: str | None, claimed: str | None, source: int | None,
             concealed: bool) -> Meld:
     """The engine's meld of a validated meld's fields (of :class:`MeldIn`, or of the fast path's dict)."""
+    key = (kind, tuple(tiles) if tiles else None, tile, claimed, source, concealed)
+    meld = _MELDS.get(key)
+    if meld is None:
+        meld = _new_meld(kind, tiles, tile, claimed, source, concealed)
+        if len(_MELDS) < _MELDS_MAX:
+            _MELDS[key] = meld
+    return meld
+
+
+def _new_meld(kind: str, tiles: list[str] | None, tile: str | None, claimed: str | None, source: int | None,
+              concealed: bool) -> Meld:
     if kind == "chi":
         ts = tuple(sorted(map(_TILE, tiles or ())))
         return Meld(MeldKind.CHI, ts, _TILE(claimed) if claimed else ts[0], source or 1)

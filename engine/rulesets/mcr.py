@@ -79,6 +79,10 @@ class MCROptions:
         return out
 
 
+_COPIES_WITH_FLOWERS = (4,) * 34 + (1,) * 8
+_COPIES_NO_FLOWERS = (4,) * 34 + (0,) * 8
+
+
 @functools.cache
 def _calculator() -> Callable[..., Score]:
     """The fan calculator, imported on first use (it builds its tables at import); an import
@@ -129,7 +133,7 @@ class MCR(Ruleset):
 
     @property
     def copies(self) -> tuple[int, ...]:
-        return (4,) * 34 + ((1,) * 8 if self.options.flowers else (0,) * 8)
+        return _COPIES_WITH_FLOWERS if self.options.flowers else _COPIES_NO_FLOWERS
 
     def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int] = frozenset()) -> bool:
         counts = T.counts(concealed, 34) if not isinstance(concealed, list) else concealed

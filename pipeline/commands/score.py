@@ -5,14 +5,17 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from types import ModuleType
 from typing import Any, TextIO
 
 from pydantic import ValidationError
 
+from mahjong_audit.accel import PURE_ENV
 from mahjong_audit.engine.hand import NotAWin, Score, ScoreItem, WinSituation
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets import RULESETS, OptionError
@@ -20,6 +23,14 @@ from mahjong_audit.engine.situation_check import InvalidSituation, check_situati
 from mahjong_audit.schemas import situation_fast
 from mahjong_audit.schemas.log import describe_errors
 from mahjong_audit.schemas.situation import Situation, error_code
+
+situation_msgspec: ModuleType | None
+try:  # the fastest path, with the optional msgspec (chosen as schemas/log_fast.py chooses)
+    if os.environ.get(PURE_ENV):
+        raise ImportError(f"{PURE_ENV} is set")
+    from mahjong_audit.schemas import situation_msgspec
+except ImportError:
+    situation_msgspec = None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,8 +58,9 @@ def _line_id(data: object) -> object:
 def score_line(line: str, default_ruleset: str) -> dict[str, Any]:
     """One input line → one result object. Never raises for bad input.
 
-    A line is read by the fast path (:mod:`schemas.situation_fast`) when it takes it, else by
-    ``json.loads`` and the models, which give every error; both give the same result."""
+    A line is read by a fast path when it takes it (:mod:`schemas.situation_msgspec` where msgspec
+    is installed, then :mod:`schemas.situation_fast`), else by ``json.loads`` and the models,
+    which give every error; all give the same result."""
     return _plain(_line_result(line, default_ruleset))
 
 
@@ -64,6 +76,11 @@ def score_line_checked(line: str, default_ruleset: str) -> dict[str, Any]:
 
 
 def _line_result(line: str, default_ruleset: str) -> dict[str, Any]:
+    if situation_msgspec is not None:
+        got = situation_msgspec.read(line)
+        if got is not None:
+            return _score(got.situation.id, got.situation.ruleset, got.options, got.fields,
+                          partial(situation_msgspec.to_situation, got), default_ruleset)
     fast = situation_fast.read(line)
     if fast is None:
         return _line_result_checked(line, default_ruleset)
@@ -183,12 +200,21 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 _STR = json.encoder.encode_basestring  # how that encoder writes a string
 
 
+#: ``'"key": '`` of each result key seen (the keys of results are a small fixed set)
+_KEY_TEXT: dict[str, str] = {}
+
+
 def _text(fields: dict[str, Any]) -> str:
     """``_ENCODE(_plain(fields))``, with strings, booleans, ints and the breakdown written here."""
     parts = []
     for k, v in fields.items():
         if type(k) is not str:
             return _ENCODE(_plain(fields))
+        key = _KEY_TEXT.get(k)
+        if key is None:
+            key = _STR(k) + ": "
+            if len(_KEY_TEXT) < _ITEM_TEXT_MAX:
+                _KEY_TEXT[k] = key
         t = type(v)
         if t is str:
             value = _STR(v)
@@ -200,7 +226,7 @@ def _text(fields: dict[str, Any]) -> str:
             value = v.text()
         else:
             value = _ENCODE(v)
-        parts.append(_STR(k) + ": " + value)
+        parts.append(key + value)
     return "{" + ", ".join(parts) + "}"
 
 
