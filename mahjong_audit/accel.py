@@ -94,6 +94,8 @@ def state() -> tuple[str, str]:
     """(``compiled`` | ``stale`` | ``pure``, why)."""
     if not compiled_files():
         return "pure", "no compiled engine is built (make accel builds one)"
+    if os.environ.get(PURE_ENV):  # asked for the sources: whether the build is current does not matter
+        return "pure", f"{PURE_ENV} is set"
     try:
         built = MANIFEST.read_text(encoding="utf-8").splitlines()
     except OSError:
@@ -102,8 +104,6 @@ def state() -> tuple[str, str]:
         return "stale", "a source changed after the compiled engine was built (make accel rebuilds it)"
     if compiled_modules() != set(MODULES):
         return "stale", "the compiled files are not those of the module list (make accel rebuilds them)"
-    if os.environ.get(PURE_ENV):
-        return "pure", f"{PURE_ENV} is set"
     return "compiled", f"{len(MODULES)} engine modules compiled with mypyc"
 
 
