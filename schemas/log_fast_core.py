@@ -27,6 +27,7 @@ from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.schemas import log
 from mahjong_audit.schemas.log import FORMAT, Instant, RecordedScore
+from mahjong_audit.schemas.log_fast_checks import options_ok, players_ok, seq_increasing
 
 if TYPE_CHECKING:  # a Literal built at run time is no type to the checker
     Tile = str
@@ -222,36 +223,6 @@ def _adapter() -> TypeAdapter:
     return TypeAdapter(Game)
 
 
-def _seq_increasing(hand: Hand) -> bool:
-    prev = -1
-    for ev in hand.events:
-        if ev.seq <= prev:
-            return False
-        prev = ev.seq
-    return True
-
-
-@cache
-def _rulesets() -> tuple[dict, type[Exception]]:
-    from mahjong_audit.engine.rulesets import (  # not at import: the engine imports schemas
-        RULESETS,
-        OptionError,
-    )
-
-    return RULESETS, OptionError
-
-
-def _options_ok(ruleset: str, options: dict[str, Any]) -> bool:
-    rulesets, option_error = _rulesets()
-    if ruleset not in rulesets:
-        return False
-    try:
-        rulesets[ruleset].parse_options(options)
-    except option_error:
-        return False
-    return True
-
-
 def parse_game_json(text: str | bytes) -> Game | None:
     """The game of one JSON document if the models would accept it, else None (then
     validate with :class:`schemas.log.Game` for the error)."""
@@ -259,12 +230,8 @@ def parse_game_json(text: str | bytes) -> Game | None:
         game = _adapter().validate_json(text)
     except ValidationError:
         return None
-    if game.format != FORMAT or not all(_seq_increasing(h) for h in game.hands):
+    if game.format != FORMAT or not all(seq_increasing(h) for h in game.hands):
         return None
-    if not _options_ok(game.ruleset, game.options):
-        return None
-    try:
-        log.check_players(game)
-    except ValueError:
+    if not options_ok(game.ruleset, game.options) or not players_ok(game):
         return None
     return game

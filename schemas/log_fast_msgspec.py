@@ -28,7 +28,6 @@ same values field by field; and the same audits and rows from both paths.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar
 
 import msgspec
@@ -38,6 +37,7 @@ from mahjong_audit.engine import tiles as T
 from mahjong_audit.schemas import log
 from mahjong_audit.schemas.instants import check_instant
 from mahjong_audit.schemas.log import FORMAT, RecordedScore
+from mahjong_audit.schemas.log_fast_checks import options_ok, players_ok, seq_increasing
 
 if TYPE_CHECKING:  # a Literal built at run time is no type to the checker
     Tile = str
@@ -240,15 +240,6 @@ def _decode_hook(cls: type, value: Any) -> Any:
 _DECODER = msgspec.json.Decoder(Game, dec_hook=_decode_hook)
 
 
-def _seq_increasing(hand: Hand) -> bool:
-    prev = -1
-    for ev in hand.events:  # a plain loop is faster here than map or zip
-        if ev.seq <= prev:
-            return False
-        prev = ev.seq
-    return True
-
-
 def _instants_ok(game: Game) -> bool:
     try:
         if game.started_at is not None:
@@ -261,27 +252,6 @@ def _instants_ok(game: Game) -> bool:
     return True
 
 
-@cache
-def _rulesets() -> tuple[dict, type[Exception]]:
-    from mahjong_audit.engine.rulesets import (  # not at import: the engine imports schemas
-        RULESETS,
-        OptionError,
-    )
-
-    return RULESETS, OptionError
-
-
-def _options_ok(ruleset: str, options: dict[str, Any]) -> bool:
-    rulesets, option_error = _rulesets()
-    if ruleset not in rulesets:
-        return False
-    try:
-        rulesets[ruleset].parse_options(options)
-    except option_error:
-        return False
-    return True
-
-
 def parse_game_json(text: str | bytes) -> Game | None:
     """The game of one JSON document if the models would accept it, else None (then
     validate with :class:`schemas.log.Game` for the error)."""
@@ -289,15 +259,11 @@ def parse_game_json(text: str | bytes) -> Game | None:
         game = _DECODER.decode(text)
     except (ValueError, RecursionError):  # msgspec's errors are ValueErrors, as is a str it cannot encode
         return None
-    if game.format != FORMAT or not all(_seq_increasing(h) for h in game.hands) or not _instants_ok(game):
+    if game.format != FORMAT or not all(seq_increasing(h) for h in game.hands) or not _instants_ok(game):
         return None
     if not (_nested_within(game.options) and _nested_within(game.meta)
             and all(_nested_within(h.meta) for h in game.hands)):
         return None
-    if not _options_ok(game.ruleset, game.options):
-        return None
-    try:
-        log.check_players(game)
-    except ValueError:
+    if not options_ok(game.ruleset, game.options) or not players_ok(game):
         return None
     return game

@@ -1,0 +1,54 @@
+"""The checks both fast validation paths run after decoding (schemas/log_fast_core.py,
+schemas/log_fast_msgspec.py): what the models' validators check, as plain functions over
+the decoded objects, which both paths build with the models' attribute names."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from mahjong_audit.schemas import log
+
+
+def seq_increasing(hand: Any) -> bool:
+    """Every event's ``seq`` above the one before (the model's validator)."""
+    prev = -1
+    for ev in hand.events:  # a plain loop is faster here than map or zip
+        if ev.seq <= prev:
+            return False
+        prev = ev.seq
+    return True
+
+
+@cache
+def _rulesets() -> tuple[dict, type[Exception]]:
+    from mahjong_audit.engine.rulesets import (  # not at import: the engine imports schemas
+        RULESETS,
+        OptionError,
+    )
+
+    return RULESETS, OptionError
+
+
+def options_ok(ruleset: str, options: dict[str, Any]) -> bool:
+    """A known ruleset whose options parse (the model's validator)."""
+    rulesets, option_error = _rulesets()
+    if ruleset not in rulesets:
+        return False
+    try:
+        rulesets[ruleset].parse_options(options)
+    except option_error:
+        return False
+    return True
+
+
+def players_ok(game: Any) -> bool:
+    """The seating checks of :func:`schemas.log.check_players`."""
+    try:
+        log.check_players(game)
+    except ValueError:
+        return False
+    return True
+
+
+__all__ = ["options_ok", "players_ok", "seq_increasing"]
