@@ -3,15 +3,12 @@ the audit of a game is the same whichever path read it."""
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
 import pickle
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
 
 from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.pipeline import read
@@ -19,7 +16,8 @@ from mahjong_audit.pipeline.rows import audit_rows
 from mahjong_audit.schemas import log as L
 from mahjong_audit.schemas import log_fast_core as F
 from mahjong_audit.schemas.results import GameRow, HandRow
-from tests.test_pipeline_e2e import draw_game, win_game
+from tests.log_variants import model_accepts, mutations, native_texts
+from tests.test_pipeline_e2e import win_game
 
 
 @pytest.fixture(autouse=True)
@@ -29,124 +27,21 @@ def _read_uses_this_path(monkeypatch):
     monkeypatch.setattr(read, "parse_game_json", F.parse_game_json)
 
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "sample_logs"
 
 
-def _model_accepts(text: str) -> L.Game | None:
-    try:
-        return L.Game.model_validate_json(text)
-    except ValidationError:
-        return None
-
-
-@pytest.mark.parametrize("cls", F.CLASSES, ids=lambda c: c.__name__)
-def test_each_fast_class_has_the_fields_of_its_model(cls):
-    model = getattr(L, cls.__name__)
-    fast = {f.name: f for f in dataclasses.fields(cls)}
-    assert set(fast) == set(model.model_fields)
-    for name, info in model.model_fields.items():
-        required = fast[name].default is dataclasses.MISSING and fast[name].default_factory is dataclasses.MISSING
-        assert required == info.is_required(), name
-        if not required:  # same default (a factory gives a fresh empty list or dict)
-            default = fast[name].default if fast[name].default_factory is dataclasses.MISSING \
-                else fast[name].default_factory()
-            want = info.default if info.default_factory is None else info.default_factory()
-            assert default == want, name
-
-
-def _native_texts() -> list[tuple[str, str]]:
-    out = []
-    for path in sorted(SAMPLES.glob("*.json*")):
-        if path.name.endswith(".labels.jsonl"):
-            continue
-        for rec in read.read_records(str(path)):
-            out.append((f"{path.name}:{rec.line}", rec.text))
-    return out
-
-
-@pytest.mark.parametrize(("where", "text"), _native_texts(), ids=lambda x: x if ":" in str(x) else "")
+@pytest.mark.parametrize(("where", "text"), native_texts(), ids=lambda x: x if ":" in str(x) else "")
 def test_sample_logs_audit_the_same_on_both_paths(where, text):
-    model = _model_accepts(text)
+    model = model_accepts(text)
     fast = F.parse_game_json(text)
     assert (fast is None) == (model is None)
     if model is not None:
         assert audit_game(fast) == audit_game(model)
 
 
-def _mutations() -> list[tuple[str, dict]]:
-    """A valid game with one change each: most make it invalid, a few keep it valid."""
-    base = win_game("g1")
-    out: list[tuple[str, dict]] = [("valid", base), ("valid draw", draw_game("g2"))]
-
-    def change(name, fn):
-        g = copy.deepcopy(base)
-        fn(g)
-        out.append((name, g))
-
-    hand = lambda g: g["hands"][0]  # noqa: E731
-    change("bad tile", lambda g: hand(g)["events"][0].update(tile="10m"))
-    change("tile not a string", lambda g: hand(g)["events"][0].update(tile=5))
-    change("seat 4", lambda g: hand(g)["events"][0].update(seat=4))
-    change("negative seq", lambda g: hand(g)["events"][0].update(seq=-1))
-    change("seq not increasing", lambda g: hand(g)["events"][1].update(seq=1))
-    change("unknown event type", lambda g: hand(g)["events"][0].update(type="steal"))
-    change("extra event field", lambda g: hand(g)["events"][0].update(note="x"))
-    change("draw from nowhere", lambda g: hand(g)["events"][0].update({"from": "side"}))
-    change("draw from back", lambda g: hand(g)["events"][0].update({"from": "back"}))
-    change("from_ by field name", lambda g: hand(g)["events"][1].update(from_=hand(g)["events"][1].pop("from")))
-    change("win without from", lambda g: hand(g)["events"][1].pop("from"))
-    change("three deal lists", lambda g: hand(g)["deal"].pop())
-    change("bad deal tile", lambda g: hand(g)["deal"][1].__setitem__(0, "0p"))
-    change("bad wall tile", lambda g: hand(g).update(wall=["1m", "9x"]))
-    change("seat walls of 3", lambda g: hand(g).update(seat_walls=[["1m"], ["2m"], ["3m"]]))
-    change("round wind X", lambda g: hand(g).update(round_wind="X"))
-    change("hand_no -1", lambda g: hand(g).update(hand_no=-1))
-    change("unknown ruleset", lambda g: g.update(ruleset="riichi"))
-    change("unknown option", lambda g: g.update(options={"no_such_option": 1}))
-    change("wrong option type", lambda g: g.update(options={"min_fan": "many"}))
-    change("a known option", lambda g: g.update(options={"min_fan": 8}))
-    change("wrong format", lambda g: g.update(format="mahjong-log/2"))
-    change("empty game_id", lambda g: g.update(game_id=""))
-    change("three players", lambda g: g.update(players=["a", "b", "c"]))
-    change("extra game field", lambda g: g.update(colour="red"))
-    change("outcome deltas of 3", lambda g: hand(g)["outcome"].update(deltas=[1, 2, -3]))
-    change("outcome result lost", lambda g: hand(g)["outcome"].update(result="lost"))
-    change("recorded fans bad entry", lambda g: hand(g)["outcome"]["wins"][0]["score"].update(fans=[[1, 2]]))
-    change("recorded score extra field", lambda g: hand(g)["outcome"]["wins"][0]["score"].update(hu=20, note="x"))
-    change("penalty", lambda g: hand(g)["outcome"].update(penalties=[{"seat": 1, "kind": "x"}]))
-    change("ready event", lambda g: hand(g)["events"].insert(1, {"seq": 1, "type": "ready", "seat": 0}))
-    change("chi of one tile", lambda g: hand(g)["events"].append(
-        {"seq": 9, "type": "chi", "seat": 1, "tile": "1m", "tiles": ["2m"], "from": 0}))
-    change("int as string", lambda g: hand(g).update(dealer="0"))
-    change("meta kept", lambda g: g.update(meta={"match": 7}))
-    # started_at: an ISO 8601 instant on the game and on each hand (schemas.instants)
-    change("game started_at with offset", lambda g: g.update(started_at="2026-11-01T20:00:00+08:00"))
-    change("game started_at a plain date", lambda g: g.update(started_at="2022-06-25"))
-    change("game started_at without offset", lambda g: g.update(started_at="2026-11-01 12:30"))
-    change("game started_at not a time", lambda g: g.update(started_at="yesterday"))
-    change("game started_at week date", lambda g: g.update(started_at="2026-W44-7"))
-    change("game started_at month 13", lambda g: g.update(started_at="2026-13-01"))
-    change("game started_at a number", lambda g: g.update(started_at=1767225600))
-    change("hand started_at", lambda g: hand(g).update(started_at="2026-11-01T12:05:00Z"))
-    change("hand started_at not a time", lambda g: hand(g).update(started_at="soon"))
-    change("hand started_at hour 25", lambda g: hand(g).update(started_at="2026-11-01T25:00:00Z"))
-    change("hand started_at null", lambda g: hand(g).update(started_at=None))
-    # seating and chips (龙港 at five; the base game is mcr, which seats four)
-    change("five players in mcr", lambda g: g.update(players=["a", "b", "c", "d", "e"]))
-    change("seats of four players", lambda g: hand(g).update(seats=[1, 0, 3, 2]))
-    change("seats repeating a player", lambda g: hand(g).update(seats=[0, 0, 1, 2]))
-    change("seats out of range", lambda g: hand(g).update(seats=[0, 1, 2, 4]))
-    change("chips one per player", lambda g: hand(g).update(chips=[95, 95, 95, 95]))
-    change("chips of three", lambda g: hand(g).update(chips=[95, 95, 95]))
-    change("out_delta with four players", lambda g: hand(g)["outcome"].update(out_delta=10))
-    return out
-
-
-@pytest.mark.parametrize(("name", "game"), _mutations(), ids=lambda x: x if isinstance(x, str) else "")
+@pytest.mark.parametrize(("name", "game"), mutations(), ids=lambda x: x if isinstance(x, str) else "")
 def test_fast_path_accepts_exactly_what_the_models_accept(name, game):
     text = json.dumps(game)
-    model = _model_accepts(text)
+    model = model_accepts(text)
     fast = F.parse_game_json(text)
     assert (fast is None) == (model is None), name
     if model is not None:
