@@ -1,8 +1,8 @@
 """The fastest path of a ``score`` line, when msgspec is installed: the shape of
 :mod:`schemas.situation` decoded and checked by msgspec in one pass into frozen Structs.
 
-The same contract as :mod:`schemas.situation_fast` (pydantic-core), which ``score`` tries
-next: the same fields, strict types (no ``"1"`` for an int, no ``1`` for a bool, no float
+The same contract as :mod:`schemas.situation_fast` (pydantic-core), which ``score`` uses
+where msgspec is not installed: the same fields, strict types (no ``"1"`` for an int, no ``1`` for a bool, no float
 ``id``), tile names, winds, bounds, unknown keys rejected, then the models' meld shape check.
 What this path accepts, the models accept with the same values; anything else gives None.
 ``options`` and ``ruleset_fields`` are free-form: msgspec keeps their JSON text and

@@ -59,7 +59,7 @@ def score_line(line: str, default_ruleset: str) -> dict[str, Any]:
     """One input line → one result object. Never raises for bad input.
 
     A line is read by a fast path when it takes it (:mod:`schemas.situation_msgspec` where msgspec
-    is installed, then :mod:`schemas.situation_fast`), else by ``json.loads`` and the models,
+    is installed, else :mod:`schemas.situation_fast`), else by ``json.loads`` and the models,
     which give every error; all give the same result."""
     return _plain(_line_result(line, default_ruleset))
 
@@ -76,11 +76,12 @@ def score_line_checked(line: str, default_ruleset: str) -> dict[str, Any]:
 
 
 def _line_result(line: str, default_ruleset: str) -> dict[str, Any]:
-    if situation_msgspec is not None:
+    if situation_msgspec is not None:  # one fast path: what it leaves goes to the models
         got = situation_msgspec.read(line)
-        if got is not None:
-            return _score(got.situation.id, got.situation.ruleset, got.options, got.fields,
-                          partial(situation_msgspec.to_situation, got), default_ruleset)
+        if got is None:
+            return _line_result_checked(line, default_ruleset)
+        return _score(got.situation.id, got.situation.ruleset, got.options, got.fields,
+                      partial(situation_msgspec.to_situation, got), default_ruleset)
     fast = situation_fast.read(line)
     if fast is None:
         return _line_result_checked(line, default_ruleset)
