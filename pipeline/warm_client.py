@@ -25,7 +25,8 @@ def main(path: str) -> int:
         s.connect(path)
         message = json.dumps(settings).encode() + b"\n"
         sent = socket.send_fds(s, [message], [1, 2])
-        s.sendall(message[sent:])
+        if sent < len(message):
+            s.sendall(message[sent:])
         reply = b""
         while not reply.endswith(b"\n"):
             chunk = s.recv(64)

@@ -53,7 +53,9 @@ PRELOAD = (
 
 
 def enabled() -> bool:
-    return os.environ.get(ENV_SWITCH, "1") not in ("0", "false", "no", "off")
+    """On Linux (fork, Unix sockets, descriptor passing), unless switched off."""
+    return sys.platform.startswith("linux") and \
+        os.environ.get(ENV_SWITCH, "1").lower() not in ("0", "false", "no", "off")
 
 
 # --------------------------------------------------------------------------- driver side

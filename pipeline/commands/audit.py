@@ -351,6 +351,7 @@ def _worker_command(pool) -> str | None:
     if pool is None:
         return None
     if pool.ready():
+        logging.info("worker processes: forked from the warm pool (%s)", pool.socket)
         return pool.command()
     logging.warning("warm worker pool did not start (%s); the workers start cold", pool.failure)
     return None
