@@ -1,6 +1,6 @@
 """``python -m mahjong_audit``: the same as the ``mahjong-audit`` command."""
 
-from mahjong_audit.pipeline.cli import main
+from mahjong_audit.pipeline.cli import command
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(command())

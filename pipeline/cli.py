@@ -4,6 +4,7 @@ and exposes ``register(subparsers)``, which adds its parser and sets ``func``.""
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import re
 import sys
@@ -72,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     debug = "--debug" in words[: words.index("--")] if "--" in words else "--debug" in words
     if debug:
         words.remove("--debug")
+    from mahjong_audit.pipeline import warm_pool
+
+    warm_pool.start_early(words)  # worker processes import beside our own start-up
     args = build_parser().parse_args(words)
     try:
         return int(args.func(args) or 0)
@@ -96,5 +100,15 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def command() -> int:
+    """The ``mahjong-audit`` program: :func:`main`, then an exit that does not walk the
+    heap. Python collects garbage once more as it ends; after a local run with worker
+    processes that final pass over Beam's and the engine's objects takes ~0.2 s and frees
+    nothing the operating system would not."""
+    code = main()
+    gc.freeze()
+    return code
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command())

@@ -50,6 +50,7 @@ def test_a_worker_killed_mid_run_ends_the_run_with_one_line_and_exit_1(tmp_path,
     assert counts(db) == before
     assert not (tmp_path / ".w.duckdb.staging").exists()
     assert not [p for p in workers._children() if b"sdk_worker_main" in _cmdline(p)]
+    assert not [p for p in workers._children() if b"warm_pool" in _cmdline(p)]  # nor the pool's
 
 
 def _cmdline(pid: int) -> bytes:

@@ -246,7 +246,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     log_path = args.log or default_log(args.db, parquet, run_id)
     limit = args.max_record_bytes or read.MAX_RECORD_BYTES
 
-    con = None
+    con = pool = None
     if args.db is not None:
         try:
             con = sink.connect(args.db, wait=args.wait)
@@ -257,6 +257,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
             _err(str(e))
             return 1
     try:
+        pool = _warm_pool(choice)
         if con is not None:
             sink.ensure_schema(con)
             if beside_db and choice.local:  # the db's own staging base: ours alone while we hold the db
@@ -279,7 +280,9 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
                          run_id, len(todo), len(shards), len(selection.skipped), _runner_label(choice), staging)
             try:
                 _run_pipeline(shards, choice, run_id, staging, args.importer, audit_fn,
-                              real_stderr if show else None, limit)
+                              real_stderr if show else None, limit, pool)
+                if pool is not None:
+                    pool.release()
                 summary = _load(con, parquet, staging, todo, stats,
                                 lambda s: _run_row(run_id, started, args.inputs, choice.name, s), run_id)
             finally:
@@ -294,6 +297,8 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         _err(f"{e} (details in {log_path})")
         return 1
     finally:
+        if pool is not None:
+            pool.close()
         if con is not None:
             con.close()
     _print_summary(summary, time.monotonic() - t0, _runner_label(choice), args.db, log_path,
@@ -329,8 +334,31 @@ def _load(con, parquet, staging, sources, stats, make_run, run_id):
     return summary
 
 
+def _warm_pool(choice):
+    """The warm worker pool for a local run with several worker processes, else None."""
+    from mahjong_audit.pipeline import warm_pool
+
+    pool = warm_pool.take()
+    wanted = choice.pinned_fnapi and not choice.in_process and warm_pool.enabled()
+    if pool is not None and not wanted:
+        pool.close()
+        return None
+    return pool if pool is not None or not wanted else warm_pool.WarmPool()
+
+
+def _worker_command(pool) -> str | None:
+    """The pool's worker command once it listens; None (Beam's own workers) if it failed."""
+    if pool is None:
+        return None
+    if pool.ready():
+        logging.info("worker processes: forked from the warm pool (%s)", pool.socket)
+        return pool.command()
+    logging.warning("warm worker pool did not start (%s); the workers start cold", pool.failure)
+    return None
+
+
 def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_out,
-                  max_record_bytes: int) -> None:
+                  max_record_bytes: int, pool=None) -> None:
     import apache_beam as beam
 
     from mahjong_audit.pipeline import runner
@@ -339,7 +367,7 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
     from mahjong_audit.pipeline.transforms import AuditPipeline
 
     progress_dir = _join(staging, "progress") if progress_out is not None else None
-    p = make_pipeline(choice)
+    p = make_pipeline(choice, _worker_command(pool))
     _ = (
         p
         | "Shards" >> beam.Create(list(shards))
