@@ -104,9 +104,13 @@ class WarmPool:
                 proc.stdin.close()  # end of input: the pool stops any worker left and exits
 
     def close(self) -> None:
+        """Stop the pool and wait for it; one never used is killed outright (it may still
+        be importing, and a command that ends early should not wait for that)."""
         self.release()
         proc, self._proc = self._proc, None
         if proc is not None:
+            if not self._ready:
+                proc.kill()
             try:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:

@@ -227,3 +227,16 @@ def test_a_pool_that_dies_before_it_is_ready_says_why(monkeypatch):
     assert not pool.ready(timeout=30)
     assert pool.failure
     assert not _pool_processes()
+
+
+def test_a_command_that_ends_before_its_run_does_not_wait_for_the_pool(tmp_path, capsys):
+    t0 = time.monotonic()
+    assert main(["audit", str(tmp_path / "none"), "--workers", "2"]) == 1  # no --db: a usage error
+    early = warm_pool.take()
+    assert early is not None
+    early.close()  # as atexit does when the program ends
+    assert "give --db FILE" in capsys.readouterr().err
+    pool = warm_pool.WarmPool()
+    pool.close()  # never asked for: killed, not waited for
+    assert time.monotonic() - t0 < 5
+    assert not _pool_processes()
