@@ -130,6 +130,18 @@ class WarmPool:
 _early: WarmPool | None = None
 
 
+def start() -> WarmPool | None:
+    """A new pool, or None if not even its process can be started (no temporary folder, no
+    process to spare): the run then starts its workers as Beam does."""
+    try:
+        return WarmPool()
+    except OSError as e:
+        import logging
+
+        logging.getLogger(__name__).warning("warm worker pool not started: %s", e)
+        return None
+
+
 def _workers_asked(words: list[str]) -> int:
     """``--workers N`` among an ``audit`` command line's words (before ``--``), else 1."""
     n = 1
@@ -156,8 +168,9 @@ def start_early(words: list[str]) -> None:
         return
     import atexit
 
-    _early = WarmPool()
-    atexit.register(_early.close)
+    _early = start()
+    if _early is not None:
+        atexit.register(_early.close)
 
 
 def take() -> WarmPool | None:

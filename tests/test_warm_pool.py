@@ -53,6 +53,18 @@ def test_started_early_only_for_several_local_workers(monkeypatch, words, starts
     assert warm_pool.take() is None  # taken once
 
 
+def test_a_pool_that_cannot_even_be_started_leaves_the_run_to_beam(tmp_path, capsys, monkeypatch, caplog):
+    def no_folder(self):
+        raise PermissionError(13, "Permission denied", "/tmp/mahjong-audit-pool-x")
+
+    monkeypatch.setattr(warm_pool.WarmPool, "__init__", no_folder)
+    corpus, db = make_corpus(tmp_path), tmp_path / "c.duckdb"
+    assert main(["audit", str(corpus), "--db", str(db), "--workers", "2"]) == 0
+    assert counts(db) == expected_counts()
+    assert "warm worker pool not started: [Errno 13] Permission denied" in caplog.text  # a warning
+    assert "forked from the warm pool" not in (tmp_path / "c.duckdb.log").read_text()
+
+
 def test_switched_off_by_the_environment(monkeypatch):
     monkeypatch.setenv(warm_pool.ENV_SWITCH, "0")
     assert not warm_pool.enabled()

@@ -343,7 +343,7 @@ def _warm_pool(choice):
     if pool is not None and not wanted:
         pool.close()
         return None
-    return pool if pool is not None or not wanted else warm_pool.WarmPool()
+    return pool if pool is not None or not wanted else warm_pool.start()
 
 
 def _worker_command(pool) -> str | None:
