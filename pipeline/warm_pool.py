@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
+from typing import NoReturn
 
 POOL_MODULE = "mahjong_audit.pipeline.warm_pool"
 CLIENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "warm_client.py")
@@ -231,6 +232,28 @@ def _receive(conn: socket.socket) -> tuple[dict[str, str], list[int]]:
     return json.loads(data or b"{}"), list(fds)
 
 
+def _become_worker(settings: dict[str, str], client_fds: list[int], sockets: list[socket.socket],
+                   pipes: list[int]) -> NoReturn:
+    """In the child just forked: drop the pool's sockets, pipes and signal handling, write
+    where the client writes, run the worker, and end with its status."""
+    code = 1
+    try:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        for fd in pipes:
+            os.close(fd)
+        for sock in sockets:
+            sock.close()
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        for fd, onto in zip(client_fds, (1, 2), strict=False):
+            os.dup2(fd, onto)
+        code = _run_worker(settings)
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)  # never the pool's own clean-up
+
+
 def serve(path: str) -> None:
     """Import, listen on ``path``, fork a worker per client, until stdin ends."""
     import gc
@@ -266,24 +289,7 @@ def serve(path: str) -> None:
                 settings, fds = _receive(conn)
                 pid = os.fork()
                 if pid == 0:
-                    code = 1
-                    try:
-                        signal.set_wakeup_fd(-1)
-                        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                        for fd in (wake_r, wake_w):
-                            os.close(fd)
-                        listener.close()
-                        for c in (conn, *clients.values()):
-                            c.close()
-                        devnull = os.open(os.devnull, os.O_RDONLY)
-                        os.dup2(devnull, stdin)
-                        for fd, onto in zip(fds, (1, 2), strict=False):  # write where the client writes
-                            os.dup2(fd, onto)
-                        code = _run_worker(settings)
-                    finally:
-                        sys.stdout.flush()
-                        sys.stderr.flush()
-                        os._exit(code)
+                    _become_worker(settings, fds, [listener, conn, *clients.values()], [wake_r, wake_w])
                 for fd in fds:
                     os.close(fd)
                 clients[pid] = conn
