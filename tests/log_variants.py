@@ -5,12 +5,17 @@ each; and what the models make of a text."""
 from __future__ import annotations
 
 import copy
+import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.pipeline import read
+from mahjong_audit.pipeline.rows import audit_rows
 from mahjong_audit.schemas import log as L
+from mahjong_audit.schemas.results import GameRow, HandRow
 from tests.test_pipeline_e2e import draw_game, win_game
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -131,3 +136,33 @@ def mutations() -> list[tuple[str, dict]]:
     change("chips of three", lambda g: hand(g).update(chips=[95, 95, 95]))
     change("out_delta with four players", lambda g: hand(g)["outcome"].update(out_delta=10))
     return out
+
+
+def started_at_reaches_the_rows_alike(fast_module) -> None:
+    """A game's and a hand's started_at reach the rows the same through the fast path
+    ``fast_module`` (which ``read`` uses in the caller's test) as through the models."""
+    game = win_game("g1")
+    game["started_at"] = "2026-11-01T20:00:00+08:00"
+    game["hands"][0]["started_at"] = "2026-11-01T12:05:00Z"
+    rec = read.RawRecord("x.jsonl", 1, json.dumps(game))
+    (fast,) = read.parse_record(rec, fast=True)
+    (model,) = read.parse_record(rec)
+    assert isinstance(fast.game, fast_module.Game) and isinstance(model.game, L.Game)
+    assert fast.game.started_at == model.game.started_at == game["started_at"]
+    assert fast.game.hands[0].started_at == model.game.hands[0].started_at == "2026-11-01T12:05:00Z"
+    fast_rows = audit_rows(fast, audit_game(fast.game), "r1")
+    assert fast_rows == audit_rows(model, audit_game(model.game), "r1")
+    games = [r for r in fast_rows if isinstance(r, GameRow)]
+    hands = [r for r in fast_rows if isinstance(r, HandRow)]
+    assert games[0].started_at == datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+    assert hands[0].started_at == datetime(2026, 11, 1, 12, 5, tzinfo=UTC)
+
+
+def rejected_with_the_models_message() -> None:
+    """A record the fast path rejects gets exactly the models' rejection."""
+    bad = win_game("g1")
+    bad["hands"][0]["events"][0]["tile"] = "10m"
+    rec = read.RawRecord("x.jsonl", 3, json.dumps(bad))
+    assert read.parse_record(rec, fast=True) == read.parse_record(rec)
+    (rej,) = read.parse_record(rec, fast=True)
+    assert isinstance(rej, read.Rejection) and "hands[0].events[0].tile" in rej.message

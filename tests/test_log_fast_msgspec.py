@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import json
 import pickle
-from datetime import UTC, datetime
 from typing import Literal
 
 import msgspec
@@ -19,8 +18,14 @@ from mahjong_audit.pipeline import read
 from mahjong_audit.pipeline.rows import audit_rows
 from mahjong_audit.schemas import log as L
 from mahjong_audit.schemas import log_fast_msgspec as F
-from mahjong_audit.schemas.results import GameRow, HandRow
-from tests.log_variants import SAMPLES, model_accepts, mutations, native_texts
+from tests.log_variants import (
+    SAMPLES,
+    model_accepts,
+    mutations,
+    native_texts,
+    rejected_with_the_models_message,
+    started_at_reaches_the_rows_alike,
+)
 from tests.test_pipeline_e2e import draw_game, win_game
 
 
@@ -108,30 +113,11 @@ LAX = {"from_ by field name", "int as string", "int as float", "bool as int", "b
 
 
 def test_started_at_reaches_the_rows_the_same_on_both_paths():
-    game = win_game("g1")
-    game["started_at"] = "2026-11-01T20:00:00+08:00"
-    game["hands"][0]["started_at"] = "2026-11-01T12:05:00Z"
-    rec = read.RawRecord("x.jsonl", 1, json.dumps(game))
-    (fast,) = read.parse_record(rec, fast=True)
-    (model,) = read.parse_record(rec)
-    assert isinstance(fast.game, F.Game) and isinstance(model.game, L.Game)
-    assert fast.game.started_at == model.game.started_at == game["started_at"]
-    assert fast.game.hands[0].started_at == model.game.hands[0].started_at == "2026-11-01T12:05:00Z"
-    fast_rows = audit_rows(fast, audit_game(fast.game), "r1")
-    assert fast_rows == audit_rows(model, audit_game(model.game), "r1")
-    games = [r for r in fast_rows if isinstance(r, GameRow)]
-    hands = [r for r in fast_rows if isinstance(r, HandRow)]
-    assert games[0].started_at == datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
-    assert hands[0].started_at == datetime(2026, 11, 1, 12, 5, tzinfo=UTC)
+    started_at_reaches_the_rows_alike(F)
 
 
 def test_a_record_rejected_on_the_fast_path_gets_the_models_message():
-    bad = win_game("g1")
-    bad["hands"][0]["events"][0]["tile"] = "10m"
-    rec = read.RawRecord("x.jsonl", 3, json.dumps(bad))
-    assert read.parse_record(rec, fast=True) == read.parse_record(rec)
-    (rej,) = read.parse_record(rec, fast=True)
-    assert isinstance(rej, read.Rejection) and "hands[0].events[0].tile" in rej.message
+    rejected_with_the_models_message()
 
 
 def test_the_fast_game_is_frozen_and_pickles():
