@@ -159,6 +159,9 @@ class _SameWorkersAnyMode(logging.Filter):
         return "direct_running_mode should be" not in record.getMessage()
 
 
+_SAME_WORKERS_ANY_MODE = _SameWorkersAnyMode()
+
+
 def make_pipeline(choice: RunnerChoice, worker_command: str | None = None):
     """The pipeline on the chosen runner. ``worker_command``: start each local worker
     process with this shell command instead of Beam's own (``pipeline.warm_pool``)."""
@@ -176,7 +179,7 @@ def make_pipeline(choice: RunnerChoice, worker_command: str | None = None):
             environment = SubprocessSDKEnvironment.from_command_string(worker_command)
             # multi_processing would replace the environment with Beam's own command
             args = [a for a in args if not a.startswith("--direct_running_mode=")]
-            fn_runner._LOGGER.addFilter(_SameWorkersAnyMode())
+            fn_runner._LOGGER.addFilter(_SAME_WORKERS_ANY_MODE)  # once: the same filter is not added twice
         return beam.Pipeline(runner=FnApiRunner(default_environment=environment),
                              options=PipelineOptions(args))
     return beam.Pipeline(options=PipelineOptions(args))

@@ -338,12 +338,12 @@ def _warm_pool(choice):
     """The warm worker pool for a local run with several worker processes, else None."""
     from mahjong_audit.pipeline import warm_pool
 
-    pool = warm_pool.take()
-    wanted = choice.pinned_fnapi and not choice.in_process and warm_pool.enabled()
-    if pool is not None and not wanted:
+    pool = warm_pool.take()  # started early by the command line, if it asked for this
+    if choice.pinned_fnapi and not choice.in_process and warm_pool.enabled():
+        return pool or warm_pool.start()
+    if pool is not None:
         pool.close()
-        return None
-    return pool if pool is not None or not wanted else warm_pool.start()
+    return None
 
 
 def _worker_command(pool) -> str | None:
