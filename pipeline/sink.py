@@ -64,9 +64,37 @@ def _fs():
 LOCK_POLL_SECONDS = 0.5
 
 
+#: bytes 8..12 of every DuckDB database file (after the header's checksum)
+DUCKDB_MAGIC = b"DUCK"
+
+
+def check_database_file(path: str) -> None:
+    """Refuse a local ``path`` that exists but is not a DuckDB database.
+
+    DuckDB opens an existing ``.json``, ``.jsonl``, ``.csv`` or ``.parquet`` file (even an
+    empty one) as an in-memory database: a run would report success and store nothing.
+    An absent path is fine (it is created); so is a URL (DuckDB's own)."""
+    if "://" in path or path == ":memory:":
+        return
+    if os.path.isdir(path):
+        raise DatabaseError(f"{path} is a folder, not a DuckDB database file")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(12)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise DatabaseError(f"cannot open database {path}: {e.strerror or e}") from None
+    if head[8:12] != DUCKDB_MAGIC:
+        raise DatabaseError(f"{path} is not a DuckDB database (a log or data file given as --db?); "
+                            "give a .duckdb file, or a new name to create one")
+
+
 def connect(path: str, *, read_only: bool = False, wait: float = 0.0) -> duckdb.DuckDBPyConnection:
     """Open the database, turning a held lock into :class:`DatabaseLocked`; while another
-    process holds it, try again every half second for up to ``wait`` seconds."""
+    process holds it, try again every half second for up to ``wait`` seconds. A file that
+    is not a DuckDB database is refused (:func:`check_database_file`)."""
+    check_database_file(path)
     deadline = time.monotonic() + max(0.0, wait)
     while True:
         try:

@@ -204,7 +204,7 @@ def test_audit_with_from_importer(tmp_path, fake_importer, capsys):
     db = tmp_path / "x.duckdb"
     assert main(["audit", str(path), "--db", str(db), "--from", "fake", "--in-memory"]) == 0
     out = capsys.readouterr().out
-    assert "audited 2 games" in out and "rejected: 1 records" in out
+    assert "audited 2 games" in out and "rejected: 1 record\n" in out
 
 
 def test_split_args_passes_beam_options_through():

@@ -291,7 +291,7 @@ def test_command_missing_database_exits_1(tmp_path, capsys):
     assert not (tmp_path / "r.html").exists()
 
 
-def test_command_on_a_database_another_process_writes_exits_2(sample, tmp_path, capsys):
+def test_command_on_a_database_another_process_writes_exits_75(sample, tmp_path, capsys):
     db = tmp_path / "busy.duckdb"
     F.create_empty(db)
     holder = subprocess.Popen(
@@ -299,7 +299,7 @@ def test_command_on_a_database_another_process_writes_exits_2(sample, tmp_path, 
          "sys.stdin.read()", str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "ok"
-        assert main(["report", "--db", str(db), "-o", str(tmp_path / "r.html")]) == 2
+        assert main(["report", "--db", str(db), "-o", str(tmp_path / "r.html")]) == 75
     finally:
         holder.communicate("", timeout=30)
     assert "locked by another process" in capsys.readouterr().err

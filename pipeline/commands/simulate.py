@@ -109,25 +109,25 @@ def _population(a: Any) -> Any:
 
 def run(a: Any) -> int:
     from mahjong_audit.engine.rulesets import RULESETS
+    from mahjong_audit.pipeline import exits
 
     if a.ruleset not in RULESETS:
-        print(f"simulate: unknown ruleset {a.ruleset!r} (known: {', '.join(sorted(RULESETS))})", file=sys.stderr)
+        exits.error("simulate", f"unknown ruleset {a.ruleset!r} (known: {', '.join(sorted(RULESETS))})")
         return 1
     if a.faults and not a.labels:
-        print("simulate: --faults needs --labels FILE", file=sys.stderr)
+        exits.error("simulate", "--faults needs --labels FILE")
         return 1
     if not 0.0 <= a.faults <= 1.0 or a.games < 0 or a.hands_per_game < 1:
-        print("simulate: --faults must be in 0..1, --games ≥ 0, --hands-per-game ≥ 1", file=sys.stderr)
+        exits.error("simulate", "--faults must be in 0..1, --games ≥ 0, --hands-per-game ≥ 1")
         return 1
     if a.five and RULESETS[a.ruleset].max_players < 5:
-        print(f"simulate: {a.ruleset} seats at most {RULESETS[a.ruleset].max_players} players", file=sys.stderr)
+        exits.error("simulate", f"{a.ruleset} seats at most {RULESETS[a.ruleset].max_players} players")
         return 1
     if a.five and a.players is not None:
-        print("simulate: --five plays five named players (bot0..bot4); it does not take --players", file=sys.stderr)
+        exits.error("simulate", "--five plays five named players (bot0..bot4); it does not take --players")
         return 1
     if a.five and a.faults:
-        print("simulate: --faults is for four-player games (the faults know seats, not a fifth player)",
-              file=sys.stderr)
+        exits.error("simulate", "--faults is for four-player games (the faults know seats, not a fifth player)")
         return 1
     if a.start:
         from mahjong_audit.schemas.instants import InstantError, parse_instant
@@ -135,18 +135,18 @@ def run(a: Any) -> int:
         try:
             parse_instant(a.start)
         except InstantError as e:
-            print(f"simulate: --start: {e}", file=sys.stderr)
+            exits.error("simulate", f"--start: {e}")
             return 1
         if a.days <= 0:
-            print("simulate: --days must be > 0", file=sys.stderr)
+            exits.error("simulate", "--days must be > 0")
             return 1
     try:
         population = _population(a)
     except ValueError as e:
-        print(f"simulate: {e}", file=sys.stderr)
+        exits.error("simulate", f"{e}")
         return 1
     if population is not None and population.collude and not a.labels:
-        print("simulate: --collude needs --labels FILE (which games had the pair at one table)", file=sys.stderr)
+        exits.error("simulate", "--collude needs --labels FILE (which games had the pair at one table)")
         return 1
     t0 = time.perf_counter()
     cov: Counter = Counter()

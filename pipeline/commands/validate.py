@@ -28,14 +28,15 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline import exits, read
+    from mahjong_audit.pipeline.words import count
 
     try:
         if args.importer is not None:
             read.importer_for("", args.importer)
         files = read.expand_inputs(args.inputs)
     except OSError as e:
-        print(f"mahjong-audit validate: {e}", file=sys.stderr)
+        exits.error("validate", str(e))
         return 1
     games = bad = 0
     for path in files:
@@ -46,5 +47,6 @@ def run(args: argparse.Namespace) -> int:
             else:
                 games += 1
     sys.stdout.flush()
-    print(f"{len(files)} files: {games} valid games, {bad} bad records", file=sys.stderr)
+    print(f"{count(len(files), 'file')}: {count(games, 'valid game')}, {count(bad, 'bad record')}",
+          file=sys.stderr)
     return 1 if bad else 0

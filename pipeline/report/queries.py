@@ -198,6 +198,12 @@ def connect_read_only(path: str) -> duckdb.DuckDBPyConnection:
 
     if not os.path.exists(path):
         raise ReportError(f"database {path} does not exist (run `mahjong-audit audit … --db {path}` first)")
+    from mahjong_audit.pipeline import sink
+
+    try:
+        sink.check_database_file(path)
+    except sink.DatabaseError as e:
+        raise ReportError(str(e)) from None
     try:
         return duckdb.connect(path, read_only=True)
     except duckdb.Error as e:
