@@ -325,7 +325,11 @@ def _encoding_of(head: bytes) -> str | None:
 
 
 def _raw_chunks(f) -> Iterator[bytes]:
-    while chunk := f.read(CHUNK_BYTES):
+    """The stream's bytes in chunks of at most CHUNK_BYTES. A gzip stream is read with
+    ``read1``, which hands over what it decompressed before the stream breaks: ``read``
+    would drop up to a whole chunk of complete lines before a truncation."""
+    read = f.read1 if isinstance(f, gzip.GzipFile) else f.read
+    while chunk := read(CHUNK_BYTES):
         yield chunk
 
 
@@ -550,7 +554,14 @@ def read_records(path: str, importer: str | None = None,
     return _all_records(path, importer, limit)
 
 
-_READ_ERRORS = (OSError, EOFError, zlib.error, ImportFailure)
+_STREAM_ERRORS = (OSError, EOFError, zlib.error)  # the bytes stop: I/O, a truncated or corrupt .gz
+_READ_ERRORS = (*_STREAM_ERRORS, ImportFailure)
+
+
+def _broken_at(lines: int) -> str:
+    """Where a stream broke, after ``lines`` complete lines."""
+    before = {0: "nothing before it", 1: "the line before it is read"}.get(lines, f"the {lines} lines before it are read")
+    return f"from line {lines + 1} on (the stream breaks there; {before})"
 
 
 def _read_whole(path: str, chosen_importer: str | None,
@@ -572,7 +583,9 @@ def _read_whole(path: str, chosen_importer: str | None,
                 yield rec
             h.drain()
             complete = True
-    except _READ_ERRORS as e:
+    except _STREAM_ERRORS as e:
+        yield Rejection(path, None, "invalid_log/json", f"file unreadable {_broken_at(lines)}: {short(str(e))}")
+    except ImportFailure as e:
         after = f" after line {line}" if line else ""
         yield Rejection(path, None, "invalid_log/json", f"file unreadable{after}: {short(str(e))}")
     except Exception as e:  # noqa: BLE001  an importer's splitter failed: the rest of the file is lost, said so
