@@ -26,8 +26,10 @@ import random
 from types import SimpleNamespace
 from typing import Any
 
-#: SHA-256 of the ``score`` output over :func:`lines` (seed 1), recorded on commit c69ba5a
-EXPECTED = "1b6ec5f2c7a8b3ac590dd85b6c71e31e5cab69273b838b9b63e1c168f703c1ad"
+#: SHA-256 of the ``score`` output over :func:`lines` (seed 1), recorded on commit c69ba5a; again
+#: for issue 25, whose messages name JSON types instead of pydantic's ("expected a JSON object,
+#: got an array"): 612 of 4,083 results differ, in their ``message`` alone
+EXPECTED = "6a18f790088c8ddf0a61e7e624d4bea063b41da39862a2dbdbbefdc84230c439"
 
 #: option objects a line may carry: valid and invalid, for every ruleset
 OPTIONS: tuple[Any, ...] = (
