@@ -348,3 +348,32 @@ def test_report_of_an_audit_of_sample_logs_replays_every_hand_with_findings(tmp_
     assert len(_finding_rows(html)) == min(findings, 5000) if findings else "No findings:" in html
     assert f"{games} games, {findings} findings, {min(hands, 200)} hands replayed" in capsys.readouterr().out
     assert "the replay failed" not in html and "not in the logs" not in html
+
+
+def _fan_chart(html: str, ruleset: str) -> str:
+    start = html.index(f"<figcaption>{ruleset}: scoring items")
+    return html[start:html.index("</figure>", start)]
+
+
+def test_longgang_scoring_items_count_seats_and_the_title_says_so(tmp_path):
+    """Issue 25: "wins that score each" showed 总胡数 176 for 44 wins: every 龙港 seat is scored."""
+    root = Path(__file__).parent.parent / "sample_logs"
+    db = tmp_path / "lg.duckdb"
+    assert main(["audit", str(root / "longgang-clean.jsonl"), str(root / "mcr-clean.jsonl"),
+                 "--db", str(db), "--in-memory"]) == 0
+    built = build(str(db))
+    (lg,) = [r for r in built.data.rulesets if r.ruleset == "longgang"]
+    (mcr,) = [r for r in built.data.rulesets if r.ruleset == "mcr"]
+    with duckdb.connect(str(db), read_only=True) as con:
+        (seats,) = con.execute("SELECT count(DISTINCT (game_id, hand_no, seat)) FROM hand_scores "
+                               "WHERE ruleset = 'longgang'").fetchone()
+        (mcr_wins,) = con.execute("SELECT count(DISTINCT (game_id, hand_no, seat)) FROM hand_scores "
+                                  "WHERE ruleset = 'mcr'").fetchone()
+    assert seats > lg.wins
+    chart = _fan_chart(built.html, "longgang")
+    assert "— seats that score each" in chart and "wins that score each" not in chart
+    assert f"{seats} seats scored in {lg.wins} wins: every seat of a hand is scored" in chart
+    总 = next(i for i in built.data.items if i.ruleset == "longgang" and i.item == "总胡数")
+    assert 总.hands == seats  # the bar counts what the title says
+    chart = _fan_chart(built.html, "mcr")
+    assert "— wins that score each" in chart and mcr_wins == mcr.wins

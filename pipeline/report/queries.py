@@ -127,6 +127,16 @@ class ItemCount:
 
 
 @dataclass(frozen=True, slots=True)
+class ScoredSeats:
+    """The seats a ruleset's scoring items were counted over: every scored seat of every
+    hand, of which ``wins`` are winners' (龙港 scores every seat, MCR the winner alone)."""
+
+    ruleset: str
+    seats: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
 class WinTypeCount:
     ruleset: str
     win_type: str
@@ -166,6 +176,7 @@ class ReportData:
     codes: tuple[CodeCount, ...]
     payouts: Payouts
     items: tuple[ItemCount, ...]
+    scored: tuple[ScoredSeats, ...]  # per ruleset: how many seats the item counts are out of
     win_types: tuple[WinTypeCount, ...]
     last_tile_wins: tuple[tuple[str, int], ...]  # (ruleset, wins on the last tile)
     players: tuple[PlayerLine, ...]  # per ruleset, worst offenders first, at most ``max_players`` each
@@ -253,6 +264,11 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
             "GROUP BY kind, code, severity ORDER BY n DESC, kind, code").fetchall()),
         payouts=_payouts(con, bins),
         items=_items(con),
+        scored=tuple(ScoredSeats(r, int(n), int(w)) for r, n, w in con.execute(
+            "SELECT hs.ruleset, count(DISTINCT (hs.game_id, hs.hand_no, hs.seat)), "
+            "count(DISTINCT (hs.game_id, hs.hand_no, hs.seat)) FILTER (WHERE list_contains(h.winners, hs.seat)) "
+            "FROM hand_scores hs JOIN hands h USING (game_id, hand_no) GROUP BY hs.ruleset "
+            "ORDER BY hs.ruleset").fetchall()),
         win_types=tuple(WinTypeCount(*r) for r in con.execute(
             "SELECT ruleset, win_type, count(*) FROM hands WHERE result = 'win' AND win_type IS NOT NULL "
             "GROUP BY ruleset, win_type ORDER BY ruleset, win_type").fetchall()),

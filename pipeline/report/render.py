@@ -273,15 +273,20 @@ def _ruleset_charts(data: ReportData) -> str:
     if not rulesets:
         out.append('<p class="nodata">No hands in the database.</p>')
     last = dict(data.last_tile_wins)
+    scored = {s.ruleset: s for s in data.scored}
     for rs in rulesets:
         items = [i for i in data.items if i.ruleset == rs]
         unit = "/".join(sorted({i.unit for i in items})) or "item"
         shown = items[:MAX_FAN_BARS]
+        notes = [f"top {len(shown)} of {len(items)}"] if len(items) > len(shown) else []
+        over = scored.get(rs)
+        counted = "wins"
+        if over is not None and over.seats > over.wins:  # every seat scored, not only the winner's
+            counted = "seats"
+            notes.insert(0, f"{over.seats} seats scored in {over.wins} wins: every seat of a hand is scored")
         fan_chart = charts.hbar(
-            f"{rs}: scoring items ({unit}) — wins that score each",
-            [(i.item, [i.hands]) for i in shown],
-            note=(f"top {len(shown)} of {len(items)}" if len(items) > len(shown) else ""),
-            empty="no scored wins")
+            f"{rs}: scoring items ({unit}) — {counted} that score each",
+            [(i.item, [i.hands]) for i in shown], note="; ".join(notes), empty="no scored wins")
         wt = {w.win_type: w.count for w in data.win_types if w.ruleset == rs}
         rows = [(WIN_TYPE_LABELS.get(k, k), [wt.get(k, 0)]) for k in WIN_TYPES]
         rows += [(k, [v]) for k, v in sorted(wt.items()) if k not in WIN_TYPES]
