@@ -32,7 +32,7 @@ MAX_RUNS = 20
 CSS = """
 :root { --err:#c23b3b; --warn:#d9a02b; --info:#6a8fbf; --ink:#1d232b; --muted:#5f6b78; --line:#d9dee4; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.45 system-ui, 'Noto Sans CJK SC', 'Noto Sans', sans-serif; color: var(--ink);
+body { margin: 0; font: 14px/1.45 FONT_FAMILY; color: var(--ink);
        background: #f4f6f8; }
 header { background: #1f3a57; color: #fff; padding: 18px 32px; }
 header h1 { margin: 0 0 4px; font-size: 22px; }
@@ -79,7 +79,7 @@ table.seats tr.actor td { background: #fdeaea; }
 #findings { table-layout: fixed; }
 #findings td { overflow-wrap: anywhere; }
 table.seats td:first-child { width: 230px; }
-"""
+""".replace("FONT_FAMILY", charts.FONT_FAMILY)
 
 SCRIPT = """
 (function () {
@@ -246,7 +246,7 @@ def _summary(data: ReportData) -> str:
 def _finding_charts(data: ReportData) -> str:
     severities = sorted({s for k in data.kinds for s, _ in k.by_severity},
                         key=lambda s: (list(charts.SEVERITY_COLOURS).index(s) if s in charts.SEVERITY_COLOURS else 9, s))
-    series = [charts.Series(s, charts.SEVERITY_COLOURS.get(s, charts.PALETTE[5])) for s in severities]
+    series = [charts.Series(s, charts.SEVERITY_COLOURS.get(s, charts.OTHER)) for s in severities]
     rows = [(k.kind, [dict(k.by_severity).get(s, 0) for s in severities]) for k in data.kinds]
     kinds_chart = charts.hbar("Findings by kind", rows, series=series or [charts.Series("", charts.PALETTE[0])],
                               links={k.kind: f"#kind={k.kind}" for k in data.kinds},
@@ -307,10 +307,9 @@ def _trends(data: ReportData) -> str:
                    "so there is nothing to show over time.</p></section>")
         return "".join(out)
 
-    def stacked(counts, order) -> list[tuple[charts.Series, list[int]]]:
+    def stacked(counts, order) -> list[tuple[charts.Series, list[float]]]:
         by = {(c.week, c.series): c.value for c in counts}
-        return [(charts.Series(name, charts.PALETTE[i % len(charts.PALETTE)]),
-                 [by.get((w, name), 0) for w in weeks]) for i, name in enumerate(order)]
+        return charts.stacked_series([(name, [by.get((w, name), 0) for w in weeks]) for name in order])
 
     totals: dict[str, int] = {}
     for c in data.weekly_findings:
