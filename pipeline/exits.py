@@ -2,8 +2,8 @@
 
 One table of exit statuses (the README and ``--help`` show it), so a script can tell
 "fix the command" (2) from "retry later" (75) from "it failed" (1). An error is one line
-on stderr, ``mahjong-audit COMMAND: message``; under ``--debug`` a traceback follows it:
-the exception's, or where the command reported it when no exception was raised.
+on stderr, ``mahjong-audit COMMAND: message``; under ``--debug`` a traceback comes before
+it: the exception's, or where the command reported it when no exception was raised.
 """
 
 from __future__ import annotations
@@ -52,12 +52,12 @@ def debug() -> bool:
 
 
 def error(command: str, message: str) -> None:
-    """Report an error of ``command`` in one line; with ``--debug``, its traceback after it."""
+    """Report an error of ``command`` in one line; with ``--debug``, its traceback first
+    (so the line stays the last one on the terminal)."""
+    if _DEBUG.get():
+        if sys.exc_info()[1] is not None:
+            traceback.print_exc()
+        else:  # the command's own check: show where it was made
+            print("Traceback (where the error was reported):", file=sys.stderr)
+            traceback.print_stack(sys._getframe(1), file=sys.stderr)
     print(f"mahjong-audit {command}: {message}", file=sys.stderr)
-    if not _DEBUG.get():
-        return
-    if sys.exc_info()[1] is not None:
-        traceback.print_exc()
-    else:  # the command's own check: show where it was made
-        print("Traceback (where the error was reported):", file=sys.stderr)
-        traceback.print_stack(sys._getframe(1), file=sys.stderr)

@@ -130,7 +130,7 @@ def test_debug_adds_a_traceback_to_every_error_reported(tmp_path, capsys, argv):
     assert "Traceback" not in plain and len(plain.splitlines()) == 1
     assert main(["--debug", *words]) == 1
     debug = capsys.readouterr().err
-    assert debug.startswith(plain) and "Traceback" in debug
+    assert debug.endswith(plain) and "Traceback" in debug  # the same line, last, after the traceback
     assert main([*words, "--debug"]) == 1  # also accepted after the command
     assert "Traceback" in capsys.readouterr().err
 

@@ -213,6 +213,12 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     if args.db is None and args.parquet is None:
         _err("give --db FILE, --parquet DIR or both")
         return 1
+    try:
+        if args.db is not None:
+            sink.check_database_file(args.db)  # a log given as --db: refused before anything is read
+    except sink.DatabaseError as e:
+        _err(str(e))
+        return 1
     parquet = staging_files.plain(args.parquet) if args.parquet else None
 
     try:
