@@ -324,7 +324,11 @@ def _json_kind(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int | float):
         return "a number"
-    return {str: "a string", list: "an array", dict: "an object"}.get(type(value), type(value).__name__)
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "an array"
+    return "an object" if isinstance(value, dict) else type(value).__name__
 
 
 def _message(e: Mapping[str, Any], top: str) -> str:
