@@ -88,6 +88,17 @@ def test_usage_errors_exit_2_and_locked_is_75(capsys):
     assert len({code for code, _ in exits.STATUSES}) == len(exits.STATUSES)
 
 
+def test_an_interrupted_command_is_130(monkeypatch, capsys):
+    from mahjong_audit.pipeline.commands import validate
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(validate, "run", interrupted)
+    assert main(["validate", "x.jsonl"]) == exits.INTERRUPTED == 130
+    assert capsys.readouterr().err == "mahjong-audit validate: interrupted\n"
+
+
 def test_help_lists_every_exit_status():
     parser = build_parser()
     subs = next(a for a in parser._actions if a.choices and "audit" in a.choices).choices
