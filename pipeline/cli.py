@@ -9,6 +9,7 @@ import importlib
 import re
 import sys
 
+from mahjong_audit import __version__
 from mahjong_audit.pipeline import exits
 
 COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report")
@@ -22,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--debug", action="store_true",
                         help="add the traceback to every error reported (also accepted after the command)")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         try:
@@ -35,12 +36,6 @@ def build_parser() -> argparse.ArgumentParser:
     for p in (parser, *sub.choices.values()):
         plain_help(p)
     return parser
-
-
-def _version() -> str:
-    from mahjong_audit import __version__
-
-    return __version__
 
 
 def byte_size(text: str) -> int:
