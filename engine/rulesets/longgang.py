@@ -48,8 +48,9 @@ from mahjong_audit.engine.rulesets import longgang_score as S
 from mahjong_audit.engine.situation_check import FieldSpec
 
 
-def _opt(default: Any, help: str) -> Any:
-    return field(default=default, metadata={"help": help})
+def _opt(default: Any, help: str, choices: Any = None) -> Any:
+    metadata = {"help": help} if choices is None else {"help": help, "choices": tuple(choices)}
+    return field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True)
@@ -114,10 +115,10 @@ class LonggangOptions:
                          "out (三)f's example counts 2 台 for 坐花 + two 财神 + 中); best — whichever scores more")
     appendix_hands: frozenset[str] = _opt(
         frozenset(), "the rare hands of the seed's 附一 that count (有此地方玩法算腊子): any of "
-                     + ", ".join(S.APPENDIX_TAI))
+                     + ", ".join(S.APPENDIX_TAI), choices=S.APPENDIX_TAI)
     abortive_draws: frozenset[str] = _opt(
         frozenset(), "abortive draws (流局 before the wall runs out) played (有的地方玩流局): any of "
-                     + ", ".join(f"{k} ({v[0]})" for k, v in D.ABORTIVE_DRAWS.items()))
+                     + ", ".join(f"{k} ({v[0]})" for k, v in D.ABORTIVE_DRAWS.items()), choices=D.ABORTIVE_DRAWS)
 
     def check(self) -> None:
         if self.eight_pairs_limit and not self.eight_pairs:

@@ -27,6 +27,13 @@ KNITTED = tuple(
 )
 
 
+def _optional_fans() -> tuple[str, ...]:
+    """The fans ``extra_fans`` may switch on (the listing asks; the table loads on first use)."""
+    from mahjong_audit.engine.rulesets import mcr_fans
+
+    return tuple(sorted(mcr_fans.OPTIONAL))
+
+
 @dataclass(frozen=True)
 class MCROptions:
     min_fan: int = field(default=8, metadata={"help": "minimum fan to win, flowers excluded"})
@@ -53,7 +60,7 @@ class MCROptions:
         "help": "组合龙 with the winning tile in the knitted straight: 'reference' judges 边张/嵌张/单钓将 "
                 "on the set and pair (pymahjonggb); 'botzone' never scores them (Botzone's judge)"})
     extra_fans: frozenset[str] = field(default_factory=frozenset, metadata={
-        "help": "switch on non-GB fans of seed 004 (四方大发, 天和, 地和, 人和, …)"})
+        "help": "switch on non-GB fans of seed 004 (四方大发, 天和, 地和, 人和, …)", "choices": _optional_fans})
 
     def check(self) -> None:
         from mahjong_audit.engine.rulesets import mcr_fans
