@@ -21,6 +21,7 @@ from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.schemas import log as L
 
 WINDS = "ESWN"
+WRONG_ACTION = "wrong_action"  # outcome.penalties kind: a judge's penalty verdict ended the hand
 
 
 def audit_game(game: L.Game) -> GameAudit:
@@ -72,8 +73,13 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0) -> tuple[HandF
         items = ruleset.seat_items(end)
     else:
         deltas = list(replay.penalties)
-    standing_share = None
     penalties = list(replay.penalties)
+    verdict = penalty_verdict(ruleset, hand) if not legal and not replay.exhausted else None
+    if verdict is not None:  # the judge ended the hand: its penalty is paid, nothing else
+        pen = ruleset.false_win_penalty(verdict, hand.dealer)
+        deltas = [a + b for a, b in zip(deltas, pen, strict=True)]
+        penalties = [a + b for a, b in zip(penalties, pen, strict=True)]
+    standing_share = None
     if standing:
         standing_share = 0
         for s in replay.false_wins:
@@ -83,7 +89,7 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0) -> tuple[HandF
             standing_share += share
     if legal:
         result = "win"
-    elif replay.exhausted:
+    elif replay.exhausted or verdict is not None:
         result = "draw"
     else:
         result = "unfinished"
@@ -101,11 +107,22 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0) -> tuple[HandF
         hand_no=hand.hand_no, dealer=hand.dealer, round_wind=hand.round_wind, result=result, wins=wins,
         false_wins=tuple(replay.false_wins), computed_deltas=tuple(deltas), recorded_deltas=recorded_deltas,
         seat_items=items, n_events=len(hand.events), n_findings=len(findings),
-        draw_reason=replay.draw_reason if result == "draw" else None,
+        draw_reason=("penalty_verdict" if verdict is not None else replay.draw_reason) if result == "draw" else None,
         standing_computed=standing_share, standing_recorded=outcome.out_delta if outcome else None,
         penalty_deltas=tuple(penalties),
     )
     return facts, findings
+
+
+def penalty_verdict(ruleset: Ruleset, hand: L.Hand) -> int | None:
+    """The offender of a judge's penalty verdict that ended ``hand`` (a recorded ``wrong_action``
+    penalty, honoured under the ruleset's ``penalty_verdicts``), or None. The log holds the
+    verdict, not the refused answer: the auditor checks what was paid, and that nothing was
+    played after it (the verdict is taken only for a hand that stopped short of its end)."""
+    if not ruleset.penalty_verdicts or hand.outcome is None:
+        return None
+    seats = [p.seat for p in hand.outcome.penalties if p.kind == WRONG_ACTION]
+    return seats[0] if len(seats) == 1 else None
 
 
 class OutcomeCheck:
