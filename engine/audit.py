@@ -160,13 +160,16 @@ class OutcomeCheck:
             self.find("outcome_mismatch/winners", f"recorded winners {theirs}, the events show {ours}",
                       expected=ours, recorded=theirs)
         by_seat = {w.seat: w for w in legal}
+        unpaid_fans = False  # the platform scored fans the ruleset has not: its deltas are not compared
         for rec in outcome.wins:
             w = by_seat.get(rec.seat)
             if rec.score is not None and rec.score.total is not None:
                 totals[rec.seat] = rec.score.total
             if w is None or w.score is None or rec.score is None:
                 continue
-            items_ok, total_ok = self.rs.recorded_matches(rec.score, w.score)
+            score = self.platform_fans(rec.seat, rec.score)
+            unpaid_fans = unpaid_fans or score is not rec.score
+            items_ok, total_ok = self.rs.recorded_matches(score, w.score)
             if not items_ok:
                 self.find("score_mismatch/fans", f"seat {rec.seat}: recorded breakdown differs from the recomputed one",
                           seat=rec.seat, expected=describe_items(w.score.items),
@@ -175,7 +178,9 @@ class OutcomeCheck:
                 self.find("score_mismatch/total", f"seat {rec.seat}: recorded total {rec.score.total}, "
                           f"recomputed {w.score.total}", seat=rec.seat, expected=w.score.total,
                           recorded=rec.score.total)
-        if outcome.deltas is not None and len(legal) > 1 and not self.rs.multiple_win_payout_known:
+        if outcome.deltas is not None and unpaid_fans:
+            pass  # said by platform_quirk/platform_fan
+        elif outcome.deltas is not None and len(legal) > 1 and not self.rs.multiple_win_payout_known:
             self.find("platform_quirk/multiple_win_payout",
                       f"{len(legal)} winners on one discard and the platform does not document how such a hand "
                       f"is paid: recorded deltas {outcome.deltas} are reported, not compared",
@@ -198,6 +203,26 @@ class OutcomeCheck:
                               f"seat {s}: recorded {outcome.deltas[s]:+d}, recomputed {deltas[s]:+d}",
                               seat=s, expected=deltas[s], recorded=outcome.deltas[s])
         return totals
+
+
+    def platform_fans(self, seat: int, score: L.RecordedScore) -> L.RecordedScore:
+        """``score`` without the fans a platform scores and the ruleset has not (the extra field
+        ``platform_fans``, as ``[name, value, count]``), reported once as
+        ``platform_quirk/platform_fan``; ``score`` itself when there are none."""
+        extra = (score.model_extra or {}).get("platform_fans")
+        if not extra:
+            return score
+        try:
+            named = [(str(f[0]), int(f[1]) * (int(f[2]) if len(f) > 2 else 1)) for f in extra]
+        except (TypeError, ValueError, IndexError, KeyError):
+            named = [(str(extra), 0)]
+        text = " ".join(f"{n}{v}" for n, v in named)
+        self.find("platform_quirk/platform_fan",
+                  f"seat {seat}: the platform scored {text}, which the ruleset does not have: the other fans are "
+                  "compared, the hand's deltas are reported, not compared",
+                  seat=seat, severity=Severity.WARNING, recorded=text)
+        total = score.total - sum(v for _, v in named) if score.total is not None else None
+        return score.model_copy(update={"total": total})
 
 
 def describe_items(items: tuple[ScoreItem, ...]) -> str:

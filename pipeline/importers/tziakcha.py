@@ -188,9 +188,9 @@ def _session(data: dict[str, Any]) -> dict[str, Any]:
         raise ImportFailure(f"session {sid}: no records")
     names = _names(data, records[0])
     hands = []
-    for r in records:
+    for no, r in enumerate(records):
         try:
-            hands.append(_Hand(r, names).build())
+            hands.append(_Hand(r, names).build(no))
         except ImportFailure as e:
             raise ImportFailure(f"session {sid} record {r.get('id')} (hand {r.get('index')}): {e}") from None
     rated = raw.get("players") if isinstance(raw.get("players"), list) else []
@@ -249,7 +249,7 @@ class _Hand:
         """Table seat of the step's seat j (seat wind j)."""
         return (self.dealer + j) % 4
 
-    def build(self) -> dict[str, Any]:
+    def build(self, hand_no: int) -> dict[str, Any]:
         st = self.step
         wall_hex = st.get("w")
         if not isinstance(wall_hex, str) or len(wall_hex) != 2 * TILES:
@@ -275,10 +275,10 @@ class _Hand:
         # the log's seats are table seats; the step's are seat winds
         table_deal = [deal[(s - self.dealer) % 4] for s in range(4)]
         hand: dict[str, Any] = {
-            "hand_no": self.record.get("index", self.i), "round_wind": WINDS[(self.i // 4) % 4],
+            "hand_no": hand_no, "round_wind": WINDS[(self.i // 4) % 4],
             "dealer": self.dealer, "seats": seats, "deal": table_deal, "wall": wall,
             "events": self.ev.items, "outcome": self.outcome(),
-            "meta": {"record_id": self.record.get("id"), "dice": st.get("d"), "break": start,
+            "meta": {"record_id": self.record.get("id"), "index": self.i, "dice": st.get("d"), "break": start,
                      "passes": [self.passes[(s - self.dealer) % 4] for s in range(4)]},
         }
         started = ms_instant(st.get("t"))
