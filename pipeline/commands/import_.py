@@ -89,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.importer is not None:
             read.importer_for("", args.importer)
-        files = read.expand_inputs(args.inputs)
+        walk = read.walk_inputs(args.inputs)
+        files = walk.files
     except OSError as e:
         print(f"mahjong-audit import: {e}", file=sys.stderr)
         return 1
@@ -111,4 +112,6 @@ def run(args: argparse.Namespace) -> int:
             out.flush()
     where = "stdout" if args.output == "-" else args.output
     print(f"{len(files)} files: {n_games} games written to {where}, {n_bad} records rejected", file=sys.stderr)
+    for line in read.walk_report(walk, args.importer):
+        print(line, file=sys.stderr)
     return 1 if n_bad else 0
