@@ -207,7 +207,7 @@ def recognised(path: str) -> bool:
     characters, or its first line is a native ``mahjong-log/1`` game."""
     try:
         head = read_head(path)
-    except _READ_ERRORS:
+    except (*_READ_ERRORS, ValueError):  # unreadable, or a compression it cannot undo: not taken, said skipped
         return False
     first = head.lstrip("\ufeff \t\r\n").split("\n", 1)[0]
     return detect(path, head) is not None or (first.startswith("{") and '"mahjong-log/1"' in first)

@@ -65,6 +65,21 @@ def test_all_three_formats_import(root):
 
 
 @pytest.mark.parametrize("root", roots())
+def test_each_shape_is_read(root):
+    """Botzone's three JSON shapes, the penalty verdicts a display log may end on, 雀渣's hands."""
+    bz = [g for g in games(root) if g.meta and g.meta.get("source") == "botzone-json"]
+    shapes = Counter(g.meta.get("shape", "match record") for g in bz)
+    verdicts = [g.game_id for g in bz if "verdict" in (g.hands[0].meta or {})]
+    tz = [g for g in games(root) if g.platform == "tziakcha"]
+    if root == FIXTURES:
+        assert shapes == {"match record": 13, "judge log": 2, "display log": 4} and len(verdicts) == 1
+    else:
+        assert shapes == {"match record": 24, "judge log": 9, "display log": 27}
+        assert verdicts == ["botzone-lv0__Qwen3-8B__0-llm", "botzone-lv1__Qwen3-32B-Instruct__13-bl-re"]
+    assert [len(g.hands) for g in tz] == [16]
+
+
+@pytest.mark.parametrize("root", roots())
 def test_every_game_audits_clean(root):
     found = {}
     for g in games(root):

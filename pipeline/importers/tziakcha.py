@@ -148,7 +148,10 @@ def fan_items(t: Any, where: str) -> tuple[list[list[Any]], list[list[Any]]]:
 def ms_instant(ms: Any) -> str | None:
     if not isinstance(ms, int) or isinstance(ms, bool) or ms <= 0:
         return None
-    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    try:
+        return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    except (OverflowError, OSError, ValueError):  # not a time a log can name: left out
+        return None
 
 
 class Tziakcha(Importer):
@@ -183,7 +186,8 @@ def _session(data: dict[str, Any]) -> dict[str, Any]:
     sid = sid if isinstance(sid, str) and sid else raw.get("id")
     if not isinstance(sid, str) or not sid:
         raise ImportFailure("the session has no id")
-    records = sorted((r for r in data["records"] if isinstance(r, dict)), key=lambda r: r.get("index", 0))
+    records = sorted((r for r in data["records"] if isinstance(r, dict)),
+                     key=lambda r: r["index"] if isinstance(r.get("index"), int) else 0)
     if not records:
         raise ImportFailure(f"session {sid}: no records")
     names = _names(data, records[0])
