@@ -232,7 +232,8 @@ def walk_inputs(inputs: Iterable[str], suffixes: Sequence[str] | None = None) ->
         if is_dir or any(c in _GLOB_CHARS for c in path):
             pattern = fs.join(path.rstrip("/"), "**") if is_dir else path
             metas = fs.match([pattern])[0].metadata_list
-            files, left = [], []
+            files: list[str] = []
+            left: list[str] = []
             for m in metas:
                 if not _is_url(m.path) and os.path.isdir(m.path):
                     continue

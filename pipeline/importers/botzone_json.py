@@ -308,13 +308,14 @@ class _Match:
             self.outcome = {"result": "draw", "wins": [], "deltas": [0, 0, 0, 0]}
             ev = None
         elif isinstance(d.get("score"), list):
-            ev = self.verdict(k, str(action), d, p)
+            self.verdict(str(action), d, p)
+            ev = None
         else:
             raise ImportFailure(f"logs[{k}]: judge verdict {action!r} (player {p}) without the score it paid")
         can = d.get("canHu")
         if ev is not None and isinstance(can, list) and any(c != -4 for c in can):
             self.can_hu.append([ev["seq"], list(can)])
-        self.prev = (action, p, tile)
+        self.prev = (str(action), p, tile)
 
     def claims(self, responses: dict[str, Any], actor: int) -> list[tuple[int, str]]:
         out = []
@@ -387,7 +388,7 @@ class _Match:
                         "penalties": [{"seat": p, "kind": "false_win", "deltas": list(deltas)}]}
         return ev
 
-    def verdict(self, k: int, action: str, d: dict[str, Any], p: int) -> None:
+    def verdict(self, action: str, d: dict[str, Any], p: int) -> None:
         """A penalty verdict (WA: an answer the judge refused) ends the hand by the judge's
         decision; the record holds who and what was paid, not the refused answer."""
         deltas = seat_list(d["score"], f"{action} score")

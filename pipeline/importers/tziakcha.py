@@ -182,7 +182,7 @@ class Tziakcha(Importer):
 
 def _session(data: dict[str, Any]) -> dict[str, Any]:
     sid = data.get("sessionId")
-    raw = data.get("raw") if isinstance(data.get("raw"), dict) else {}
+    raw: dict[str, Any] = _typed(data.get("raw"), dict, {})
     sid = sid if isinstance(sid, str) and sid else raw.get("id")
     if not isinstance(sid, str) or not sid:
         raise ImportFailure("the session has no id")
@@ -197,7 +197,7 @@ def _session(data: dict[str, Any]) -> dict[str, Any]:
             hands.append(_Hand(r, names).build(no))
         except ImportFailure as e:
             raise ImportFailure(f"session {sid} record {r.get('id')} (hand {r.get('index')}): {e}") from None
-    rated = raw.get("players") if isinstance(raw.get("players"), list) else []
+    rated: list[Any] = _typed(raw.get("players"), list, [])
     meta: dict[str, Any] = {"source": "tziakcha", "session_id": sid, "records": [r.get("id") for r in records]}
     for key, field in (("title", "title"), ("cfg", "config"), ("periods", "periods"), ("finish_time", "finished_ms")):
         if key in raw:
@@ -221,14 +221,20 @@ def _session(data: dict[str, Any]) -> dict[str, Any]:
 
 def _names(data: dict[str, Any], first: dict[str, Any]) -> list[str]:
     players = data.get("players")
+    names: list[Any]
     if isinstance(players, list) and len(players) == 4:
         names = [p.get("name") or p.get("n") if isinstance(p, dict) else p for p in players]
     else:  # a record alone: its seats in the first hand
-        step = first.get("step") if isinstance(first.get("step"), dict) else {}
-        names = [p.get("n") for p in step.get("p", []) if isinstance(p, dict)]
+        step: dict[str, Any] = _typed(first.get("step"), dict, {})
+        names = [p.get("n") for p in _typed(step.get("p"), list, []) if isinstance(p, dict)]
     if len(names) != 4 or not all(isinstance(n, str) and n for n in names) or len(set(names)) != 4:
         raise ImportFailure(f"expected four distinct player names, got {names}")
-    return names
+    return [str(n) for n in names]
+
+
+def _typed(value: Any, kind: type, default: Any) -> Any:
+    """``value`` when it is a ``kind``, else ``default`` (platform JSON is not trusted)."""
+    return value if isinstance(value, kind) else default
 
 
 class _Hand:
@@ -264,7 +270,7 @@ class _Hand:
             raise ImportFailure("the wall w is not hexadecimal") from None
         if sorted(ring) != list(range(TILES)):
             raise ImportFailure("the wall w is not the 144 tile ids each once")
-        start = break_point(st.get("d") if isinstance(st.get("d"), int) else -1)
+        start = break_point(_typed(st.get("d"), int, -1))
         deal = [[tile_of(ring[p], "deal") for p in ps] for ps in deal_positions(start)]
         seats = self.seating()
         actions = st.get("a")
@@ -383,10 +389,11 @@ class _Hand:
         return self.ev.add("concealed_kong", s, tile=tile)
 
     def win(self, where: str, s: int) -> dict[str, Any]:
-        last = self.last
-        if last is None or last[2] is None:
+        if self.last is None:
             raise ImportFailure(f"{where}: a win before any play")
-        kind, actor, ev = last
+        kind, actor, ev = self.last
+        if ev is None:
+            raise ImportFailure(f"{where}: a win before any play")
         if kind in (DRAW, FLOWER) and actor == s:
             return self.ev.add("win", s, tile=ev["tile"], from_=s)
         if kind == GANG and ev["type"] == "added_kong" and actor != s:
@@ -400,10 +407,10 @@ class _Hand:
         st = self.step
         deltas_w = seat_list(st.get("s", []), "step.s")
         deltas = [deltas_w[(s - self.dealer) % 4] for s in range(4)]
-        b = st.get("b") if isinstance(st.get("b"), int) else 0
+        b: int = _typed(st.get("b"), int, 0)
         winners = [j for j in range(4) if b >> j & 1]
         wins_ev = {e["seat"]: e for e in self.ev.items if e["type"] == "win"}
-        y = st.get("y") if isinstance(st.get("y"), list) and len(st["y"]) == 4 else [{}] * 4
+        y: list[Any] = st["y"] if isinstance(st.get("y"), list) and len(st["y"]) == 4 else [{}] * 4
         wins = []
         for j in winners:
             s = self.seat(j)
