@@ -302,6 +302,12 @@ class Ruleset:
         return bool(getattr(self.options, "false_win_ends_hand", False))
 
     @property
+    def penalty_verdicts(self) -> bool:
+        """A hand may end on a judge's penalty verdict (Botzone's WA): the recorded
+        ``wrong_action`` penalty ends it and is paid as a false win's (:meth:`false_win_penalty`)."""
+        return bool(getattr(self.options, "penalty_verdicts", False))
+
+    @property
     def multiple_win_payout_known(self) -> bool:
         """False when the platform's payout for several winners is undocumented: the auditor
         then reports ``platform_quirk/multiple_win_payout`` instead of comparing deltas."""

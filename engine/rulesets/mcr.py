@@ -56,6 +56,9 @@ class MCROptions:
     false_win_ends_hand: bool = field(default=False, metadata={
         "help": "a false win ends the hand: no winner, only the penalty is paid (Botzone's judge, verdict WH); "
                 "false = the false winner may not win and play goes on"})
+    penalty_verdicts: bool = field(default=False, metadata={
+        "help": "a hand may end on a judge's penalty verdict (Botzone: WA, a refused answer): a recorded penalty "
+                "'wrong_action' ends it, the offender paying 3 × false_win_penalty, each other seat getting one"})
     knitted_waits: Literal["reference", "botzone"] = field(default="reference", metadata={
         "help": "组合龙 with the winning tile in the knitted straight: 'reference' judges 边张/嵌张/单钓将 "
                 "on the set and pair (pymahjonggb); 'botzone' never scores them (Botzone's judge)"})
