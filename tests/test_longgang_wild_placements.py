@@ -9,12 +9,19 @@ Tile notation: 1f–4f are 春夏秋冬 (the 坐花 of East, South, West, North)
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import Meld, MeldKind, WinSituation
 from mahjong_audit.engine.ruleset import HandEnd, SeatEnd, WinEnd
 from mahjong_audit.engine.rulesets import longgang_score as S
 from mahjong_audit.engine.rulesets.longgang import Longgang
+from tests import longgang_brute as B
+from tests import longgang_handgen as G
 from tests.test_longgang_score import names
+from tests.test_longgang_score_readings import WINNER_SEEDS, key
 
 # ---------------------------------------------------------------- a pair of two 正财 at home
 
@@ -165,3 +172,31 @@ def test_split_option_is_in_the_ruleset_options():
     assert Longgang({"non_winner_split_triplet": True}).rules.non_winner_split_triplet is True
     assert Longgang().rules.home_caishen_pair == "own_kind"
     assert Longgang({"home_caishen_pair": "also_wild"}).rules.home_caishen_pair == "also_wild"
+
+
+# ---------------------------------------------------------------- the options against the brute force
+
+SPLIT_RULES = S.Rules(non_winner_split_triplet=True, wild_beyond_fourth_copy="any")
+HOME_PAIR_RULES = S.Rules(home_caishen_pair="also_wild")
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_non_winner_placement_with_the_split_option_is_never_worse(seed):
+    """The 陪家 search with ``non_winner_split_triplet`` (and every kind beyond the fourth copy)
+    against the brute-force enumeration (tests/longgang_brute.py), which follows the option."""
+    tiles, melds, seat_wind, indicator = G.other_hand(random.Random(seed))
+    w = S.wilds_for(seat_wind, indicator)
+    sc = S.score_other(tiles, melds, (), seat_wind, w, SPLIT_RULES)
+    assert key(sc) == B.other_best_key(tiles, melds, (), seat_wind, w, SPLIT_RULES)
+
+
+@pytest.mark.parametrize("seed", WINNER_SEEDS[:40])
+def test_winner_reading_with_the_home_pair_option_is_never_worse(seed):
+    s = G.winning_hand(random.Random(seed))
+    assert s is not None
+    rs = Longgang({"home_caishen_pair": "also_wild"})
+    sc = rs.score_win(s)
+    if "三财神" in names(sc):
+        return
+    best = B.best_winner_key(s, HOME_PAIR_RULES)
+    assert best is not None and key(sc) == best[0]
