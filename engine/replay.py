@@ -905,8 +905,8 @@ class HandReplay:
                 self.find("false_win/wrong_tile", f"seat {s} declared a seabed win on {ev.tile}, it received "
                           f"{T.name(st.last_draw) if st.last_draw is not None else 'none'}", seat=s,
                           recorded=ev.tile)
-            # a kong's replacement kept as the seat's seabed tile (二、一)6 e ②) is also a kong replacement
-            kong_flag = st.last_draw_back and st.last_back_reason == "kong"
+            # a replacement kept as the seat's seabed tile (二、一)6 e ②) is still a kong's or a flower's
+            kong_flag = self.replacement_of(s) == "kong"
             win_type, from_seat, last_tile = ("kong_replacement" if kong_flag else "self_drawn"), None, True
         elif self_drawn and st.hand[t] > 0 and self.instant_win_declared(s, t):
             win_type, from_seat = "self_drawn", None  # e.g. 三财神: a win at any moment
@@ -917,7 +917,7 @@ class HandReplay:
                 self.find("false_win/wrong_tile", f"seat {s} declared a self-drawn win on {ev.tile}, its last draw is "
                           f"{T.name(st.last_draw) if st.last_draw is not None else 'none'}", seat=s,
                           expected=T.name(st.last_draw) if st.last_draw is not None else None, recorded=ev.tile)
-            kong_flag = st.last_draw_back and st.last_back_reason == "kong"
+            kong_flag = self.replacement_of(s) == "kong"
             win_type, from_seat = ("kong_replacement" if kong_flag else "self_drawn"), None
             last_tile = self.wall_exhausted_for_self_draw()
         else:
@@ -1079,10 +1079,22 @@ class HandReplay:
         more = list(self.discard_fields) if from_seat is not None and self.phase == "claim" else []
         if self.seats[s].declined_win:
             more.append(("declined_win", True))
-        st = self.seats[s]
-        if from_seat is None and self.turn == s and st.last_draw_back and st.last_back_reason in ("kong", "flower"):
-            more.append(("replacement", st.last_back_reason))  # the win's tile is a kong's or a flower's replacement
+        replacement = self.replacement_of(s) if from_seat is None else None
+        if replacement is not None:
+            more.append(("replacement", replacement))  # the win's tile is a kong's or a flower's replacement
         return tuple(sorted(out + tuple(more), key=lambda kv: kv[0])) if more else out
+
+    def replacement_of(self, s: int) -> str | None:
+        """``"kong"`` or ``"flower"`` when seat ``s``'s last draw was the replacement for a kong or a
+        flower and that tile is still the one it may win on by itself: in its own turn, or kept as
+        its seabed tile (二、一)6 e ②: no discard, the seabed goes on from the next seat, and the
+        seat may win on it first). Else None. (二、二)9 "开杠或补花时，用杠尾摸的那张牌（岭上牌）而和牌".)"""
+        st = self.seats[s]
+        if not st.last_draw_back or st.last_back_reason not in ("kong", "flower"):
+            return None
+        if self.turn == s or (self.phase == "seabed" and self.seabed_drawer == s):
+            return st.last_back_reason
+        return None
 
     def can_win_now(self, st: SeatState) -> bool:
         """Do the seat's tiles (one more than a hand) win as they stand (shape and score)?"""
@@ -1137,9 +1149,8 @@ class HandReplay:
         """What-if for oracles: the ruleset's total if seat ``s`` won on ``t`` right now — its own
         last draw (``self_drawn``), the open discard, or the open added kong (robbing) — or None if
         the tiles do not win. Dead/barred seats, 过水 and the minimum are not applied here."""
-        st = self.seats[s]
         robbing = not self_drawn and self.phase == "rob"
-        kong = robbing or (self_drawn and st.last_draw_back and st.last_back_reason == "kong")
+        kong = robbing or (self_drawn and self.replacement_of(s) == "kong")
         sit, score, _ = self.evaluate(s, t, self_drawn=self_drawn, in_hand=self_drawn, kong=kong,
                                       last_tile=False if robbing else self.wall_exhausted(),
                                       from_seat=None if self_drawn else self.turn)
