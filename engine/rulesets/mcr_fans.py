@@ -321,6 +321,47 @@ IMPLIED_EXCLUSIONS: tuple[Exclusion, ...] = (
 )
 del E
 
+#: optional fans read from a flag of the situation (the replay's facts; ``score``'s ruleset_fields):
+#: (fan, key of ``WinSituation.extra``)
+FLAG_FANS: tuple[tuple[str, str], ...] = (
+    ("天和", "heavenly"), ("地和", "earthly"), ("人和", "human"), ("混杠", "wildcard_kong"),
+    ("天胡", "heavenly"), ("地胡", "first_round_win"), ("天听", "heavenly_ready"), ("地听", "earthly_ready"),
+    ("立直", "ready"),
+)
+
+
+def variants_table() -> str:
+    """The table of docs/rules/mcr.md: every variant, then every extra of 明星三缺一 with its value,
+    the seed's sentence, where the engine reads it, and its 不计 rows (tests compare the two)."""
+    flags = dict(FLAG_FANS)
+    lines = [
+        "| variant / fan | value | seed 002's sentence | read from | excludes | excludes, `implied` only |",
+        "|---|---|---|---|---|---|",
+        "| `variant: \"official\"` | | the official table (pymahjonggb) | | | |",
+    ]
+    for name, vals in VARIANTS.items():
+        changed = ", ".join(f"{k} {v}" for k, v in vals.items())
+        more = "; the 18 fans below switched on" if name == "mingxing" else ""
+        lines.append(f"| `variant: \"{name}\"` | | {changed}{more} | | | |")
+    for f in FANS:
+        if f.seed != "002":
+            continue
+        where = f"flag `{flags[f.zh]}`" if f.zh in flags else "the hand"
+        if f.zh == "立直":
+            where += " + the hand"
+        own, implied = (_rows_text(f.zh, rows) for rows in (EXCLUSIONS, IMPLIED_EXCLUSIONS))
+        minimum = " (not toward the minimum)" if not f.in_minimum else ""
+        lines.append(f"| {f.zh} | {f.value}{minimum} | {f.quote} | {where} | {own} | {implied} |")
+    return "\n".join(lines) + "\n"
+
+
+def _rows_text(fan: str, rows: tuple[Exclusion, ...]) -> str:
+    """What ``fan`` excludes, and the fans that exclude it ("not with …"), in ``rows``."""
+    own = ", ".join(r.excludes for r in rows if r.fan == fan)
+    by = ", ".join(r.fan for r in rows if r.excludes == fan)
+    return "; ".join(x for x in (own, f"not with {by}" if by else "") if x)
+
+
 # 九莲宝灯 counts the fans of its best arrangement that the shape forces, by the rank of
 # the winning tile (as the reference calculator does); 四归一 and flags come on top.
 NINE_GATES_EXTRAS = MappingProxyType({

@@ -908,10 +908,7 @@ def _situation_codes(self_drawn: bool, last_copy: bool, last_tile: bool, kong: b
 
 
 _HEAVENLY = frozenset(("天和", "天胡"))
-#: optional fans read from a flag of the situation (the replay's facts; ``score``'s ruleset_fields)
-_FLAG_FANS = (("天和", "heavenly"), ("地和", "earthly"), ("人和", "human"), ("混杠", "wildcard_kong"),
-              ("天胡", "heavenly"), ("地胡", "first_round_win"), ("天听", "heavenly_ready"),
-              ("地听", "earthly_ready"))
+_FLAG_FANS = tuple(kv for kv in DATA.FLAG_FANS if kv[0] != "立直")  # 立直 also needs a concealed hand
 _SEASONS = frozenset(range(T.FLOWER0, T.FLOWER0 + 4))  # 春夏秋冬 = 1f-4f
 _PLANTS = frozenset(range(T.FLOWER0 + 4, T.FLOWER0 + 8))  # 梅兰竹菊 = 5f-8f
 _FIVES = (4, 13, 22)
