@@ -121,6 +121,7 @@ class HandSim:
         self.round_wind = round_wind
         self.cov = cov
         self.need = rs.hand_size // 3
+        self.tracks_early_ready = rs.tracks_early_ready  # 天听 / 地听 (seed 002's 明星三缺一)
         self._reset()
 
     def _reset(self) -> None:
@@ -504,7 +505,7 @@ class HandSim:
         self.discards_made += 1
         self.last_discard = (s, t)
         self.update_ready(st)
-        if self.rs.tracks_early_ready:
+        if self.tracks_early_ready:
             self.note_early_ready(st)
 
     def note_early_ready(self, st: _Seat) -> None:
