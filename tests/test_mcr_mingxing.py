@@ -370,3 +370,14 @@ def test_the_docs_table_is_the_generated_one():
     body = doc[start:doc.index("<!-- end of the variants table -->")].split("\n", 1)[1]
     assert body.rstrip("\n") == DATA.variants_table().rstrip("\n")
     assert '{"seed002": true}' not in doc
+
+
+@pytest.mark.parametrize("row", DATA.IMPLIED_EXCLUSIONS,
+                         ids=[f"{r.fan}-{r.excludes}" for r in DATA.IMPLIED_EXCLUSIONS])
+def test_implied_exclusion_row(row):
+    """Each row of ``IMPLIED_EXCLUSIONS`` applies with ``optional_exclusions: "implied"`` only."""
+    from mahjong_audit.engine.rulesets.mcr_scoring import C, _exclude
+
+    occ = (C[row.fan], C[row.excludes])
+    assert dict(_exclude(occ, implied=True)) == {row.fan: 1}
+    assert dict(_exclude(occ)) == {row.fan: 1, row.excludes: 1}
