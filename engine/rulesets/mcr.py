@@ -51,7 +51,7 @@ class MCROptions:
                 "0 = one shared wall"})
     variant: Literal["official", "seed002", "mingxing"] = field(default="official", metadata={
         "help": "fan values: the official table, or seed 002's (门清自摸/不求人 6, 箭刻 4); 'mingxing' = seed "
-                "002's values and its 明星三缺一 section (all 18 extras) switched on"})
+                "002's values and its 明星三缺一 section (all 18 extras) switched on", "seed": "002: 明星三缺一特色规则"})
     fan_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), metadata={
         "help": "override single fan values by Chinese name or id, e.g. {\"箭刻\": 4}"})
     false_win_ends_hand: bool = field(default=False, metadata={
@@ -69,10 +69,12 @@ class MCROptions:
     optional_exclusions: Literal["seed", "implied"] = field(default="seed", metadata={
         "help": "what the optional fans exclude: 'seed' = only what a seed writes (天听/地听 not with 立直; one "
                 "fact counted once); 'implied' = also what each one's definition implies (天和 without 自摸 and "
-                "the wait fans, 全将碰 without 碰碰和, …; docs/rules/mcr.md)"})
+                "the wait fans, 全将碰 without 碰碰和, …; docs/rules/mcr.md)",
+        "seed": "004: 天和 \"任何胡牌型均可\", 地和 / 人和 \"牌型不限\"; 002 writes no 不计 for its extras but "
+                "\"天听不与听牌重复计台\", \"地听不与听牌重复计台\""})
     extras_in_minimum: bool = field(default=True, metadata={
         "help": "seed 002's extras count toward min_fan (天听 and 地听 never do: '不计算起胡番数'); false = "
-                "none of the 18 does"})
+                "none of the 18 does", "seed": "002: \"天听不计算起胡番数\", \"地听不计算起胡番数\""})
 
     def check(self) -> None:
         from mahjong_audit.engine.rulesets import mcr_fans
