@@ -725,14 +725,11 @@ def simulate_game(ruleset: Ruleset, rng: random.Random, game_id: str, hands: int
 def options_record(ruleset: Ruleset) -> dict[str, Any]:
     """The game's ``options`` as a log carries them: the ruleset's options that differ from the
     defaults (plain JSON values), so the audit replays the game under the rules it was played by."""
+    from mahjong_audit.engine.house_rules import to_json
+
     opts = ruleset.options
-    out: dict[str, Any] = {}
-    for name, default, _ in ruleset.option_docs():
-        value = getattr(opts, name)
-        if value != default:
-            out[name] = sorted(value) if isinstance(value, frozenset) else dict(value) if hasattr(value, "items") \
-                else value
-    return out
+    return {name: to_json(getattr(opts, name)) for name, default, _ in ruleset.option_docs()
+            if getattr(opts, name) != default}
 
 
 def game_rng(seed: int, index: int) -> random.Random:
