@@ -173,7 +173,7 @@ def test_a_ruleset_the_database_lacks_says_nothing_matched(audited, capsys):
 def test_a_player_who_played_gets_the_tables(audited, capsys):
     assert main(["stats", "--db", str(audited), "--player", "bob"]) == 0
     captured = capsys.readouterr()
-    assert captured.err == "" and "scope: player bob" in captured.out and "player_stats (1 rows)" in captured.out
+    assert captured.err == "" and "scope: player bob" in captured.out and "player_stats (1 row)" in captured.out
 
 
 # ------------------------------------------------------------------ 7: report --logs that are not there

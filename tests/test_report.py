@@ -138,7 +138,7 @@ def test_all_clean_database_says_so_plainly(tmp_path):
     con.close()
     built = build(str(db))
     assert built.data.clean and not built.data.empty
-    assert "No findings: all 1 games (1 hands) replayed cleanly" in built.html
+    assert "No findings: the 1 game (1 hand) replayed cleanly" in built.html
     assert "every recorded payout matches" not in built.html  # nothing was compared
     assert "no payouts compared" in built.html
 

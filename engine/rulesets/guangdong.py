@@ -61,9 +61,10 @@ class GuangdongOptions:
         "help": "爆胡: the most a regular hand with its additions scores (null: no cap)"})
     additions: frozenset[str] = field(default_factory=lambda: frozenset(F.DEFAULT_ADDITIONS), metadata={
         "help": "additions that count on a regular hand (default 自摸, 门风刻, 圈风刻, 箭刻; add 报听 for the "
-                "seed's +1 after a ready declaration)"})
+                "seed's +1 after a ready declaration)", "choices": tuple(sorted(F.ADDITION_NAMES))})
     cap_breakers: frozenset[str] = field(default_factory=lambda: _names(F.SPECIAL), metadata={
-        "help": "special hands scored beyond the cap; one left out scores as a regular hand (additions, cap)"})
+        "help": "special hands scored beyond the cap; one left out scores as a regular hand (additions, cap)",
+        "choices": tuple(sorted(F.SPECIAL_NAMES))})
     fan_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), metadata={
         "help": "override fan values by Chinese name (the other reading of the seed: {\"小三元\": 7, \"清碰\": 6})"})
     minimum_fan: int = field(default=F.MINIMUM_FAN, metadata={

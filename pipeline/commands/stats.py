@@ -131,6 +131,7 @@ def _run_db(args: argparse.Namespace, scope) -> int:
 
 def _print_views(con, args: argparse.Namespace, scope) -> int:
     from mahjong_audit.pipeline.scope import has_player_column, narrow
+    from mahjong_audit.pipeline.words import count
 
     present = {n for (n,) in con.execute(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
@@ -158,7 +159,7 @@ def _print_views(con, args: argparse.Namespace, scope) -> int:
         headers = [d[0] for d in cur.description]
         rows = cur.fetchall()
         shown = f", showing {len(rows)}" if len(rows) < total else ""
-        print(("\n" if i else "") + f"{view} ({total} rows{shown})")
+        print(("\n" if i else "") + f"{view} ({count(total, 'row')}{shown})")
         print(format_table(headers, rows))
     return 0
 

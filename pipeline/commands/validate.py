@@ -34,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.importer is not None:
             read.importer_for("", args.importer)
-        files = read.expand_inputs(args.inputs)
+        walk = read.walk_inputs(args.inputs)
+        files = walk.files
     except OSError as e:
         exits.error("validate", str(e))
         return 1
@@ -49,4 +50,6 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     print(f"{count(len(files), 'file')}: {count(games, 'valid game')}, {count(bad, 'bad record')}",
           file=sys.stderr)
+    for line in read.walk_report(walk, args.importer):
+        print(line, file=sys.stderr)
     return 1 if bad else 0

@@ -15,6 +15,7 @@ from html import escape
 from mahjong_audit.pipeline.report import collusion_view, queries
 from mahjong_audit.pipeline.report.render import HandKey, render
 from mahjong_audit.pipeline.report.replay_view import HandView, hand_view, load_games
+from mahjong_audit.pipeline.words import count
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +79,7 @@ def build(db: str, *, logs: Sequence[str] = (), importer: str | None = None, max
             views[key] = view if view is not None else f"the log of this game has no hand {key[1]}"
         n_hands = len({(f.game_id, f.hand_no) for f in data.findings if f.game_id is not None})
         note = (f"Replays: the hands with findings are replayed from the logs given with --logs "
-                f"({len(keys)} hand{'s' if len(keys) != 1 else ''}"
+                f"({count(len(keys), 'hand')}"
                 + (f", the first {max_replays} of {n_hands}" if len(keys) < n_hands and len(keys) >= max_replays
                    else "") + "); follow a finding's replay link to see the deal, every event and each "
                 "seat's tiles right after the finding's event.")

@@ -15,6 +15,7 @@ import duckdb
 
 from mahjong_audit.pipeline.collusion import SETTINGS
 from mahjong_audit.pipeline.report.charts import FONT, _figure, _text_width
+from mahjong_audit.pipeline.words import count
 
 HandKey = tuple[str, int]
 
@@ -175,7 +176,7 @@ def render(data: CollusionData | None, anchors: Mapping[HandKey, str]) -> str:
             anchor = anchors.get((g, h))
             links.append(f'<a href="#{anchor}">{label}</a>' if anchor else label)
         more = p.deal_ins - len(p.hands)
-        hands_html = (f"<details><summary>{len(p.hands)} hand{'s' if len(p.hands) != 1 else ''}"
+        hands_html = (f"<details><summary>{count(len(p.hands), 'hand')}"
                       f"{f' (of {p.deal_ins})' if more > 0 else ''}</summary>" + "<br>".join(links) + "</details>")
         rows.append(f"<tr><td>{escape(p.ruleset)}</td><td>{escape(p.feeder)} → {escape(p.receiver)}</td>"
                     f"<td class=num>{p.hands_together:,}</td><td class=num>{p.feeder_deal_ins:,}</td>"

@@ -17,6 +17,7 @@ from mahjong_audit.pipeline.report import charts, collusion_view
 from mahjong_audit.pipeline.report.chips import render_chips
 from mahjong_audit.pipeline.report.queries import WIN_TYPES, FindingInfo, ReportData
 from mahjong_audit.pipeline.report.replay_view import HandView, SeatView, Snapshot
+from mahjong_audit.pipeline.words import count
 
 HandKey = tuple[str, int]
 
@@ -141,8 +142,6 @@ def _int(n: int) -> str:
     return f"{n:,}"
 
 
-def _n(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def _pct(x: float) -> str:
@@ -210,15 +209,16 @@ def _summary(data: ReportData) -> str:
     if data.empty:
         out.append('<p class="verdict">The database holds no audited games: nothing to report.</p>')
     elif data.clean:
-        out.append(f'<p class="verdict ok">No findings: all {_int(data.games)} games ({_int(data.hands)} hands) '
-                   "replayed cleanly, every score and payout matched, and no record was rejected.</p>")
+        out.append(f'<p class="verdict ok">No findings: {"the" if data.games == 1 else "all"} '
+                   f"{count(data.games, 'game')} ({count(data.hands, 'hand')}) replayed cleanly, every score "
+                   "and payout matched, and no record was rejected.</p>")
     else:
-        text = (f"{_n(data.findings_total, 'finding')} in {_n(data.games_with_findings, 'game')} "
+        text = (f"{count(data.findings_total, 'finding')} in {count(data.games_with_findings, 'game')} "
                 f"of {_int(data.games)}")
         if data.rejected:
-            text += f" and {_n(data.rejected, 'rejected record')}"
-        text += (f"; {_int(data.payouts.differing)} of {_n(data.payouts.compared, 'recorded seat payout')} "
-                 f"differ from the recomputed ones, by {_n(data.payouts.money_at_stake, 'point')} in all.")
+            text += f" and {count(data.rejected, 'rejected record')}"
+        text += (f"; {_int(data.payouts.differing)} of {count(data.payouts.compared, 'recorded seat payout')} "
+                 f"differ from the recomputed ones, by {count(data.payouts.money_at_stake, 'point')} in all.")
         out.append(f'<p class="verdict bad">{text}</p>')
     if data.rulesets:
         out.append("<h3>By ruleset</h3>")
@@ -431,7 +431,7 @@ def _hand_html(anchor: str, view: HandView, findings: Sequence[FindingInfo]) -> 
     snaps = {s.seq: s for s in view.snapshots}
     out = [f'<details class="hand" id="{anchor}"><summary>{_e(view.game_id)} · hand {view.hand_no} '
            f"· {_e(view.ruleset)} · round {_e(view.round_wind)}, dealer seat {view.dealer} "
-           f'<span class="muted">({len(findings)} finding{"s" if len(findings) != 1 else ""})</span></summary>']
+           f'<span class="muted">({count(len(findings), "finding")})</span></summary>']
     if view.wildcard_indicator is not None:
         out.append(f"<p>wild-tile indicator {tile_html(view.wildcard_indicator)}</p>")
     out.append("<h3>Deal</h3><table class=seats><tbody>")
