@@ -260,7 +260,7 @@ def test_report_shows_trends_and_one_player_table_per_ruleset(db):
     assert built.data.untimed_games == 1
     html = built.html
     assert 'id="trends"' in html and "Findings per week, by kind" in html
-    assert "1 games without a start time are left out" in html
+    assert "1 game without a start time is left out" in html
     players = html.split('id="players"')[1].split("</section>")[0]
     assert "<h3>longgang</h3>" in players and "<h3>mcr</h3>" in players
 

@@ -70,5 +70,5 @@ def test_bad_options_are_refused_before_any_work(tmp_path, capsys) -> None:
     out = tmp_path / "x.jsonl"
     for bad in ('{"variant": "nope"}', "not json", "[1]", '{"nope": 1}'):
         assert main(["simulate", "--ruleset", "mcr", "--games", "1", "-o", str(out), "--options", bad]) == 1
-        assert capsys.readouterr().err.startswith("simulate: --options:")
+        assert capsys.readouterr().err.startswith("mahjong-audit simulate: --options:")
     assert not out.exists()

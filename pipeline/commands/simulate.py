@@ -126,7 +126,7 @@ def run(a: Any) -> int:
                 raise ValueError("not a JSON object")
             RULESETS[a.ruleset](a.parsed_options)
         except (ValueError, OptionError) as e:  # json.JSONDecodeError is a ValueError
-            print(f"simulate: --options: {e}", file=sys.stderr)
+            exits.error("simulate", f"--options: {e}")
             return 1
     if a.faults and not a.labels:
         exits.error("simulate", "--faults needs --labels FILE")

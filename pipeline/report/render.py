@@ -315,7 +315,9 @@ def _trends(data: ReportData) -> str:
     for c in data.weekly_findings:
         totals[c.series] = totals.get(c.series, 0) + c.value
     kinds = sorted(totals, key=lambda k: (-totals[k], k))
-    note = (f"{_int(data.untimed_games)} games without a start time are left out" if data.untimed_games else "")
+    untimed = data.untimed_games
+    note = (f"{count(untimed, 'game')} without a start time {'is' if untimed == 1 else 'are'} left out"
+            if untimed else "")
     findings = charts.timeline("Findings per week, by kind", labels, stacked(data.weekly_findings, kinds),
                                note=note, empty="no findings in dated games")
     rulesets = sorted({c.series for c in data.weekly_stake})
