@@ -107,7 +107,10 @@ def kind_of(code: str) -> Kind:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One problem found in a game. ``hand_no``/``seq``/``seat`` are None where not applicable."""
+    """One problem found in a game. ``hand_no``/``seq``/``seat`` are None where not applicable.
+
+    ``depends_on``: the house-rules readings (``option=value``) under any one of which this
+    error goes away (engine.rechecks); empty for an error that holds under every reading."""
 
     code: str
     message: str
@@ -117,6 +120,7 @@ class Finding:
     severity: Severity = Severity.ERROR
     expected: str | None = None
     recorded: str | None = None
+    depends_on: tuple[str, ...] = ()
 
     @property
     def kind(self) -> Kind:
