@@ -1,0 +1,155 @@
+"""Findings that hinge on a reading (engine.rechecks): ``depends_on`` names the documented
+alternative that clears an error, and never sits on a hard 相公 or on a wrong payout no
+reading explains.
+
+Seed 000 (龙港) 一、"有的地方…", seed 001 (MCR) and the MCR variant of seed 002 ("门清自摸/
+不求人 6, 箭刻 4") are readings a platform may play under without saying so in its logs."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import duckdb
+import pytest
+
+from mahjong_audit.engine import rechecks
+from mahjong_audit.engine.audit import audit_game
+from mahjong_audit.engine.findings import Severity
+from mahjong_audit.engine.house_rules import Profile
+from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.engine.sim import faults
+from mahjong_audit.engine.sim.game import game_id, game_rng, simulate_game
+from mahjong_audit.pipeline import rows, sink, transforms
+from mahjong_audit.pipeline.read import ParsedGame
+from mahjong_audit.schemas import log_fast
+from mahjong_audit.schemas.log import Game
+
+SEED002 = {"variant": "seed002"}
+
+
+def sim_doc(ruleset: str, options: dict, index: int, seed: int = 1) -> dict:
+    """A game played under ``options`` whose log does not say so (``options`` is empty)."""
+    return simulate_game(RULESETS[ruleset](options), game_rng(seed, index), game_id(ruleset, seed, index), 4)
+
+
+def as_game(doc: dict, fast: bool = False):
+    return log_fast.parse_game_json(json.dumps(doc).encode()) if fast else Game.model_validate(doc)
+
+
+def _first(pred, ruleset: str, options: dict, tries: int = 40):
+    for i in range(tries):
+        doc = sim_doc(ruleset, options, i)
+        if pred(audit_game(as_game(doc))):
+            return doc
+    raise AssertionError("no simulated game fits")
+
+
+def has_code(prefix: str):
+    return lambda a: any(f.code.startswith(prefix) for f in a.findings)
+
+
+@pytest.mark.parametrize("fast", [False, True], ids=["model", "fast"])
+def test_a_score_played_under_seed002_depends_on_the_variant(fast):
+    doc = _first(has_code("score_mismatch/"), "mcr", SEED002)
+    game = as_game(doc, fast)
+    audit = rechecks.audit_with_rechecks(game)
+    scores = [f for f in audit.findings if f.code.startswith("score_mismatch/")]
+    assert scores and all("variant=seed002" in f.depends_on for f in scores)
+    # the same game told its reading audits clean: the re-check judged it under that reading
+    assert rechecks.audit_under(game, SEED002).findings == ()
+
+
+def test_audit_under_lets_the_override_win_over_the_log():
+    doc = _first(has_code("score_mismatch/"), "mcr", SEED002)
+    doc["options"] = {"variant": "official"}
+    assert audit_game(as_game(doc)).findings
+    assert rechecks.audit_under(as_game(doc), SEED002).findings == ()
+    assert rechecks.audit_under(as_game(doc, fast=True), SEED002).findings == ()
+
+
+def test_a_profile_below_the_log_sets_the_base_of_the_rechecks():
+    doc = _first(has_code("score_mismatch/"), "mcr", SEED002)
+    profile = Profile.from_tables({"mcr": SEED002})
+    assert rechecks.audit_with_rechecks(as_game(doc), profile).findings == ()
+    doc["options"] = {"variant": "official"}  # the log's own word beats the profile
+    audit = rechecks.audit_with_rechecks(as_game(doc), profile)
+    assert audit.findings and all("variant=seed002" in f.depends_on
+                                  for f in audit.findings if f.code.startswith("score_mismatch/"))
+
+
+def test_a_clean_game_is_not_rechecked():
+    doc = _first(lambda a: not a.findings, "mcr", {})
+    game = as_game(doc)
+    audit = audit_game(game)
+    assert rechecks.annotate(game, audit) is audit
+
+
+def _faulty(kind: str, ruleset: str = "mcr") -> tuple[Game, dict]:
+    for i in range(40):
+        fault = faults.inject(sim_doc(ruleset, {}, i), kind, random.Random(i))
+        if fault is not None:
+            return as_game(fault.records[0]), fault.label
+    raise AssertionError(f"no game takes a {kind} fault")
+
+
+@pytest.mark.parametrize("ruleset", ["mcr", "longgang", "guangdong"])
+def test_a_hard_dead_hand_gets_no_depends_on(ruleset):
+    game, label = _faulty("dead_hand", ruleset)
+    audit = rechecks.audit_with_rechecks(game)
+    dead = [f for f in audit.findings if f.code == label["code"] and f.hand_no == label["hand_no"]]
+    assert dead and all(f.depends_on == () for f in dead)
+
+
+@pytest.mark.parametrize("ruleset", ["mcr", "longgang", "guangdong"])
+def test_a_wrong_payout_no_reading_explains_gets_no_depends_on(ruleset):
+    game, label = _faulty("payout_mismatch", ruleset)
+    audit = rechecks.audit_with_rechecks(game)
+    wrong = [f for f in audit.findings if f.kind == "payout_mismatch"]
+    assert wrong and all(f.depends_on == () for f in wrong)
+
+
+def test_a_reading_that_trades_one_error_for_another_explains_nothing():
+    game, _ = _faulty("payout_mismatch")
+    base = audit_game(game)
+    for reading in rechecks.readings("mcr"):
+        r = rechecks.recheck(game, base, {}, reading)
+        if r.cleared:
+            assert not r.added or reading.label not in {d for f in rechecks.annotate(game, base).findings
+                                                        for d in f.depends_on}
+
+
+def test_depends_on_reaches_the_rows_and_the_summary_view(tmp_path):
+    doc = _first(has_code("score_mismatch/"), "mcr", SEED002)
+    parsed = ParsedGame("x.jsonl", 1, 0, as_game(doc, fast=True))
+    fn = transforms.ReplayFn()
+    fn.setup()  # the pipeline's per-game step: the audit and its re-checks
+    ((_, audit),) = list(fn.process(parsed))
+    made = rows.audit_rows(parsed, audit, "r1")
+    finding_rows = [r for r in made if type(r).__name__ == "FindingRow"]
+    assert finding_rows and all(r.depends_on == ["variant=seed002"]
+                                for r in finding_rows if r.code.startswith("score_mismatch/"))
+    con = duckdb.connect(str(tmp_path / "a.duckdb"))
+    sink.ensure_schema(con)
+    con.execute("INSERT INTO findings (kind, code, severity, message, source_file, depends_on) VALUES "
+                "('score_mismatch', 'score_mismatch/total', 'error', 'm', 'f', ['variant=seed002']), "
+                "('dead_hand', 'dead_hand/too_few', 'error', 'm', 'f', [])")
+    got = dict(con.execute("SELECT code, depends_on_rules FROM finding_summary").fetchall())
+    assert got == {"score_mismatch/total": 1, "dead_hand/too_few": 0}
+
+
+def test_an_older_findings_table_gets_the_column(tmp_path):
+    con = duckdb.connect(str(tmp_path / "old.duckdb"))
+    sink.ensure_schema(con)
+    con.execute("ALTER TABLE findings DROP COLUMN depends_on")
+    con.execute("INSERT INTO findings (kind, code, severity, message, source_file) VALUES "
+                "('dead_hand', 'dead_hand/too_few', 'error', 'm', 'f')")
+    sink.ensure_schema(con)
+    assert con.execute("SELECT depends_on FROM findings").fetchall() == [(None,)]
+    assert con.execute("SELECT depends_on_rules FROM finding_summary").fetchall() == [(0,)]
+
+
+def test_only_errors_are_rechecked():
+    doc = _first(has_code("score_mismatch/"), "mcr", SEED002)
+    audit = rechecks.audit_with_rechecks(as_game(doc))
+    assert all(not f.depends_on for f in audit.findings if f.severity != Severity.ERROR)
