@@ -12,17 +12,22 @@ so across a corpus, and keeps them apart from noise (genuine faults):
    payouts give (:func:`payout_candidates`);
 3. greedy forward selection: the reading that clears the most errors is taken into the
    profile if it **explains** (clears an error of, adding none) at least ``min_games``
-   games and **contradicts** (adds an error to) none, and the flagged games are judged
-   again under the profile so far; then pairs among the strongest readings that failed
-   alone (options that only act together), then single readings again;
-4. the whole corpus is audited once more under the profile: a reading that adds an error
-   to any game (one of the clean ones included) is dropped and the search runs again
-   without it.
+   games, **contradicts** (adds an error to) at most ``max_contradicted`` of the games it
+   changes, and makes no error that holds under every reading (a 相公) vanish; the flagged
+   games are then judged again under the profile so far; then pairs among the strongest
+   readings that failed alone (options that only act together), then single readings again;
+4. the whole corpus is audited once more under the profile: a reading that contradicts
+   more games than that share allows (the clean ones included, which step 3 did not see)
+   is dropped and the search runs again without it.
 
 A real reading acts the same way in every game where it matters; a fault is one game's
-accident. Requiring several explained games and no contradicted one anywhere is what
-keeps a reading from "explaining" faults away: a reading that cleared a fault would have
-to clear faults in ``min_games`` games and change no honest game's verdict.
+accident. So a reading must explain several games and leave the others alone. It may
+contradict a few: a fault can hide behind the wrong reading (a fault that records one 台
+too many on a hand the default scores one 台 higher looks clean under the default) and the
+true reading shows it again, as it should; a wrong reading instead contradicts every
+honest game where it matters. A reading that cleared faults would have to clear them in
+``min_games`` games while changing hardly any honest game's verdict, and one that makes a
+相公 vanish is never taken.
 
 Cost: two audits of the corpus (the first and the verification) plus one re-audit per
 candidate reading of each game with error findings.
@@ -75,14 +80,21 @@ class Effect:
     hands: int  # hands with an error cleared or added
     explained: tuple[str, ...]  # game ids: an error cleared, none added
     contradicted: tuple[str, ...]  # game ids: an error added
+    hard: tuple[str, ...]  # game ids: an error that holds under every reading went away
     audits: Mapping[int, GameAudit] = field(repr=False, compare=False)  # game index -> its audit under it
 
     @property
     def label(self) -> str:
         return " + ".join(r.label for r in self.readings)
 
-    def qualifies(self, min_games: int) -> bool:
-        return self.cleared > 0 and not self.contradicted and len(self.explained) >= min_games
+    def qualifies(self, min_games: int, max_contradicted: float) -> bool:
+        return (self.cleared > 0 and not self.hard and len(self.explained) >= min_games
+                and not too_many(len(self.contradicted), len(self.explained), max_contradicted))
+
+
+def too_many(contradicted: int, explained: int, share: float) -> bool:
+    """More contradicted games than ``share`` of the games a reading changes."""
+    return contradicted > share * (contradicted + explained)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +130,9 @@ def _kind_counts(keys: Iterable[FindingKey]) -> tuple[int, int, int]:
 
 
 class _Search:
-    def __init__(self, ruleset: str, games: Sequence[Any], min_games: int):
+    def __init__(self, ruleset: str, games: Sequence[Any], min_games: int, max_contradicted: float):
         self.ruleset, self.games, self.min_games = ruleset, games, min_games
+        self.max_contradicted = max_contradicted
         self.n_audits = 0
 
     def profile(self, options: Mapping[str, Any]) -> Profile | None:
@@ -138,7 +151,7 @@ class _Search:
         cleared: list[FindingKey] = []
         added: list[FindingKey] = []
         hands: set[tuple[int, int | None]] = set()
-        explained, contradicted = [], []
+        explained, contradicted, hard = [], [], []
         audits = {}
         profile = self.profile(options)
         for i, before in current.items():
@@ -150,11 +163,14 @@ class _Search:
             hands.update((i, k[1]) for k in gone + came)
             if came:
                 contradicted.append(after.game_id)
+                if set(came) & error_keys(before):
+                    hard.append(after.game_id)
             elif gone:
                 explained.append(after.game_id)
         c, cs, cp = _kind_counts(cleared)
         a, as_, ap = _kind_counts(added)
-        return Effect(trial, c, cs, cp, a, as_, ap, len(hands), tuple(explained), tuple(contradicted), audits)
+        return Effect(trial, c, cs, cp, a, as_, ap, len(hands), tuple(explained), tuple(contradicted),
+                      tuple(hard), audits)
 
 
 def _flagged(audits: Mapping[int, GameAudit]) -> dict[int, GameAudit]:
@@ -236,12 +252,12 @@ def _search(s: _Search, baseline: Mapping[int, GameAudit], banned: frozenset[str
         if live is None:
             tried = effects
             live = [e.readings[0] for e in effects if e.cleared]
-        pick = _best(e for e in effects if e.qualifies(s.min_games))
+        pick = _best(e for e in effects if e.qualifies(s.min_games, s.max_contradicted))
         if pick is None and not pairs_done:
             pairs_done = True
             pool = [e.readings[0] for e in sorted(effects, key=lambda e: (-e.cleared, e.label)) if e.cleared][:PAIR_POOL]
             pairs = [(a, b) for n, a in enumerate(pool) for b in pool[n + 1:] if a.name != b.name]
-            pick = _best(e for e in (s.effect(options, current, p) for p in pairs) if e.qualifies(s.min_games))
+            pick = _best(e for e in (s.effect(options, current, p) for p in pairs) if e.qualifies(s.min_games, s.max_contradicted))
         if pick is None:
             break
         chosen.append(pick)
@@ -251,9 +267,14 @@ def _search(s: _Search, baseline: Mapping[int, GameAudit], banned: frozenset[str
     return tried, chosen
 
 
-def calibrate(ruleset: str, games: Sequence[Any], min_games: int = 3) -> Calibration:
+MIN_GAMES = 3
+MAX_CONTRADICTED = 0.1
+
+
+def calibrate(ruleset: str, games: Sequence[Any], min_games: int = MIN_GAMES,
+              max_contradicted: float = MAX_CONTRADICTED) -> Calibration:
     """The readings that explain ``games`` (all of ``ruleset``), judged as the module says."""
-    s = _Search(ruleset, games, min_games)
+    s = _Search(ruleset, games, min_games, max_contradicted)
     baseline = {i: s.audit(i, None) for i in range(len(games))}
     errors_before = sum(len(error_keys(a)) for a in baseline.values())
     banned: frozenset[str] = frozenset()
@@ -279,16 +300,21 @@ def calibrate(ruleset: str, games: Sequence[Any], min_games: int = 3) -> Calibra
 
 def _contradictions(s: _Search, baseline: Mapping[int, GameAudit], final: Mapping[int, GameAudit],
                     chosen: Sequence[Effect]) -> frozenset[str]:
-    """The chosen readings that add an error to some game of the corpus (labels)."""
-    hit = [i for i in final if changes(baseline[i], final[i])[1]]
+    """The chosen readings that, over the whole corpus, contradict more games than the
+    search allows or make a hard error vanish (labels): each is judged on the games the
+    profile contradicts by leaving it out."""
+    hit = {i: changes(baseline[i], final[i])[1] for i in final}
+    hit = {i: came for i, came in hit.items() if came}
     if not hit:
         return frozenset()
     out = set()
     for e in chosen:
         rest = s.profile({r.name: r.value for other in chosen if other is not e for r in other.readings})
-        if any(not changes(baseline[i], s.audit(i, rest))[1] for i in hit):
+        its = [i for i in hit if len(changes(baseline[i], s.audit(i, rest))[1]) < len(hit[i])]
+        hard = any(set(hit[i]) & error_keys(baseline[i]) for i in its)
+        if hard or too_many(len(its), len(e.explained), s.max_contradicted):
             out.update(r.label for r in e.readings)
-    return frozenset(out) or frozenset(r.label for e in chosen for r in e.readings)
+    return frozenset(out)
 
 
 def profile_of(results: Iterable[Calibration], name: str = "calibrated") -> Profile:
