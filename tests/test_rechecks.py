@@ -153,3 +153,31 @@ def test_only_errors_are_rechecked():
     doc = _first(has_code("score_mismatch/"), "mcr", SEED002)
     audit = rechecks.audit_with_rechecks(as_game(doc))
     assert all(not f.depends_on for f in audit.findings if f.severity != Severity.ERROR)
+
+
+def test_the_report_lists_them_beside_the_hard_errors(tmp_path):
+    from mahjong_audit.pipeline.report import build
+    from mahjong_audit.schemas.results import TABLES
+    from tests.test_report_fixtures import _insert, create_empty
+
+    soft = as_game(_first(has_code("score_mismatch/"), "mcr", SEED002))
+    hard, _ = _faulty("dead_hand")
+    out: dict[str, list] = {t: [] for t in TABLES}
+    for n, game in enumerate((soft, hard)):
+        parsed = ParsedGame("x.jsonl", n + 1, 0, game)
+        for r in rows.audit_rows(parsed, rechecks.audit_with_rechecks(game), "r1"):
+            out[rows.table_of(r)].append(r)
+    db = tmp_path / "a.duckdb"
+    create_empty(db)
+    con = duckdb.connect(str(db))
+    for table, table_rows in out.items():
+        _insert(con, table, table_rows)
+    con.close()
+    built = build(str(db))
+    hinged = sum(c.depends_on_rules for c in built.data.codes)
+    errors = dict(built.data.severities)["error"]
+    assert 0 < hinged < errors
+    assert f"{errors - hinged} / {hinged}</b><span>hard errors / depends on house rules" in built.html
+    assert "clears under <code>variant=seed002</code>" in built.html
+    dead = [f for f in built.data.findings if f.code.startswith("dead_hand/")]
+    assert dead and all(f.depends_on == () for f in dead)
