@@ -6,8 +6,9 @@ the default forbids) that the reading clears. :func:`calibrate` finds the readin
 so across a corpus, and keeps them apart from noise (genuine faults):
 
 1. every game is audited once under the defaults;
-2. only the games with re-checkable error findings (engine.rechecks) are audited again,
-   under each documented alternative of the ruleset's options and, for the numeric options
+2. only the games with re-checkable error findings (engine.rechecks) are audited again
+   (only their hands with such findings, where those are judged on their own:
+   engine.rechecks.subject), under each documented alternative of the ruleset's options and, for the numeric options
    a payout can be solved for (:data:`SOLVED_FROM_PAYOUTS`), under the values the recorded
    payouts give (:func:`payout_candidates`);
 3. greedy forward selection: the reading that clears the most errors is taken into the
@@ -30,7 +31,7 @@ honest game where it matters. A reading that cleared faults would have to clear 
 相公 vanish is never taken.
 
 Cost: two audits of the corpus (the first and the verification) plus one re-audit per
-candidate reading of each game with error findings.
+candidate reading of the hands with error findings.
 """
 
 from __future__ import annotations
@@ -46,11 +47,14 @@ from mahjong_audit.engine.house_rules import Profile, effective_options, option_
 from mahjong_audit.engine.rechecks import (
     FindingKey,
     Reading,
+    Subject,
     audit_under,
     changes,
     error_keys,
+    finding_key,
     readings,
     rechecked,
+    subject,
 )
 from mahjong_audit.engine.result import GameAudit
 
@@ -134,14 +138,21 @@ class _Search:
         self.ruleset, self.games, self.min_games = ruleset, games, min_games
         self.max_contradicted = max_contradicted
         self.n_audits = 0
+        self.subjects: dict[int, Subject] = {}  # flagged game index -> what its re-checks audit
 
     def profile(self, options: Mapping[str, Any]) -> Profile | None:
         return Profile.from_tables({self.ruleset: options}) if options else None
 
-    def audit(self, i: int, profile: Profile | None) -> GameAudit:
+    def audit(self, i: int, profile: Profile | None, part: bool = False) -> GameAudit:
+        """Game ``i`` (its re-check subject with ``part``) audited under ``profile``."""
         self.n_audits += 1
-        game = self.games[i]
+        game = self.subjects[i].game if part else self.games[i]
         return audit_under(game, effective_options(self.ruleset, game.options, profile))
+
+    def flagged(self, audits: Mapping[int, GameAudit]) -> dict[int, GameAudit]:
+        """The subjects' audits that still hold a re-checkable error."""
+        return {i: a for i, a in audits.items()
+                if any(rechecked(f) and finding_key(f) in self.subjects[i].keys(a) for f in a.findings)}
 
     def effect(self, chosen: Mapping[str, Any], current: Mapping[int, GameAudit],
                trial: tuple[Reading, ...]) -> Effect:
@@ -155,9 +166,9 @@ class _Search:
         audits = {}
         profile = self.profile(options)
         for i, before in current.items():
-            after = self.audit(i, profile)
+            after = self.audit(i, profile, part=True)
             audits[i] = after
-            gone, came = changes(before, after)
+            gone, came = changes(before, after, self.subjects[i])
             cleared += gone
             added += came
             hands.update((i, k[1]) for k in gone + came)
@@ -171,10 +182,6 @@ class _Search:
         a, as_, ap = _kind_counts(added)
         return Effect(trial, c, cs, cp, a, as_, ap, len(hands), tuple(explained), tuple(contradicted),
                       tuple(hard), audits)
-
-
-def _flagged(audits: Mapping[int, GameAudit]) -> dict[int, GameAudit]:
-    return {i: a for i, a in audits.items() if any(rechecked(f) for f in a.findings)}
 
 
 def payout_candidates(ruleset: str, audits: Iterable[GameAudit], current: Mapping[str, Any]) -> tuple[Reading, ...]:
@@ -217,8 +224,9 @@ def payout_candidates(ruleset: str, audits: Iterable[GameAudit], current: Mappin
                         votes[v0 // ratio] += 1
                     if ratio & (ratio - 1) == 0:
                         votes[v0 - int(math.log2(ratio))] += 1
-        values = [v for v, _ in sorted(votes.items(), key=lambda kv: (-kv[1], repr(kv[0])))
-                  if v != v0 and isinstance(v, int) and v >= 0][:SOLVED_CANDIDATES]
+        values: list[object] = []
+        values += [v for v, _ in sorted(votes.items(), key=lambda kv: (-kv[1], repr(kv[0])))
+                   if v != v0 and isinstance(v, int) and v >= 0][:SOLVED_CANDIDATES]
         if "null" in spec.type and v0 is not None and diffs:
             values.append(None)
         out += [Reading(name, v) for v in values]
@@ -235,7 +243,7 @@ def _search(s: _Search, baseline: Mapping[int, GameAudit], banned: frozenset[str
     """Greedy forward selection over the flagged games, then pairs: (tried, chosen)."""
     chosen: list[Effect] = []
     options: dict[str, Any] = {}
-    current = _flagged(baseline)
+    current = {i: subj.audit for i, subj in s.subjects.items()}
     tried: list[Effect] = []
     live: list[Reading] | None = None  # readings worth judging again (cleared something once)
     pairs_done = False
@@ -245,8 +253,10 @@ def _search(s: _Search, baseline: Mapping[int, GameAudit], banned: frozenset[str
         if live is None:
             candidates = list(readings(s.ruleset, options)) + list(payout_candidates(
                 s.ruleset, current.values(), options))
-        else:
+        else:  # the readings that cleared something once, and the values the payouts now give
             candidates = [r for r in live if r.name not in options]
+            candidates += [r for r in payout_candidates(s.ruleset, current.values(), options)
+                           if r not in candidates and r.name not in options]
         candidates = [r for r in candidates if r.label not in banned]
         effects = [s.effect(options, current, (r,)) for r in candidates]
         if live is None:
@@ -263,7 +273,7 @@ def _search(s: _Search, baseline: Mapping[int, GameAudit], banned: frozenset[str
         chosen.append(pick)
         for r in pick.readings:
             options[r.name] = r.value
-        current = _flagged(pick.audits)
+        current = s.flagged(pick.audits)
     return tried, chosen
 
 
@@ -277,6 +287,9 @@ def calibrate(ruleset: str, games: Sequence[Any], min_games: int = MIN_GAMES,
     s = _Search(ruleset, games, min_games, max_contradicted)
     baseline = {i: s.audit(i, None) for i in range(len(games))}
     errors_before = sum(len(error_keys(a)) for a in baseline.values())
+    s.subjects = {i: subject(games[i], a, games[i].options or {}) for i, a in baseline.items()
+                  if any(rechecked(f) for f in a.findings)}
+    s.n_audits += sum(1 for subj in s.subjects.values() if subj.partial)
     banned: frozenset[str] = frozenset()
     dropped: list[str] = []
     tried: list[Effect] = []
@@ -292,7 +305,7 @@ def calibrate(ruleset: str, games: Sequence[Any], min_games: int = MIN_GAMES,
         banned |= culprits
         dropped += sorted(culprits)
     return Calibration(
-        ruleset=ruleset, games=len(games), flagged=len(_flagged(baseline)), errors_before=errors_before,
+        ruleset=ruleset, games=len(games), flagged=len(s.subjects), errors_before=errors_before,
         errors_after=sum(len(error_keys(a)) for a in final.values()),
         games_flagged_after=sum(1 for a in final.values() if error_keys(a)),
         tried=tuple(tried), chosen=tuple(chosen), dropped=tuple(dropped), audits=s.n_audits)
@@ -307,7 +320,7 @@ def _contradictions(s: _Search, baseline: Mapping[int, GameAudit], final: Mappin
     hit = {i: came for i, came in hit.items() if came}
     if not hit:
         return frozenset()
-    out = set()
+    out: set[str] = set()
     for e in chosen:
         rest = s.profile({r.name: r.value for other in chosen if other is not e for r in other.readings})
         its = [i for i in hit if len(changes(baseline[i], s.audit(i, rest))[1]) < len(hit[i])]

@@ -112,8 +112,9 @@ def test_a_wrong_payout_no_reading_explains_gets_no_depends_on(ruleset):
 def test_a_reading_that_trades_one_error_for_another_explains_nothing():
     game, _ = _faulty("payout_mismatch")
     base = audit_game(game)
+    subj = rechecks.subject(game, base, {})
     for reading in rechecks.readings("mcr"):
-        r = rechecks.recheck(game, base, {}, reading)
+        r = rechecks.recheck(subj, {}, reading)
         if r.cleared:
             assert not r.added or reading.label not in {d for f in rechecks.annotate(game, base).findings
                                                         for d in f.depends_on}
@@ -181,3 +182,27 @@ def test_the_report_lists_them_beside_the_hard_errors(tmp_path):
     assert "clears under <code>variant=seed002</code>" in built.html
     dead = [f for f in built.data.findings if f.code.startswith("dead_hand/")]
     assert dead and all(f.depends_on == () for f in dead)
+
+
+@pytest.mark.parametrize("ruleset, options", [("mcr", SEED002), ("longgang", {"zuo_is_second_caishen": False}),
+                                              ("guangdong", {"base": 2})])
+def test_the_hands_with_findings_judged_alone_give_the_verdicts_of_the_whole_game(ruleset, options):
+    """The re-checks audit only the hands with findings (rechecks.subject): each hand is judged
+    from its own record, so those hands' findings are the whole game's, under any reading."""
+    partial = 0
+    for i in range(12):
+        game = as_game(sim_doc(ruleset, options, i), fast=True)
+        audit = audit_game(game)
+        if not any(rechecks.rechecked(f) for f in audit.findings):
+            continue
+        subj = rechecks.subject(game, audit, {})
+        if not subj.partial:
+            continue
+        partial += 1
+        kept = {h.hand_no for h in subj.game.hands}
+        for reading in [None, *rechecks.readings(ruleset)[:6]]:
+            over = reading.as_override() if reading else {}
+            whole = {k for k in rechecks.error_keys(rechecks.audit_under(game, over))
+                     if k[1] in kept and not k[0].startswith("continuity/")}
+            assert subj.keys(rechecks.audit_under(subj.game, over)) == whole
+    assert partial

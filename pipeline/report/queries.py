@@ -337,8 +337,8 @@ def _items(con: duckdb.DuckDBPyConnection) -> tuple[ItemCount, ...]:
 
 
 def _has_depends_on(con: duckdb.DuckDBPyConnection) -> bool:
-    return bool(con.execute("SELECT count(*) FROM information_schema.columns "
-                            "WHERE table_name = 'findings' AND column_name = 'depends_on'").fetchone()[0])
+    return _scalar(con, "SELECT count(*) FROM information_schema.columns "
+                        "WHERE table_name = 'findings' AND column_name = 'depends_on'") > 0
 
 
 def _depends_sql(con: duckdb.DuckDBPyConnection) -> str:
@@ -405,4 +405,4 @@ def _findings(con: duckdb.DuckDBPyConnection, limit: int) -> tuple[FindingInfo, 
                  f.kind, f.code, f.source_file, f.source_line
         LIMIT ?
     """).replace("f.depends_on", "f.depends_on" if _has_depends_on(con) else "NULL::VARCHAR[]"), [limit]).fetchall()
-    return tuple(FindingInfo(*r[:-1], tuple(r[-1])) for r in rows)
+    return tuple(FindingInfo(*r[:-1], tuple(r[-1])) for r in rows)  # type: ignore[call-arg]
