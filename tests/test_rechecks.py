@@ -206,3 +206,17 @@ def test_the_hands_with_findings_judged_alone_give_the_verdicts_of_the_whole_gam
                      if k[1] in kept and not k[0].startswith("continuity/")}
             assert subj.keys(rechecks.audit_under(subj.game, over)) == whole
     assert partial
+
+
+def test_a_legal_win_with_a_wild_as_a_fifth_copy_depends_on_the_wild_reading():
+    """Issue 24's case: seed 000 三)a "财神可以用来代替其他所有的牌", and 三)e shows a wild as a
+    fifth and sixth 中. Played by the simulator under ``wild_beyond_fourth_copy = "any"``; its log
+    says ``value_honours`` (a wild may not be a fifth copy of a suited tile), so the audit calls
+    the win 诈胡 — an error that rests on that reading alone."""
+    doc = sim_doc("longgang", {"wild_beyond_fourth_copy": "any"}, 474, seed=24)
+    doc["options"] = {"wild_beyond_fourth_copy": "value_honours"}
+    audit = rechecks.audit_with_rechecks(as_game(doc, fast=True))
+    false_wins = [f for f in audit.findings if f.code == "false_win/incomplete"]
+    assert false_wins
+    errors = [f for f in audit.findings if f.severity == Severity.ERROR]
+    assert all(f.depends_on == ("wild_beyond_fourth_copy=any",) for f in errors)
