@@ -127,6 +127,7 @@ def test_noise_alone_gives_no_reading():
     (["calibrate", "/nonexistent/x.jsonl"], "no such file"),
     (["calibrate", "IN", "--ruleset", "riichi"], "unknown ruleset"),
     (["calibrate", "IN", "-o", "/nonexistent/dir/p.toml"], "no such folder"),
+    (["calibrate", "IN", "-o", "/tmp"], "is a folder"),
 ])
 def test_operator_slips_are_refused_before_any_work(tmp_path, argv, message, capsys):
     src = tmp_path / "in.jsonl"
@@ -142,3 +143,19 @@ def test_sample_draws_that_many_records(tmp_path, clean_corpus, capsys):
     assert main(["calibrate", str(src), "--sample", "9", "--min-games", "2"]) == 0
     cap = capsys.readouterr()
     assert "9 records (sampled): 9 games" in cap.err and "[mcr]" in cap.out
+
+
+def test_a_guangdong_base_is_read_off_the_payouts():
+    """广东: a win pays base × 2^fan (seed 003's 底分 is the table's); a corpus played at base 2
+    calibrates to it, though base is a free integer with no documented alternative."""
+    rs = RULESETS["guangdong"]({"base": 2})
+    games = games_of([json.dumps({**simulate_game(rs, game_rng(13, i), game_id("guangdong", 13, i), 4),
+                                  "options": {}}) for i in range(10)])
+    c = calibration.calibrate("guangdong", games)
+    assert c.options == {"base": 2} and c.errors_after == 0
+
+
+def test_the_help_names_the_options():
+    with pytest.raises(SystemExit) as done:
+        main(["calibrate", "--help"])
+    assert done.value.code == 0

@@ -98,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None and not Path(args.output).resolve().parent.is_dir():
         print(f"mahjong-audit calibrate: -o {args.output}: no such folder", file=err)
         return 1
+    if args.output is not None and Path(args.output).is_dir():
+        print(f"mahjong-audit calibrate: -o {args.output}: is a folder (name the profile file)", file=err)
+        return 1
     try:
         if args.importer is not None:
             read.importer_for("", args.importer)
