@@ -109,6 +109,7 @@ class Calibration:
     ruleset: str
     games: int
     flagged: int  # games with re-checkable error findings under the defaults
+    games_flagged_before: int  # games with any error finding under the defaults
     errors_before: int  # error findings under the defaults (all games)
     errors_after: int  # under the chosen readings
     games_flagged_after: int
@@ -305,7 +306,8 @@ def calibrate(ruleset: str, games: Sequence[Any], min_games: int = MIN_GAMES,
         banned |= culprits
         dropped += sorted(culprits)
     return Calibration(
-        ruleset=ruleset, games=len(games), flagged=len(s.subjects), errors_before=errors_before,
+        ruleset=ruleset, games=len(games), flagged=len(s.subjects),
+        games_flagged_before=sum(1 for a in baseline.values() if error_keys(a)), errors_before=errors_before,
         errors_after=sum(len(error_keys(a)) for a in final.values()),
         games_flagged_after=sum(1 for a in final.values() if error_keys(a)),
         tried=tuple(tried), chosen=tuple(chosen), dropped=tuple(dropped), audits=s.n_audits)

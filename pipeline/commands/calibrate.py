@@ -166,8 +166,8 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[object]], out: TextIO)
 
 
 def print_result(c: Any, out: TextIO) -> None:
-    print(f"[{c.ruleset}] {c.games} games, {c.flagged} with error findings under the defaults "
-          f"({c.errors_before} errors)", file=out)
+    print(f"[{c.ruleset}] {c.games} games: under the defaults {c.errors_before} errors in "
+          f"{c.games_flagged_before} games, {c.flagged} of them with errors a reading might clear", file=out)
     moving = sorted((e for e in c.tried if e.cleared or e.added), key=lambda e: (-e.cleared, e.added, e.label))
     if moving:
         print("  readings that change a verdict (each alone, over the defaults, on the games with errors):",
