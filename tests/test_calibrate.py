@@ -159,3 +159,14 @@ def test_the_help_names_the_options():
     with pytest.raises(SystemExit) as done:
         main(["calibrate", "--help"])
     assert done.value.code == 0
+
+
+def test_a_longgang_reading_of_the_caishen_pair_is_found():
+    """龙港 seed 000 四、1 "两个神计一台" against 四、3 "坐花与正财1台": a platform that counts 双财神
+    only for two 正财 (``zuo_is_second_caishen = false``) is told apart from the default. The
+    games keep chips, so each is re-checked whole."""
+    rs = RULESETS["longgang"]({"zuo_is_second_caishen": False})
+    games = games_of([json.dumps({**simulate_game(rs, game_rng(1, i), game_id("longgang", 1, i), 4),
+                                  "options": {}}) for i in range(12)])
+    c = calibration.calibrate("longgang", games)
+    assert c.flagged >= 3 and c.options == {"zuo_is_second_caishen": False} and c.errors_after == 0
