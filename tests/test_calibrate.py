@@ -2,8 +2,9 @@
 back, and genuine faults stay found under them.
 
 The corpus is simulated under MCR seed 002's fan table ("门清自摸/不求人 6, 箭刻 4": option
-``variant = "seed002"``) with a base of 6 instead of 8 (seed 001's 底分 is agreed per table:
-``base``), and ``options`` stripped from every log, as a platform writes them."""
+``variant = "seed002"``) with a base of 6 instead of 8 (option ``base``: the points each paying
+seat adds, a free integer with no documented alternative, so it must be solved from the
+payouts), and ``options`` stripped from every log, as a platform writes them."""
 
 from __future__ import annotations
 
@@ -146,8 +147,8 @@ def test_sample_draws_that_many_records(tmp_path, clean_corpus, capsys):
 
 
 def test_a_guangdong_base_is_read_off_the_payouts():
-    """广东: a win pays base × 2^fan (seed 003's 底分 is the table's); a corpus played at base 2
-    calibrates to it, though base is a free integer with no documented alternative."""
+    """广东: a win pays base × 2^fan (option ``base``); a corpus played at base 2 calibrates to
+    it, though base is a free integer with no documented alternative."""
     rs = RULESETS["guangdong"]({"base": 2})
     games = games_of([json.dumps({**simulate_game(rs, game_rng(13, i), game_id("guangdong", 13, i), 4),
                                   "options": {}}) for i in range(10)])

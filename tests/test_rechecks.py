@@ -2,8 +2,9 @@
 alternative that clears an error, and never sits on a hard 相公 or on a wrong payout no
 reading explains.
 
-Seed 000 (龙港) 一、"有的地方…", seed 001 (MCR) and the MCR variant of seed 002 ("门清自摸/
-不求人 6, 箭刻 4") are readings a platform may play under without saying so in its logs."""
+The readings are the documented options (engine/house_rules.py): the MCR fan table of seed
+002 ("门清自摸/不求人 6, 箭刻 4", ``variant = "seed002"``) and 龙港's readings of seed 000 are ones
+a platform may play under without saying so in its logs."""
 
 from __future__ import annotations
 
