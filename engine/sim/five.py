@@ -24,7 +24,7 @@ from typing import Any
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.engine.rulesets.longgang_chips import Payment
-from mahjong_audit.engine.sim.game import HandSim, next_deal
+from mahjong_audit.engine.sim.game import HandSim, game_id, game_rng, next_deal
 
 #: hands a session plays at most when ``--hands-per-game`` is not given (sessions nearly always
 #: end long before: the longest of 1,000 simulated ones took well under a hundred)
@@ -104,3 +104,23 @@ def short_payers(owed: tuple[Payment, ...], paid: tuple[Payment, ...]) -> int:
     for d in paid:
         left[d.payer] -= d.amount
     return sum(1 for x in left.values() if x > 0)
+
+
+def session_one(ruleset: str, options: dict[str, Any], seed: int, index: int, n_players: int, max_hands: int,
+                false_win_rate: float = FALSE_WIN_RATE, cov: Counter | None = None) -> dict[str, Any]:
+    """Session ``index`` of the run ``(ruleset, seed)``: the same on every call."""
+    return simulate_session(ruleset, options, game_rng(seed, index), game_id(ruleset, seed, index), n_players,
+                            max_hands, false_win_rate, cov)
+
+
+def false_win_labels(game: dict[str, Any]) -> list[dict[str, Any]]:
+    """A label for each deliberate 诈胡 of a simulated session (the auditor finds each as a
+    ``false_win``; it is play, not a fault of the log): ``deliberate: true``."""
+    out = []
+    for hand in game["hands"]:
+        for pen in hand["outcome"].get("penalties", ()):
+            if pen["kind"] == "false_win":
+                out.append({"game_id": game["game_id"], "hand_no": hand["hand_no"], "kind": "false_win",
+                            "code": "false_win/incomplete", "deliberate": True,
+                            "description": f"seat {pen['seat']} declared a win it does not have (a deliberate 诈胡)"})
+    return out
