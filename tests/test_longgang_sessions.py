@@ -243,3 +243,35 @@ def test_simulate_refuses_chips_where_the_ruleset_keeps_none(tmp_path, capsys):
 
     assert main(["simulate", "--ruleset", "mcr", "--games", "1", "--chips", "-o", str(tmp_path / "x.jsonl")]) == 1
     assert "keeps no chips" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the report
+
+
+def test_report_shows_a_session_to_its_end_with_rebuy_and_broke_marked(tmp_path):
+    from mahjong_audit.pipeline.cli import main
+    from mahjong_audit.pipeline.report import build
+    from mahjong_audit.pipeline.report.chips import render_chips
+
+    game = next(g for g in (session(5, s, rate=0) for s in range(10))
+                if any(h["chips"] != g["hands"][0]["chips"] for h in g["hands"]) and len(g["hands"]) > 3)
+    logs = tmp_path / "session.jsonl"
+    logs.write_text(json.dumps(game, ensure_ascii=False) + "\n", encoding="utf-8")
+    db = tmp_path / "session.duckdb"
+    assert main(["audit", str(logs), "--db", str(db)]) == 0
+    built = build(str(db))
+    section = built.html.split('id="chips"')[1].split("</section>")[0].split("<table>", 1)[1]
+    res = audit_game(L.parse_game(game))
+    facts = [h.chip_facts for h in res.hands]
+    assert section.count("<th class=num>") == len(game["hands"])  # every hand, to the end
+    assert section.count("<b>end</b>") == 1 and facts[-1] is not None and facts[-1].ended
+    n_broke = sum(len(f.broke) for f in facts if f is not None)
+    n_rebuy = sum(1 for f in facts if f is not None and f.rebuy is not None)
+    assert n_broke >= 2 and n_rebuy == 1
+    assert section.count('class="chip-mark"') == n_broke  # the one who re-bought was broke too
+    assert section.count("加筹</small>") == n_rebuy and section.count("断子") >= n_broke
+    assert f"{n_broke} 断子, {n_rebuy} 加筹, ended" in built.html
+    rebuy_hand = next(i for i, f in enumerate(facts) if f is not None and f.rebuy is not None)
+    rebuy_player = facts[rebuy_hand].rebuy  # type: ignore[union-attr]
+    assert f'title="bot{rebuy_player}: 断子 + 加筹"' in section
+    assert render_chips(()) == ""
