@@ -313,7 +313,7 @@ def check_chips(ledger: Any, game: L.Game, i: int, facts: HandFacts, ruleset: Ru
         out.append(Finding("continuity/chips", f"hand {hand.hand_no}: chips after the hand: {wrong}",
                            hand_no=hand.hand_no, expected=str(list(expected)), recorded=str(list(hand.chips))))
         ledger.resync(hand.chips)
-    chip_facts = ChipFacts(tuple(tuple(d) for d in result.paid if d.amount > 0), result.broke,  # type: ignore[misc]
+    chip_facts = ChipFacts(tuple((d.payer, d.payee, d.amount) for d in result.paid if d.amount > 0), result.broke,
                            result.rebuy, result.ended)
     return replace(facts, chips=tuple(hand.chips) if hand.chips is not None else tuple(expected),
                    n_findings=facts.n_findings + len(out), chip_facts=chip_facts), out

@@ -94,7 +94,7 @@ def test_sessions_conserve_chips_and_nobody_goes_below_zero(seed, n, options):
     assert {f.code for f in res.findings} <= {"false_win/incomplete"}
     false_winners = {hand.get("seats", [0, 1, 2, 3])[p["seat"]]
                      for hand in game["hands"] for p in hand["outcome"].get("penalties", ())}
-    for h, (hand, facts) in enumerate(zip(game["hands"], res.hands, strict=True)):
+    for h, hand in enumerate(game["hands"]):
         chips = hand["chips"]
         assert sum(chips) == n * start_balance() + rebuys_before(game, res.hands, h)
         last = h == len(game["hands"]) - 1
