@@ -286,7 +286,7 @@ def check_chips(ledger: Any, game: L.Game, i: int, facts: HandFacts, ruleset: Ru
     seating = game.seating(hand)
     standing = game.standing_out(hand)
     n = len(ledger.balances)
-    false_wins = []
+    false_wins: list[C.Payment] = []
     for s in facts.false_wins:
         pen = ruleset.false_win_penalty(s, hand.dealer)
         false_wins += [C.Payment(seating[s], seating[t], x) for t, x in enumerate(pen) if x > 0]
