@@ -275,3 +275,12 @@ def test_report_shows_a_session_to_its_end_with_rebuy_and_broke_marked(tmp_path)
     rebuy_player = facts[rebuy_hand].rebuy  # type: ignore[union-attr]
     assert f'title="bot{rebuy_player}: 断子 + 加筹"' in section
     assert render_chips(()) == ""
+
+
+def test_five_player_sample_is_the_first_hands_of_a_session():
+    # sample_logs/README.md: the sample is `simulate --five --false-wins 0 --hands-per-game 8 --seed 1`
+    from pathlib import Path
+
+    sample = json.loads((Path(__file__).resolve().parent.parent / "sample_logs" / "longgang-five-clean.json")
+                        .read_text(encoding="utf-8"))
+    assert session_one("longgang", {}, 1, 0, 5, 8, 0.0)["hands"] == sample["hands"]
