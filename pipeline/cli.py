@@ -12,7 +12,7 @@ import sys
 from mahjong_audit import __version__
 from mahjong_audit.pipeline import exits
 
-COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report")
+COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report", "calibrate")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -28,7 +28,8 @@ def register(subparsers) -> None:
     p.add_argument("--options", metavar="JSON", help="the ruleset's options as a JSON object, recorded in every "
                    "game (e.g. '{\"variant\": \"mingxing\"}' for mcr); default: the ruleset's defaults")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--hands-per-game", type=int, default=4, metavar="K", help="hands per game (default 4)")
+    p.add_argument("--hands-per-game", type=int, default=None, metavar="K",
+                   help="hands per game (default 4); with --five or --chips the most a session plays (default 300)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="output .jsonl or .jsonl.gz")
     p.add_argument("--faults", type=float, default=0.0, metavar="RATE",
                    help="share of games that get one labelled fault (0..1)")
@@ -44,31 +45,38 @@ def register(subparsers) -> None:
     p.add_argument("--workers", type=int, default=1, help="processes generating games (default 1)")
     p.add_argument("--quiet", action="store_true", help="no coverage report on stderr")
     p.add_argument("--five", action="store_true",
-                   help="five players over the four seats, one standing out by the ruleset's rotation, with "
-                        "each player's chips after every hand (longgang only)")
+                   help="whole sessions (牌局) of five players over the four seats, one standing out by the ruleset's "
+                        "rotation, with each player's chips after every hand, 加筹 and 断子 (longgang only)")
+    p.add_argument("--chips", action="store_true",
+                   help="whole sessions (牌局) of four players with their chips, played to their end (longgang only)")
+    p.add_argument("--false-wins", type=float, default=None, metavar="RATE",
+                   help="with --five or --chips: the share of hands in which a seat declares a win it does not have "
+                        "(a deliberate 诈胡, listed in --labels; default 0.03)")
     p.set_defaults(func=run)
 
 
-Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any, bool, "dict[str, Any]"]
+#: (ruleset, seed, start, n, hands, fault rate, period, population, session players (0: plain games),
+#: deliberate 诈胡 rate, ruleset options)
+Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any, int, float, dict]
 
 
 def _chunk(args: Job) -> tuple[list[str], list[str], Counter]:
     """Games ``start .. start+n-1`` as JSON lines, their fault and collusion labels, and coverage."""
     from mahjong_audit.engine.sim import simulate_one, start_time
     from mahjong_audit.engine.sim.faults import inject_maybe
+    from mahjong_audit.engine.sim.five import false_win_labels, session_one
     from mahjong_audit.schemas.instants import parse_instant
 
-    ruleset, seed, start, n, hands, rate, period, population, five, options = args
+    ruleset, seed, start, n, hands, rate, period, population, session, false_win_rate, options = args
     cov: Counter = Counter()
     lines: list[str] = []
     labels: list[str] = []
     for i in range(start, start + n):
-        game = simulate_one(ruleset, seed, i, hands, cov, population, options)
-        if five:
-            from mahjong_audit.engine.rulesets import RULESETS
-            from mahjong_audit.engine.sim.five import five_players
-
-            game = five_players(game, RULESETS[ruleset](options))
+        if session:
+            game = session_one(ruleset, options, seed, i, session, hands, false_win_rate, cov)
+            labels.extend(json.dumps(lab, ensure_ascii=False) for lab in false_win_labels(game))
+        else:
+            game = simulate_one(ruleset, seed, i, hands, cov, population, options)
         if period is not None:
             total, first, days = period
             game["started_at"] = start_time(seed, i, total, parse_instant(first), days)
@@ -95,7 +103,26 @@ def _jobs(a: Any, population: Any = None) -> Iterator[Job]:
     period = (a.games, a.start, a.days) if a.start else None
     for start in range(0, a.games, CHUNK):
         yield (a.ruleset, a.seed, start, min(CHUNK, a.games - start), a.hands_per_game, a.faults, period,
-               population, a.five, a.parsed_options)
+               population, 5 if a.five else 4 if a.chips else 0, a.false_wins, a.options)
+
+
+def _options(ruleset: str, text: str | None) -> dict[str, Any]:
+    """The ``--options`` object, checked by the ruleset; raises ValueError."""
+    from mahjong_audit.engine.rulesets import RULESETS, OptionError
+
+    if not text:
+        return {}
+    try:
+        options = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not JSON: {e}") from None
+    if not isinstance(options, dict):
+        raise ValueError("expected a JSON object")
+    try:
+        RULESETS[ruleset].parse_options(options)
+    except OptionError as e:
+        raise ValueError(str(e)) from None
+    return options
 
 
 def _population(a: Any) -> Any:
@@ -111,37 +138,41 @@ def _population(a: Any) -> Any:
 
 def run(a: Any) -> int:
     from mahjong_audit.engine.rulesets import RULESETS
+    from mahjong_audit.engine.sim.five import FALSE_WIN_RATE, SESSION_HANDS
     from mahjong_audit.pipeline import exits
 
     if a.ruleset not in RULESETS:
         exits.error("simulate", f"unknown ruleset {a.ruleset!r} (known: {', '.join(sorted(RULESETS))})")
         return 1
-    a.parsed_options = {}
-    if a.options is not None:
-        from mahjong_audit.engine.ruleset import OptionError
-
-        try:
-            a.parsed_options = json.loads(a.options)
-            if not isinstance(a.parsed_options, dict):
-                raise ValueError("not a JSON object")
-            RULESETS[a.ruleset](a.parsed_options)
-        except (ValueError, OptionError) as e:  # json.JSONDecodeError is a ValueError
-            exits.error("simulate", f"--options: {e}")
-            return 1
     if a.faults and not a.labels:
         exits.error("simulate", "--faults needs --labels FILE")
         return 1
-    if not 0.0 <= a.faults <= 1.0 or a.games < 0 or a.hands_per_game < 1:
-        exits.error("simulate", "--faults must be in 0..1, --games ≥ 0, --hands-per-game ≥ 1")
+    if a.hands_per_game is None:
+        a.hands_per_game = SESSION_HANDS if a.five or a.chips else 4
+    if a.false_wins is None:
+        a.false_wins = FALSE_WIN_RATE if a.five or a.chips else 0.0
+    elif not (a.five or a.chips):
+        exits.error("simulate", "--false-wins is for sessions (--five or --chips)")
+        return 1
+    if not 0.0 <= a.faults <= 1.0 or not 0.0 <= a.false_wins <= 1.0 or a.games < 0 or a.hands_per_game < 1:
+        exits.error("simulate", "--faults and --false-wins must be in 0..1, --games ≥ 0, --hands-per-game ≥ 1")
+        return 1
+    if a.five and a.chips:
+        exits.error("simulate", "--five already plays sessions with chips; give one of --five, --chips")
         return 1
     if a.five and RULESETS[a.ruleset].max_players < 5:
         exits.error("simulate", f"{a.ruleset} seats at most {RULESETS[a.ruleset].max_players} players")
         return 1
-    if a.five and a.players is not None:
-        exits.error("simulate", "--five plays five named players (bot0..bot4); it does not take --players")
+    if a.chips and RULESETS[a.ruleset]({}).chips_ledger(4) is None:
+        exits.error("simulate", f"{a.ruleset} keeps no chips over a session (--chips is for longgang)")
         return 1
-    if a.five and a.faults:
-        exits.error("simulate", "--faults is for four-player games (the faults know seats, not a fifth player)")
+    if (a.five or a.chips) and a.players is not None:
+        exits.error("simulate", "a session plays named bots (bot0..); it does not take --players")
+        return 1
+    try:
+        a.options = _options(a.ruleset, a.options)
+    except ValueError as e:
+        exits.error("simulate", f"--options: {e}")
         return 1
     if a.start:
         from mahjong_audit.schemas.instants import InstantError, parse_instant
