@@ -220,6 +220,13 @@ class Profile:
         return "\n".join(lines) + "\n"
 
 
+def load_profile(path: str | None) -> Profile | None:
+    """The profile of a command's ``--rules FILE`` (None without one). One that cannot be used
+    raises :class:`ProfileError` (a ValueError) with one line naming the option and what it
+    allows: ``audit``, ``simulate`` and ``score`` refuse it before any work."""
+    return None if path is None else Profile.load(path)
+
+
 EMPTY_PROFILE = Profile("", "", types.MappingProxyType({}))
 
 

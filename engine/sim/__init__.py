@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -21,15 +21,22 @@ from mahjong_audit.engine.sim.game import game_id, game_rng, simulate_game
 
 
 def simulate_one(ruleset: str, seed: int, index: int, hands_per_game: int,
-                 cov: Counter | None = None, population: Population | None = None) -> dict[str, Any]:
+                 cov: Counter | None = None, population: Population | None = None,
+                 options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Game ``index`` of the run ``(ruleset, seed)``: the same on every call. With a
-    ``population``, its players are drawn to the table (and a colluding pair plays so)."""
-    rs = RULESETS[ruleset]({})
+    ``population``, its players are drawn to the table (and a colluding pair plays so).
+    ``options`` (a house-rules profile's table for the ruleset): the bots play and score
+    under them, and the log records them in its ``options``."""
+    rs = RULESETS[ruleset](dict(options or {}))
     if population is None:
-        return simulate_game(rs, game_rng(seed, index), game_id(ruleset, seed, index), hands_per_game, cov)
-    table = population.table(seed, index)
-    return simulate_game(rs, game_rng(seed, index), game_id(ruleset, seed, index), hands_per_game, cov,
-                         table, population.policy(table))
+        game = simulate_game(rs, game_rng(seed, index), game_id(ruleset, seed, index), hands_per_game, cov)
+    else:
+        table = population.table(seed, index)
+        game = simulate_game(rs, game_rng(seed, index), game_id(ruleset, seed, index), hands_per_game, cov,
+                             table, population.policy(table))
+    if options:
+        game["options"] = dict(options)
+    return game
 
 
 def simulate(ruleset: str, *, games: int, seed: int, hands_per_game: int = 4,

@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TextIO
 
+from mahjong_audit.engine.house_rules import load_profile
 from mahjong_audit.pipeline.cli import byte_size
 from mahjong_audit.pipeline.workers import WorkerDied, watch_workers
 
@@ -45,7 +46,7 @@ left as it was), 2 database locked by another process (--wait SECONDS waits for 
 OUR_OPTIONS = frozenset({
     "-h", "--help", "--db", "--from", "--workers", "--in-memory", "--staging", "--log",
     "--progress", "--no-progress", "--connect-timeout", "--parquet", "--skip-audited",
-    "--max-record-bytes", "--wait",
+    "--max-record-bytes", "--wait", "--rules",
 })
 
 
@@ -98,6 +99,9 @@ def register(subparsers) -> None:
                    help="reject a record (a line, or a multi-line record) longer than N bytes, "
                         "with its size, without reading it into memory; suffixes K, M, G "
                         "(default: 64M)")
+    p.add_argument("--rules", metavar="FILE",
+                   help="house-rules profile (TOML, one table per ruleset; mahjong-audit rules lists the "
+                        "options): a log's own options win over it, it wins over the defaults")
     p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
                    help="if another process holds the database, wait up to SECONDS for it "
                         "(default: 0, fail at once with exit status 2)")
@@ -223,6 +227,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     parquet = staging_files.plain(args.parquet) if args.parquet else None
 
     try:
+        profile = load_profile(args.rules)  # a profile that cannot be used: one line, exit 1, before any work
         if args.importer is not None:
             read.importer_for("", args.importer)
         files = read.expand_inputs(args.inputs)
@@ -280,7 +285,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
                          run_id, len(todo), len(shards), len(selection.skipped), _runner_label(choice), staging)
             try:
                 _run_pipeline(shards, choice, run_id, staging, args.importer, audit_fn,
-                              real_stderr if show else None, limit, pool)
+                              real_stderr if show else None, limit, pool, profile)
                 if pool is not None:
                     pool.release()
                 summary = _load(con, parquet, staging, todo, stats,
@@ -358,7 +363,7 @@ def _worker_command(pool) -> str | None:
 
 
 def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_out,
-                  max_record_bytes: int, pool=None) -> None:
+                  max_record_bytes: int, pool=None, profile=None) -> None:
     import apache_beam as beam
 
     from mahjong_audit.pipeline import runner
@@ -373,7 +378,7 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
         | "Shards" >> beam.Create(list(shards))
         | "Audit" >> AuditPipeline(run_id=run_id, staging=staging, importer=importer,
                                    audit_fn=audit_fn, progress_dir=progress_dir,
-                                   max_record_bytes=max_record_bytes)
+                                   max_record_bytes=max_record_bytes, profile=profile)
     )
     bar = ProgressBar(progress_dir, progress_out) \
         if progress_dir is not None and progress_out is not None else contextlib.nullcontext()

@@ -41,13 +41,16 @@ def register(subparsers) -> None:
                         "games where both sit go to --labels")
     p.add_argument("--workers", type=int, default=1, help="processes generating games (default 1)")
     p.add_argument("--quiet", action="store_true", help="no coverage report on stderr")
+    p.add_argument("--rules", metavar="FILE",
+                   help="house-rules profile (TOML, one table per ruleset): the bots play and score under "
+                        "its table for --ruleset, and each log records it in its options")
     p.add_argument("--five", action="store_true",
                    help="five players over the four seats, one standing out by the ruleset's rotation, with "
                         "each player's chips after every hand (longgang only)")
     p.set_defaults(func=run)
 
 
-Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any, bool]
+Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any, bool, dict[str, Any]]
 
 
 def _chunk(args: Job) -> tuple[list[str], list[str], Counter]:
@@ -56,17 +59,17 @@ def _chunk(args: Job) -> tuple[list[str], list[str], Counter]:
     from mahjong_audit.engine.sim.faults import inject_maybe
     from mahjong_audit.schemas.instants import parse_instant
 
-    ruleset, seed, start, n, hands, rate, period, population, five = args
+    ruleset, seed, start, n, hands, rate, period, population, five, options = args
     cov: Counter = Counter()
     lines: list[str] = []
     labels: list[str] = []
     for i in range(start, start + n):
-        game = simulate_one(ruleset, seed, i, hands, cov, population)
+        game = simulate_one(ruleset, seed, i, hands, cov, population, options)
         if five:
             from mahjong_audit.engine.rulesets import RULESETS
             from mahjong_audit.engine.sim.five import five_players
 
-            game = five_players(game, RULESETS[ruleset]({}))
+            game = five_players(game, RULESETS[ruleset](options))
         if period is not None:
             total, first, days = period
             game["started_at"] = start_time(seed, i, total, parse_instant(first), days)
@@ -89,11 +92,11 @@ def _open(path: str) -> TextIO:
     return open(path, "w", encoding="utf-8")
 
 
-def _jobs(a: Any, population: Any = None) -> Iterator[Job]:
+def _jobs(a: Any, population: Any = None, options: dict[str, Any] | None = None) -> Iterator[Job]:
     period = (a.games, a.start, a.days) if a.start else None
     for start in range(0, a.games, CHUNK):
         yield (a.ruleset, a.seed, start, min(CHUNK, a.games - start), a.hands_per_game, a.faults, period,
-               population, a.five)
+               population, a.five, dict(options or {}))
 
 
 def _population(a: Any) -> Any:
@@ -108,11 +111,18 @@ def _population(a: Any) -> Any:
 
 
 def run(a: Any) -> int:
+    from mahjong_audit.engine.house_rules import load_profile
     from mahjong_audit.engine.rulesets import RULESETS
 
     if a.ruleset not in RULESETS:
         print(f"simulate: unknown ruleset {a.ruleset!r} (known: {', '.join(sorted(RULESETS))})", file=sys.stderr)
         return 1
+    try:
+        profile = load_profile(getattr(a, "rules", None))
+    except ValueError as e:  # engine.house_rules.ProfileError: one line, before any game is played
+        print(f"simulate: {e}", file=sys.stderr)
+        return 1
+    options = dict(profile.options_for(a.ruleset)) if profile is not None else {}
     if a.faults and not a.labels:
         print("simulate: --faults needs --labels FILE", file=sys.stderr)
         return 1
@@ -155,11 +165,11 @@ def run(a: Any) -> int:
         with _open(a.output) as out:
             if a.workers > 1:
                 with ProcessPoolExecutor(a.workers) as pool:
-                    results = pool.map(_chunk, _jobs(a, population))
+                    results = pool.map(_chunk, _jobs(a, population, options))
                     for lines, labels, c in results:
                         _write(out, labels_out, lines, labels, c, cov)
             else:
-                for job in _jobs(a, population):
+                for job in _jobs(a, population, options):
                     _write(out, labels_out, *_chunk(job), cov)
     finally:
         if labels_out is not None:
