@@ -128,8 +128,9 @@ class LonggangOptions:
               "(四、1 \"两个神计一台\"), the 坐花 scoring its own 台",
         seed='四、3 "坐花与正财1台"; 四、1 "两个神计一台"')
     wild_beyond_fourth_copy: Literal["value_honours", "any"] = _opt(
-        "value_honours", "kinds a wild may stand for as a fifth (or sixth) copy: value_honours — 中, 发 and the "
-                         "seat wind, the kinds 二、三)e names; any — every kind (三)a \"财神可以用来代替其他所有的牌\")",
+        "any", "kinds a wild may stand for as a fifth (or sixth) copy: any — every kind (三)a \"财神可以用来代替其他所有"
+               "的牌\"; the seed forbids none, so the default accuses no one); value_honours — only 中, 发 and the "
+               "seat wind, the kinds 二、三)e shows (the stricter reading)",
         seed='二、三)a "财神可以用来代替其他所有的牌"; 二、三)e "如手牌已碰红中（青发，坐风同理）,再胡红中配两财神，计3台，（或手中有四个红中配双财神也计3台）"')
     non_winner_single_two_wilds: bool = _opt(
         True, "陪家: one natural tile and two wilds make a triplet (三)f's example \"坐花，两个财神，红中…只算红中刻8\"); "
