@@ -270,7 +270,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         stats = incremental.file_stats(files)
         selection = incremental.Selection(files, ())
         if args.skip_audited:
-            selection = incremental.select(files, stats, _known_files(con, parquet, files))
+            selection = incremental.select(files, stats, _known_files(con, parquet, files, profile))
         todo = selection.audit
         sizes = {f: stats[f].size for f in todo}
         try:
@@ -311,14 +311,21 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     return 0
 
 
-def _known_files(con, parquet: str | None, files):
-    """path -> (size, mtime, content_hash) of the inputs as last audited (database first)."""
+def _known_files(con, parquet: str | None, files, profile=None):
+    """path -> (size, mtime, content_hash) of the inputs as last audited (database first),
+    leaving out those audited under another house-rules profile than ``profile``."""
     from mahjong_audit.pipeline import dataset, incremental
+
+    sha = profile.sha256 if profile is not None else ""
+
+    def known(c):
+        other = incremental.audited_under_other_rules(c, files, sha)
+        return {p: k for p, k in incremental.known_files(c, files).items() if p not in other}
 
     if con is None and parquet is not None:
         with dataset.connect(parquet, required=False) as dcon:
-            return incremental.known_files(dcon, files)
-    return incremental.known_files(con, files)
+            return known(dcon)
+    return known(con)
 
 
 def _load(con, parquet, staging, sources, stats, make_run, run_id):
