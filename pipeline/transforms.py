@@ -251,7 +251,7 @@ class ReplayFn(_MarkingDoFn):
 
     def setup(self) -> None:
         super().setup()
-        audit = self.audit_fn or _engine_audit_game()
+        audit: Callable[..., Any] = self.audit_fn or _engine_audit_game()
         self._audit = audit if self.profile is None else functools.partial(audit, profile=self.profile)
 
     def process(self, parsed):
