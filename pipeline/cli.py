@@ -10,7 +10,8 @@ import re
 import sys
 import traceback
 
-COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report", "rules")
+COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report", "calibrate",
+            "rules")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -87,7 +87,7 @@ class HandRow(_Row):
     started_at: Instant | None = Field(None, description="the hand's own start if logged, else its game's")
     result: str = Field(description="win | draw | unfinished")
     draw_reason: str | None = Field(None, description="an abortive draw's rule (e.g. four_winds), or false_win "
-                                    "(MCR false_win_ends_hand); null for a win or an exhausted wall")
+                                    "(MCR false_win_ends_hand), or penalty_verdict (MCR penalty_verdicts); null for a win or an exhausted wall")
     winners: list[int]
     win_type: str | None = Field(description="self_drawn | discard | robbing_kong | kong_replacement")
     last_tile: bool
@@ -151,6 +151,10 @@ class FindingRow(_Row):
     ruleset: str | None
     source_file: str
     source_line: int | None
+    depends_on: list[str] | None = Field(
+        None, description="the house-rules readings (option=value) under any one of which this error finding goes "
+                          "away (engine.rechecks); empty: it holds under every documented reading. Null in rows "
+                          "written before it existed")
 
 
 class RejectedRow(_Row):

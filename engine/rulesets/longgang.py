@@ -141,6 +141,17 @@ class LonggangOptions:
         "caishen_first", "陪家: which wilds fill its triplets: caishen_first — the 正财, the 坐花 only when they run "
                          "out (三)f's example counts 2 台 for 坐花 + two 财神 + 中); best — whichever scores more",
         seed="二、三)f's example (坐花 + 两个财神 + 红中: 2 台); 五、(一)1 \"和牌者可以自由选择最有利的牌形来计分\" (said of the winner)")
+    non_winner_split_triplet: bool = _opt(
+        False, "陪家: wilds may split the natural tiles of a kind into more triplets (发发发 + two 正财 + 坐花: 发发 + "
+               "财, 发 + 财 + 坐花, two 发 triplets); false — a natural triplet stays one, a pair takes one wild, a "
+               "single two, and only four alike make a second triplet (二、三)e \"或手中有四个红中配双财神也计3台\")",
+        seed='二、三)e "或手中有四个红中配双财神也计3台"; 二、三)f "对没胡牌者，财神坐花如不能与手牌组成刻子，这种情况称为财神当兵"')
+    home_caishen_pair: Literal["own_kind", "also_wild"] = _opt(
+        "own_kind", "a winner's pair of two 正财 standing for their own kind (财神归位, 二、三)c \"财神归位:是指财神代替本身"
+                    "那张牌胡牌\"; 四、18 \"无财神或者财神归位，称为硬八对\"): own_kind — a pair of that kind: 硬胡, and "
+                    "its suit counts for 混一色/清一色 (one reading per hand, 五、(一)1 \"仅可按一个牌形计分\"; 四、9 "
+                    "\"2财神2台\"); also_wild — 硬胡, and for the patterns a pair of whatever suits the hand (混一色…)",
+        seed='二、三)c "财神归位:是指财神代替本身那张牌胡牌"; 四、18 "无财神或者财神归位，称为硬八对"; 五、(一)1 "仅可按一个牌形计分"')
     appendix_hands: frozenset[str] = _opt(
         frozenset(), "the rare hands of the seed's 附一 that count (有此地方玩法算腊子): any of "
                      + ", ".join(S.APPENDIX_TAI), choices=S.APPENDIX_TAI,
@@ -177,6 +188,8 @@ class LonggangOptions:
             wild_beyond_fourth_copy=self.wild_beyond_fourth_copy,
             non_winner_single_two_wilds=self.non_winner_single_two_wilds,
             non_winner_wild_choice=self.non_winner_wild_choice,
+            non_winner_split_triplet=self.non_winner_split_triplet,
+            home_caishen_pair=self.home_caishen_pair,
         )
 
 

@@ -25,6 +25,8 @@ def register(subparsers) -> None:
     )
     p.add_argument("--ruleset", required=True, help="ruleset name (mcr, longgang, guangdong)")
     p.add_argument("--games", type=int, required=True, help="number of games")
+    p.add_argument("--options", metavar="JSON", help="the ruleset's options as a JSON object, recorded in every "
+                   "game (e.g. '{\"variant\": \"mingxing\"}' for mcr); default: the ruleset's defaults")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--hands-per-game", type=int, default=4, metavar="K", help="hands per game (default 4)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="output .jsonl or .jsonl.gz")
@@ -50,7 +52,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any, bool, dict[str, Any]]
+Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any, bool, "dict[str, Any]"]
 
 
 def _chunk(args: Job) -> tuple[list[str], list[str], Counter]:
@@ -122,7 +124,20 @@ def run(a: Any) -> int:
     except ValueError as e:  # engine.house_rules.ProfileError: one line, before any game is played
         print(f"simulate: {e}", file=sys.stderr)
         return 1
-    options = dict(profile.options_for(a.ruleset)) if profile is not None else {}
+    # the profile's table for the ruleset, with --options over it (as a log's options over a profile)
+    options: dict[str, Any] = dict(profile.options_for(a.ruleset)) if profile is not None else {}
+    if a.options is not None:
+        from mahjong_audit.engine.ruleset import OptionError
+
+        try:
+            parsed = json.loads(a.options)
+            if not isinstance(parsed, dict):
+                raise ValueError("not a JSON object")
+            options.update(parsed)
+            RULESETS[a.ruleset](options)
+        except (ValueError, OptionError) as e:  # json.JSONDecodeError is a ValueError
+            print(f"simulate: --options: {e}", file=sys.stderr)
+            return 1
     if a.faults and not a.labels:
         print("simulate: --faults needs --labels FILE", file=sys.stderr)
         return 1
