@@ -27,6 +27,18 @@ class WinFacts:
 
 
 @dataclass(frozen=True, slots=True)
+class ChipFacts:
+    """What a hand did to a game's chips (龙港's 牌局), worked out by the auditor: each debt as paid
+    (``(payer, payee, amount)``, indexes into the game's players; a short payer's below what it
+    owed), who went broke (断子), who re-bought (加筹) and whether the game ended with the hand."""
+
+    paid: tuple[tuple[int, int, int], ...] = ()
+    broke: tuple[int, ...] = ()
+    rebuy: int | None = None
+    ended: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class HandFacts:
     hand_no: int
     dealer: int
@@ -46,6 +58,9 @@ class HandFacts:
     standing_recorded: int | None = None  # outcome.out_delta as logged
     penalty_deltas: tuple[int, ...] = ()  # the 诈胡 part of computed_deltas, per seat (standing shares included)
     chips: tuple[int, ...] | None = None  # each player's chips after the hand (players order), where kept
+    #: where chips are kept: the payments, 断子, 加筹 and end behind ``chips`` (derived from them and the
+    #: hand's money, so left out of the repr the verdict digest hashes)
+    chip_facts: ChipFacts | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,6 +109,9 @@ class Settlement:
 
     deltas: tuple[int, int, int, int]
     penalties: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: who pays whom, ``(payer seat, payee seat, amount)``, where a ruleset's money is paid
+    #: pairwise (龙港's chips, whose short payers pay in an order); their net is ``deltas``
+    payments: tuple[tuple[int, int, int], ...] = ()
 
 
 def _coerce(name: str, value: Any, hint: Any) -> Any:

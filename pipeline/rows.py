@@ -121,6 +121,7 @@ def _hand_values(game_id: str, ruleset: str, game_players: tuple[str, ...], h: H
     legal = tuple(w for w in h.wins if w.legal)
     first = legal[0] if legal else None
     hand_no = h.hand_no
+    cf = h.chip_facts
     rows: list[Row] = [HandValues(
         game_id=game_id, hand_no=hand_no, ruleset=ruleset, round_wind=h.round_wind,
         dealer=h.dealer, started_at=started_at, result=h.result, draw_reason=h.draw_reason,
@@ -134,6 +135,9 @@ def _hand_values(game_id: str, ruleset: str, game_players: tuple[str, ...], h: H
         false_wins=list(h.false_wins), events=h.n_events, findings=h.n_findings,
         players=list(players), standing=list(h.standing) if h.standing else None,
         chips=list(h.chips) if h.chips is not None else None,
+        chips_broke=list(cf.broke) if cf is not None else None,
+        chips_rebuy=cf.rebuy if cf is not None else None,
+        chips_end=cf.ended if cf is not None else None,
     )]
     for item in h.seat_items:
         seat = item.seat if item.seat is not None else (first.seat if first else None)

@@ -106,6 +106,13 @@ class HandRow(_Row):
     chips: list[int] | None = Field(
         None, description="each player's chips (子) after the hand, in games.players order: the recorded balance, "
                           "else the recomputed one; null where the game keeps no chips (longgang logs recording them)")
+    chips_broke: list[int] | None = Field(
+        None, description="where chips are kept: the players who went broke (断子) in this hand, as the auditor "
+                          "settles it; 0-based indexes into games.players, like chips")
+    chips_rebuy: int | None = Field(None, description="where chips are kept: the player who re-bought (加筹) after "
+                                                      "this hand (an index into games.players)")
+    chips_end: bool | None = Field(None, description="where chips are kept: the game (牌局) ended with this hand "
+                                                     "(a second 断子, or two in one hand)")
 
 
 class HandScoreRow(_Row):

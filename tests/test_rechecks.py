@@ -31,7 +31,9 @@ SEED002 = {"variant": "seed002"}
 
 def sim_doc(ruleset: str, options: dict, index: int, seed: int = 1) -> dict:
     """A game played under ``options`` whose log does not say so (``options`` is empty)."""
-    return simulate_game(RULESETS[ruleset](options), game_rng(seed, index), game_id(ruleset, seed, index), 4)
+    doc = simulate_game(RULESETS[ruleset](options), game_rng(seed, index), game_id(ruleset, seed, index), 4)
+    doc["options"] = {}  # the simulator records them; the platform's log does not
+    return doc
 
 
 def as_game(doc: dict, fast: bool = False):

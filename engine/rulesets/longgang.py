@@ -109,6 +109,15 @@ class LonggangOptions:
                                    "four) and the game goes on; false: the first 断子 ends the game "
                                    "(也有断子不加筹立即结束的)",
         seed='五、(三) "也有断子不加筹立即结束的，事先约定好即可。加筹：一人断子时，五人来法此人加筹一局子（100子），四人来法此人加筹半局子（50子）"')
+    short_order: Literal["payer", "winner"] = _opt(
+        "payer", "a payer short of chips (不够者付给胡牌者优先，再按逆时针顺序,以断筹为限) pays the winner first, then "
+                 "the others in turn order counted from the payer's seat (payer) or from the winner's (winner)",
+        seed='五、(三) "不够者付给胡牌者优先，再按逆时针顺序,以断筹为限，筹码不够的部分不需下圈加筹补齐"')
+    false_win_short: Literal["capped", "full"] = _opt(
+        "capped", "a 诈胡 paid at the end of the game (诈胡者在牌局结束后出钱给各家) by a player short of chips: capped "
+                  "at what it holds ((加筹后)牌局结束时筹码不够数，…以断筹为限，少不补); full: paid in full, below zero "
+                  "if need be",
+        seed='五、g "诈胡者在牌局结束后出钱给各家"; 五、(三)c "(加筹后)牌局结束时筹码不够数，付给胡牌者优先，以断筹为限，少不补"')
     three_wild_honour_wait: Literal["false_win", "honour_only", "off"] = _opt(
         "false_win", "三财神吊字牌: a seat holding two 正财 + 坐花 that let a win pass and then wins on a "
         "discarded 中/发/seat wind commits 诈胡 (false_win); honour_only: in that hand only such a discard may "
@@ -393,16 +402,17 @@ class Longgang(Ruleset):
 
     def settle(self, end: HandEnd) -> Settlement:
         """Chips (10 胡 = 1): losers pay the winner total (double with the dealer) + 跟胡数,
-        and settle their own totals' differences. Exhaustive draw: nothing."""
+        and settle their own totals' differences (``payments``: each pair, :func:`settle_pairs`;
+        every amount is a multiple of 10 胡). Exhaustive draw: nothing."""
         if not end.wins:
             return Settlement((0, 0, 0, 0))
         win = end.wins[0]
         follow = S.follow_hu(int(dict(win.score.details).get("follow_tai", 0)), self.options.rebought)
-        hu = S.settle_hu(win.seat, end.dealer, self.totals(end), follow)
         liable = win.situation.get("liable")
-        if isinstance(liable, int) and win.from_seat == liable:
-            hu = S.liability_transfer(hu, win.seat, liable, end.dealer, self.totals(end)[win.seat], follow)
-        return Settlement(tuple(d // S.HU_PER_CHIP for d in hu))  # type: ignore[arg-type]
+        pairs = S.settle_pairs(win.seat, end.dealer, self.totals(end), follow,
+                               liable if isinstance(liable, int) and win.from_seat == liable else None)
+        chips = tuple((a, b, x // S.HU_PER_CHIP) for a, b, x in pairs)
+        return Settlement(tuple(S.net_of(chips)), payments=chips)  # type: ignore[arg-type]
 
     def seat_items(self, end: HandEnd) -> tuple:
         """Every seat's 胡 and 台 items (unit ``hu``/``tai``) and its total (unit ``total``)."""
@@ -436,7 +446,9 @@ class Longgang(Ruleset):
 
     def chips_ledger(self, n_players: int) -> C.ChipLedger:
         """The 牌局's chips per player (底金, 头钱, 加筹, 断子): :mod:`longgang_chips`."""
-        return C.ChipLedger(n_players, bool(self.options.rebought), bool(self.options.broke_rebuy))
+        o = self.options
+        return C.ChipLedger(n_players, bool(o.rebought), bool(o.broke_rebuy), str(o.short_order),
+                            str(o.false_win_short))
 
     def after_break(self) -> Longgang:
         """After a 断子 and 加筹: "当盘筹子断或刚好为零则下盘开始按括号内的数字跟胡"."""
