@@ -14,6 +14,7 @@ from typing import Any
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.findings import Finding, Severity
 from mahjong_audit.engine.hand import ScoreItem
+from mahjong_audit.engine.house_rules import Profile, effective_options, readings_json
 from mahjong_audit.engine.replay import HandReplay
 from mahjong_audit.engine.result import ChipFacts, GameAudit, HandFacts, WinFacts
 from mahjong_audit.engine.ruleset import Ruleset
@@ -24,9 +25,15 @@ WINDS = "ESWN"
 WRONG_ACTION = "wrong_action"  # outcome.penalties kind: a judge's penalty verdict ended the hand
 
 
-def audit_game(game: L.Game) -> GameAudit:
-    """Audit one validated game. Deterministic: the same log always gives the same findings."""
-    ruleset = RULESETS[game.ruleset](game.options)
+def audit_game(game: L.Game, profile: Profile | None = None) -> GameAudit:
+    """Audit one validated game. Deterministic: the same log always gives the same findings.
+
+    ``profile``: a house-rules profile for the whole corpus; the game's own ``options`` win
+    over it, it wins over the defaults (:func:`engine.house_rules.effective_options`). Raises
+    :class:`engine.ruleset.OptionError` when the game's options and the profile do not go
+    together (the pipeline rejects such a game as it rejects a log whose options are invalid)."""
+    options = game.options if profile is None else effective_options(game.ruleset, game.options, profile)
+    ruleset = RULESETS[game.ruleset](options)
     findings: list[Finding] = []
     hands: list[HandFacts] = []
     names = tuple(game.players or ("", "", "", ""))
@@ -57,6 +64,9 @@ def audit_game(game: L.Game) -> GameAudit:
     return GameAudit(
         game_id=game.game_id, ruleset=game.ruleset, platform=game.platform,
         players=names, hands=tuple(hands), findings=tuple(findings),
+        readings=readings_json(game.ruleset, ruleset.options),
+        profile=profile.name if profile is not None else "",
+        profile_sha256=profile.sha256 if profile is not None else "",
     )
 
 

@@ -223,5 +223,6 @@ def audit_with_rechecks(game: Any, profile: Profile | None = None) -> GameAudit:
     """:func:`audit_game` under ``profile`` (the game's own options over it), then
     :func:`annotate`: what the pipeline's per-game step runs."""
     base = effective_options(game.ruleset, game.options, profile)
-    audit = audit_under(game, base) if base is not game.options else audit_game(game)
-    return annotate(game, audit, base)
+    # audit_game merges the same options (raising OptionError when the game's do not go with the
+    # profile's) and records the readings and the profile on the audit
+    return annotate(game, audit_game(game, profile), base)

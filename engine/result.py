@@ -71,3 +71,10 @@ class GameAudit:
     players: tuple[str, ...]
     hands: tuple[HandFacts, ...]
     findings: tuple[Finding, ...]
+    # The readings the verdicts were reached under (kept out of the repr, which is the verdict
+    # bench.verdict_digest hashes): the options that differ from the ruleset's defaults, as JSON
+    # text (engine.house_rules.readings_json), and the house-rules profile's name and SHA-256
+    # ("" when none was given).
+    readings: str = field(default="{}", repr=False)
+    profile: str = field(default="", repr=False)
+    profile_sha256: str = field(default="", repr=False)

@@ -12,7 +12,8 @@ import sys
 from mahjong_audit import __version__
 from mahjong_audit.pipeline import exits
 
-COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report", "calibrate")
+COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report", "calibrate",
+            "rules")
 
 
 def build_parser() -> argparse.ArgumentParser:

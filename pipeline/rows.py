@@ -175,6 +175,7 @@ def audit_values(parsed: ParsedGame, audit: GameAudit, run_id: str) -> tuple[Row
         game_id=audit.game_id, run_id=run_id, platform=audit.platform, ruleset=audit.ruleset,
         started_at=game_time, players=list(players), hands=len(audit.hands),
         findings=len(audit.findings), source_file=parsed.source, source_line=parsed.line,
+        readings=audit.readings, profile=audit.profile or None, profile_sha256=audit.profile_sha256 or None,
     )]
     for h in audit.hands:
         rows += _hand_values(audit.game_id, audit.ruleset, players, h, hand_times.get(h.hand_no, game_time))
@@ -227,6 +228,14 @@ def duplicate_values(dup: ParsedGame, kept: ParsedGame) -> tuple[Row, ...]:
 def duplicate_rows(dup: ParsedGame, kept: ParsedGame) -> tuple[_Row, ...]:
     """:func:`duplicate_values` as models."""
     return models(duplicate_values(dup, kept))
+
+
+def invalid_options(parsed: ParsedGame, error: BaseException, profile: str = "") -> Rejection:
+    """A game whose own options do not go with the house-rules profile: rejected as a log whose
+    options are invalid is (``invalid_log/schema``, "options: …")."""
+    under = f" (with the house rules of {profile})" if profile else ""
+    return Rejection(parsed.source, parsed.line, "invalid_log/schema", f"options{under}: {short(str(error))}",
+                     parsed.game.game_id, parsed.game.ruleset, parsed.shard_start)
 
 
 def engine_error(parsed: ParsedGame, error: BaseException | str) -> Rejection:

@@ -68,6 +68,12 @@ class GameRow(_Row):
     findings: int
     source_file: str
     source_line: int
+    readings: str | None = Field(None, description="the readings the verdicts were reached under: the options "
+                                 "that differ from the ruleset's defaults, as JSON ({} for none; null in rows "
+                                 "written before it was recorded)")
+    profile: str | None = Field(None, description="the house-rules profile (--rules FILE) the game was audited "
+                                "under, by file name; null for none")
+    profile_sha256: str | None = Field(None, description="the SHA-256 of that profile's bytes")
 
 
 class HandRow(_Row):

@@ -129,7 +129,8 @@ def test_all_clean_database_says_so_plainly(tmp_path):
     db = tmp_path / "clean.duckdb"
     F.create_empty(db)
     con = duckdb.connect(str(db))
-    con.execute("INSERT INTO games SELECT * FROM (VALUES ('c-1', 'r', NULL, 'mcr', NULL, ['a', 'b', 'c', 'd'], "
+    con.execute("INSERT INTO games (game_id, run_id, platform, ruleset, started_at, players, hands, findings, "
+                "source_file, source_line) SELECT * FROM (VALUES ('c-1', 'r', NULL, 'mcr', NULL, ['a', 'b', 'c', 'd'], "
                 "1, 0, 'c.json', 1))")
     con.execute("INSERT INTO hands (game_id, hand_no, ruleset, round_wind, dealer, result, winners, win_type, "
                 "last_tile, winning_tile, discarder, total, recorded_total, false_wins, events, findings) "

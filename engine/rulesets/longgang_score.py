@@ -215,7 +215,7 @@ class Rules:
     four_winds_wild_restriction: bool = False
     appendix_hands: frozenset[str] = frozenset()
     zuo_is_second_caishen: bool = True
-    wild_beyond_fourth_copy: str = "value_honours"
+    wild_beyond_fourth_copy: str = "any"
     non_winner_single_two_wilds: bool = True
     non_winner_wild_choice: str = "caishen_first"
     non_winner_split_triplet: bool = False

@@ -26,7 +26,8 @@ def simulate_one(ruleset: str, seed: int, index: int, hands_per_game: int,
     """Game ``index`` of the run ``(ruleset, seed)``: the same on every call. With a
     ``population``, its players are drawn to the table (and a colluding pair plays so).
     ``options``: the ruleset's options (a game's ``options`` object, e.g. ``{"variant": "mingxing"}``
-    for mcr); the game records them, so its audit plays by the same rules."""
+    for mcr, or a house-rules profile's table for the ruleset): the bots play and score under
+    them, and the game records them, so its audit plays by the same rules."""
     rs = RULESETS[ruleset](dict(options or {}))
     if population is None:
         return simulate_game(rs, game_rng(seed, index), game_id(ruleset, seed, index), hands_per_game, cov)

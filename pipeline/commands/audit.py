@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TextIO
 
+from mahjong_audit.engine.house_rules import load_profile
 from mahjong_audit.pipeline import exits
 from mahjong_audit.pipeline.cli import byte_size
 from mahjong_audit.pipeline.words import count
@@ -47,7 +48,7 @@ that died) leaves the database as it was.
 OUR_OPTIONS = frozenset({
     "-h", "--help", "--db", "--from", "--workers", "--in-memory", "--staging", "--log",
     "--progress", "--no-progress", "--connect-timeout", "--parquet", "--skip-audited",
-    "--max-record-bytes", "--wait",
+    "--max-record-bytes", "--wait", "--rules",
 })
 
 
@@ -100,6 +101,9 @@ def register(subparsers) -> None:
                    help="reject a record (a line, or a multi-line record) longer than N bytes, "
                         "with its size, without reading it into memory; suffixes K, M, G "
                         "(default: 64M)")
+    p.add_argument("--rules", metavar="FILE",
+                   help="house-rules profile (TOML, one table per ruleset; mahjong-audit rules lists the "
+                        "options): a log's own options win over it, it wins over the defaults")
     p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
                    help="if another process holds the database, wait up to SECONDS for it "
                         f"(default: 0, fail at once with exit status {exits.LOCKED})")
@@ -222,6 +226,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     parquet = staging_files.plain(args.parquet) if args.parquet else None
 
     try:
+        profile = load_profile(args.rules)  # a profile that cannot be used: one line, exit 1, before any work
         if args.importer is not None:
             read.importer_for("", args.importer)
         walk = read.walk_inputs(args.inputs)
@@ -265,7 +270,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         stats = incremental.file_stats(files)
         selection = incremental.Selection(files, ())
         if args.skip_audited:
-            selection = incremental.select(files, stats, _known_files(con, parquet, files))
+            selection = incremental.select(files, stats, _known_files(con, parquet, files, profile))
         todo = selection.audit
         sizes = {f: stats[f].size for f in todo}
         try:
@@ -284,7 +289,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
                 logging.info("skipped (no format recognised): %s", path)
             try:
                 _run_pipeline(shards, choice, run_id, staging, args.importer, audit_fn,
-                              real_stderr if show else None, limit, pool)
+                              real_stderr if show else None, limit, pool, profile)
                 if pool is not None:
                     pool.release()
                 summary = _load(con, parquet, staging, todo, stats,
@@ -310,14 +315,21 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     return 0
 
 
-def _known_files(con, parquet: str | None, files):
-    """path -> (size, mtime, content_hash) of the inputs as last audited (database first)."""
+def _known_files(con, parquet: str | None, files, profile=None):
+    """path -> (size, mtime, content_hash) of the inputs as last audited (database first),
+    leaving out those audited under another house-rules profile than ``profile``."""
     from mahjong_audit.pipeline import dataset, incremental
+
+    sha = profile.sha256 if profile is not None else ""
+
+    def known(c):
+        other = incremental.audited_under_other_rules(c, files, sha)
+        return {p: k for p, k in incremental.known_files(c, files).items() if p not in other}
 
     if con is None and parquet is not None:
         with dataset.connect(parquet, required=False) as dcon:
-            return incremental.known_files(dcon, files)
-    return incremental.known_files(con, files)
+            return known(dcon)
+    return known(con)
 
 
 def _load(con, parquet, staging, sources, stats, make_run, run_id):
@@ -362,7 +374,7 @@ def _worker_command(pool) -> str | None:
 
 
 def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_out,
-                  max_record_bytes: int, pool=None) -> None:
+                  max_record_bytes: int, pool=None, profile=None) -> None:
     import apache_beam as beam
 
     from mahjong_audit.pipeline import runner
@@ -377,7 +389,7 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
         | "Shards" >> beam.Create(list(shards))
         | "Audit" >> AuditPipeline(run_id=run_id, staging=staging, importer=importer,
                                    audit_fn=audit_fn, progress_dir=progress_dir,
-                                   max_record_bytes=max_record_bytes)
+                                   max_record_bytes=max_record_bytes, profile=profile)
     )
     bar = ProgressBar(progress_dir, progress_out) \
         if progress_dir is not None and progress_out is not None else contextlib.nullcontext()

@@ -44,6 +44,9 @@ def register(subparsers) -> None:
                         "games where both sit go to --labels")
     p.add_argument("--workers", type=int, default=1, help="processes generating games (default 1)")
     p.add_argument("--quiet", action="store_true", help="no coverage report on stderr")
+    p.add_argument("--rules", metavar="FILE",
+                   help="house-rules profile (TOML, one table per ruleset): the bots play and score under "
+                        "its table for --ruleset, and each log records it in its options")
     p.add_argument("--five", action="store_true",
                    help="whole sessions (牌局) of five players over the four seats, one standing out by the ruleset's "
                         "rotation, with each player's chips after every hand, 加筹 and 断子 (longgang only)")
@@ -137,12 +140,18 @@ def _population(a: Any) -> Any:
 
 
 def run(a: Any) -> int:
+    from mahjong_audit.engine.house_rules import load_profile
     from mahjong_audit.engine.rulesets import RULESETS
     from mahjong_audit.engine.sim.five import FALSE_WIN_RATE, SESSION_HANDS
     from mahjong_audit.pipeline import exits
 
     if a.ruleset not in RULESETS:
         exits.error("simulate", f"unknown ruleset {a.ruleset!r} (known: {', '.join(sorted(RULESETS))})")
+        return 1
+    try:
+        profile = load_profile(getattr(a, "rules", None))
+    except ValueError as e:  # engine.house_rules.ProfileError: one line, before any game is played
+        print(f"simulate: {e}", file=sys.stderr)
         return 1
     if a.faults and not a.labels:
         exits.error("simulate", "--faults needs --labels FILE")
@@ -174,6 +183,13 @@ def run(a: Any) -> int:
     except ValueError as e:
         exits.error("simulate", f"--options: {e}")
         return 1
+    if profile is not None:  # the profile's table for the ruleset, --options over it (a log's over a profile)
+        a.options = {**profile.options_for(a.ruleset), **a.options}
+        try:
+            RULESETS[a.ruleset](a.options)
+        except ValueError as e:  # OptionError: the two do not go together
+            print(f"simulate: --options with {profile.name}: {e}", file=sys.stderr)
+            return 1
     if a.start:
         from mahjong_audit.schemas.instants import InstantError, parse_instant
 

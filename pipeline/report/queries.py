@@ -87,6 +87,21 @@ class RulesetCount:
 
 
 @dataclass(frozen=True, slots=True)
+class ReadingCount:
+    """Games of one ruleset audited under one set of readings and one house-rules profile.
+
+    ``readings`` is ``games.readings`` (JSON of the options that differ from the defaults; None
+    for games audited before it was recorded); ``profile`` and ``profile_sha256`` are None
+    when no profile was given."""
+
+    ruleset: str
+    readings: str | None
+    profile: str | None
+    profile_sha256: str | None
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
 class WeekCount:
     """One week's figure of one series (a finding kind, or the money at stake)."""
 
@@ -188,6 +203,7 @@ class ReportData:
     untimed_games: int  # games without a start time (left out of the weekly charts)
     findings: tuple[FindingInfo, ...]  # the first ``max_findings`` in drill-down order
     chips: tuple[GameChips, ...] = ()  # chips per player over the game, where logs record them
+    readings: tuple[ReadingCount, ...] = ()  # per ruleset, the readings its verdicts were reached under
 
     @property
     def empty(self) -> bool:
@@ -285,7 +301,21 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
         untimed_games=_scalar(con, "SELECT count(*) FROM games WHERE started_at IS NULL"),
         findings=_findings(con, max_findings),
         chips=load_chips(con),
+        readings=_readings(con),
     )
+
+
+def _readings(con: duckdb.DuckDBPyConnection) -> tuple[ReadingCount, ...]:
+    """Games per ruleset, readings and profile. A database written before ``games.readings``
+    existed (opened read-only, so not upgraded) shows its games as not recorded (None)."""
+    have = {r[0] for r in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'games'").fetchall()}
+    cols = ", ".join(c if c in have else f"NULL::VARCHAR AS {c}" for c in ("readings", "profile", "profile_sha256"))
+    rows = con.execute(f"""
+        SELECT ruleset, readings, profile, profile_sha256, count(*) AS n
+        FROM (SELECT ruleset, {cols} FROM games)
+        GROUP BY ALL ORDER BY ruleset, n DESC, readings NULLS LAST, profile NULLS FIRST""").fetchall()
+    return tuple(ReadingCount(r, readings, profile, sha, int(n)) for r, readings, profile, sha, n in rows)
 
 
 def _runs(con: duckdb.DuckDBPyConnection) -> tuple[RunInfo, ...]:

@@ -7,6 +7,7 @@ string taken from the database or the logs goes through ``html.escape``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from html import escape
@@ -227,6 +228,8 @@ def _summary(data: ReportData) -> str:
         out.append(_table(["ruleset", "games", "hands", "wins", "draws", "money at stake (its own unit)"],
                           [[_e(r.ruleset), _int(r.games), _int(r.hands), _int(r.wins), _int(r.draws),
                             _int(r.money_at_stake)] for r in data.rulesets], num=(1, 2, 3, 4, 5)))
+    if data.readings:
+        out.append(_readings(data))
     if data.runs:
         run = data.runs[0]
         out.append("<h3>Audit runs</h3>")
@@ -243,6 +246,27 @@ def _summary(data: ReportData) -> str:
                        f"{_e(run.run_id)}.</p>")
     out.append("</section>")
     return "".join(out)
+
+
+def _readings(data: ReportData) -> str:
+    """The readings (house rules) each ruleset's verdicts were reached under: the options that
+    differed from the defaults, and the profile given with ``--rules``."""
+    rows = []
+    for r in data.readings:
+        if r.readings is None:
+            readings = '<span class="muted">not recorded (audited by an older version)</span>'
+        elif r.readings == "{}":
+            readings = "the defaults"
+        else:
+            readings = "<br>".join(f"<code>{_e(k)} = {_e(json.dumps(v, ensure_ascii=False))}</code>"
+                                   for k, v in json.loads(r.readings).items())
+        profile = "—" if r.profile is None else f"<code>{_e(r.profile)}</code> ({_e((r.profile_sha256 or '')[:12])})"
+        rows.append([_e(r.ruleset), readings, profile, _int(r.games)])
+    return ("<h3>Readings (house rules) by ruleset</h3>"
+            + _table(["ruleset", "options that differ from the defaults", "profile (--rules, SHA-256)", "games"],
+                     rows, num=(3,))
+            + '<p class="muted">A game\'s own <code>options</code> win over the profile, the profile over the '
+              "defaults; <code>mahjong-audit rules</code> lists every option.</p>")
 
 
 def _finding_charts(data: ReportData) -> str:
