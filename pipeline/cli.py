@@ -10,7 +10,7 @@ import re
 import sys
 import traceback
 
-COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report")
+COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:
