@@ -315,7 +315,7 @@ class Store:
             f"FROM findings f JOIN page p ON f.source_file = p.source_file AND coalesce(f.source_line, 0) = p.line "
             f"WHERE {cond.replace('source_file', 'f.source_file').replace('source_line', 'f.source_line')} "
             "ORDER BY f.source_file DESC, coalesce(f.source_line, 0) DESC, f.hand_no NULLS FIRST, "
-            "f.seq NULLS FIRST, f.code")
+            "f.seq NULLS FIRST, f.seat NULLS FIRST, f.code, f.message")
         with self._reader() as cur:
             got = cur.execute(sql, params + [limit] + params).fetchall()
         names = column_names(TABLES["findings"])
