@@ -4,7 +4,6 @@ subprocess on a free loopback port, spoken to over HTTP (urllib, http.client).""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys

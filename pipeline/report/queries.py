@@ -8,9 +8,8 @@ same figures. Everything returned is an immutable value object.
 
 from __future__ import annotations
 
-import sys
-
 import math
+import sys
 from dataclasses import dataclass
 from datetime import date, datetime
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
@@ -26,7 +26,14 @@ from mahjong_audit.pipeline import rows
 from mahjong_audit.pipeline.importers import IMPORTERS
 from mahjong_audit.pipeline.serve import ingest, page
 from mahjong_audit.pipeline.serve.metrics import Metrics
-from mahjong_audit.pipeline.serve.models import Batch, FindingsPage, Health, Problem, Summary, Verdict
+from mahjong_audit.pipeline.serve.models import (
+    Batch,
+    FindingsPage,
+    Health,
+    Problem,
+    Summary,
+    Verdict,
+)
 from mahjong_audit.pipeline.serve.store import SOURCE_PREFIX, RunInfo, Store, StoreFailed
 from mahjong_audit.schemas.log import Game
 
@@ -163,9 +170,9 @@ def create_app(settings: Settings, store: Store) -> FastAPI:
                   "application/x-ndjson": {"schema": {"type": "string", "description": "mahjong-log/1 games, "
                                                                                        "one per line"}},
                   "text/plain": {"schema": {"type": "string", "description": "with ?from=: a platform's file"}}}}})
-    async def post_games(request: Request,
-                         from_: str | None = Query(None, alias="from", description="importer: "
-                                                   + ", ".join(sorted(IMPORTERS)))) -> Response:
+    async def post_games(request: Request, from_: Annotated[str | None, Query(
+                             alias="from", description="importer: " + ", ".join(sorted(IMPORTERS)))] = None,
+                         ) -> Response:
         if from_ is not None and from_ not in IMPORTERS:
             return _problem(400, f"unknown importer {from_!r} (known: {', '.join(sorted(IMPORTERS))})")
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -211,12 +218,12 @@ def create_app(settings: Settings, store: Store) -> FastAPI:
 
     @app.get("/v1/findings", response_model=FindingsPage, summary="recent findings, newest first, paged",
              responses={400: {"model": Problem}})
-    def get_findings(since: datetime | None = Query(None, description="only records received from then on (ISO 8601; "
-                                                                      "UTC if no offset)"),
+    def get_findings(since: Annotated[datetime | None, Query(
+                         description="only records received from then on (ISO 8601; UTC if no offset)")] = None,
                      kind: str | None = None, ruleset: str | None = None,
-                     before: str | None = Query(None, description="the `next` of the page before"),
-                     limit: int = Query(100, ge=1, le=1000,
-                                        description="findings per page (whole records: the last may add some)")
+                     before: Annotated[str | None, Query(description="the `next` of the page before")] = None,
+                     limit: Annotated[int, Query(ge=1, le=1000, description="findings per page (whole records: "
+                                                                            "the last may add some)")] = 100,
                      ) -> Response:
         cursor = None
         if before is not None:

@@ -30,7 +30,7 @@ class Metrics:
         self._latency: dict[str, list[int]] = {}  # route -> counts per bucket (+Inf last)
         self._latency_sum: dict[str, float] = {}
 
-    def committed(self, made: Iterable[tuple]) -> None:
+    def committed(self, made: Iterable) -> None:
         """Count the rows of one commit (named tuples of ``pipeline.rows``)."""
         from mahjong_audit.pipeline import rows
 

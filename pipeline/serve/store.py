@@ -291,7 +291,7 @@ class Store:
                       before: tuple[int, str] | None, limit: int) -> FindingsPage:
         """Findings of the records the service received, newest record first, whole records per
         page: records are taken until their findings reach ``limit``."""
-        where, params = [f"source_file LIKE '{SOURCE_PREFIX}%'"], []
+        where, params = [f"source_file LIKE '{SOURCE_PREFIX}%'"], list[object]()
         if since is not None:
             where.append("source_file >= ?")
             params.append(SOURCE_PREFIX + request_stamp(since))
