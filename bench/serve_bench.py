@@ -1,14 +1,16 @@
 """``make bench-serve``: the live audit under a real HTTP load generator (Debian's ``wrk``).
 
-    python -m bench.serve_bench [--games 100] [--seconds 30] [--soak 120] [--connections 4] [--json FILE]
+    python -m bench.serve_bench [--games 100] [--seconds 30] [--soak 120] [--connections 32] [--json FILE]
 
 On one corpus of simulated games (``--games`` per ruleset: mcr, guangdong, longgang; or
 ``--corpus FILE.jsonl``), in one run:
 
-1. ``audit --workers 1`` of the corpus into a fresh database (one process: one core);
+1. ``audit --workers 1`` of the corpus into a fresh database (one process: one core), and of
+   the corpus twice (other game_ids): the difference is its cost per game beyond start-up;
 2. ``serve`` on loopback, and ``wrk`` posting the same games (one per request, each under
    a game_id of its own) for ``--seconds`` over ``--connections`` connections: full load;
-3. the same at half that rate (each connection waits between requests): p50 and p99;
+3. the same at half that rate (8 connections, each waiting between its requests, the wait
+   found by two short probes): p50 and p99;
 4. a soak at half load for ``--soak`` seconds, the service's RSS sampled every 5 s.
 
 Throughput per core is games per CPU-second of the process doing the work (the service's
@@ -22,6 +24,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -30,7 +33,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench.pipeline_bench import _TICKS, bench_pipeline
+from bench.pipeline_bench import _TICKS
 from tests.serve_harness import Server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,7 +90,7 @@ def run_wrk(server: Server, corpus: Path, seconds: float, connections: int, tag:
     wall = time.perf_counter() - t0
     games, cpu = games_committed(server) - games0, cpu_seconds(server.pid) - cpu0
     out = done.stdout
-    pct = {p: _ms(v) for p, v in re.findall(r"^\s+(50|75|90|99)%\s+(\S+)$", out, re.M)}
+    pct = {p: _ms(v) for p, v in re.findall(r"^\s*(50|75|90|99)%\s+([\d.]+[a-z]+)\s*$", out, re.M)}
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: (.*)$", out, re.M)
     return {"connections": connections, "delay_ms": round(delay_ms, 1), "seconds": round(wall, 1), "games": games,
@@ -121,13 +124,71 @@ def soak(server: Server, corpus: Path, seconds: float, connections: int, delay_m
             "rss_samples": [[round(t), round(r, 1)] for t, r in samples]}
 
 
+HALF_CONNECTIONS = 8
+
+
+def half_load_delay(server: Server, corpus: Path, rate: float, connections: int, probes: int = 2) -> float:
+    """The wait between a connection's requests that gives ``rate`` requests a second over
+    ``connections`` (wrk keeps each connection closed-loop: rate = connections / (wait + latency)),
+    found by short probe runs."""
+    latency = 0.5
+    delay = max(0.0, connections / rate - latency)
+    for k in range(probes):
+        got = run_wrk(server, corpus, 6, connections, f"probe{k}", delay * 1000)
+        if got["games_per_s"] <= 0:
+            break
+        latency = max(0.0, connections / got["games_per_s"] - delay)
+        delay = max(0.0, connections / rate - latency)
+    return delay * 1000
+
+
+def doubled(corpus: Path, folder: Path) -> Path:
+    """The corpus twice, the second copy under other game_ids (a run twice as long)."""
+    out = folder / "doubled.jsonl"
+    with open(out, "w", encoding="utf-8") as dst:
+        for suffix in ("", "-again"):
+            for line in corpus.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    game = json.loads(line)
+                    game["game_id"] += suffix
+                    dst.write(json.dumps(game) + "\n")
+    return out
+
+
+def audit_run(corpus: Path, folder: Path) -> tuple[float, float]:
+    """Wall and CPU seconds (its whole process tree, from the kernel's accounting) of
+    ``audit CORPUS --workers 1`` into a fresh database."""
+    db = folder / f"audit-{corpus.stem}.duckdb"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "mahjong_audit", "audit", str(corpus), "--db", str(db), "--workers", "1",
+                    "--no-progress"], check=True, capture_output=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def audit_baseline(corpus: Path, folder: Path, n: int) -> dict:
+    """``audit --workers 1`` of the corpus and of it twice: per whole run, and per game beyond
+    the start-up (the difference of the two runs), which is what a long run approaches."""
+    once_s, once_cpu = audit_run(corpus, folder)
+    twice_s, twice_cpu = audit_run(doubled(corpus, folder), folder)
+    extra_cpu, extra_s = twice_cpu - once_cpu, twice_s - once_s
+    return {"games": n, "seconds": round(once_s, 1), "games_per_s": round(n / once_s, 1),
+            "cpu_seconds": round(once_cpu, 1), "games_per_cpu_s": round(n / once_cpu, 1),
+            "twice_seconds": round(twice_s, 1), "twice_cpu_seconds": round(twice_cpu, 1),
+            "marginal_games_per_s": round(n / extra_s, 1) if extra_s > 0 else None,
+            "marginal_games_per_cpu_s": round(n / extra_cpu, 1) if extra_cpu > 0 else None}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", help="a JSON Lines file of games (default: simulate --games per ruleset)")
     ap.add_argument("--games", type=int, default=100, help="games per ruleset to simulate (default 100)")
     ap.add_argument("--seconds", type=float, default=30, help="length of the full- and half-load runs (default 30)")
     ap.add_argument("--soak", type=float, default=120, help="length of the soak at half load (default 120; 0: none)")
-    ap.add_argument("--connections", type=int, default=4, help="wrk connections at full load (default 4)")
+    ap.add_argument("--connections", type=int, default=32, help="wrk connections at full load (default 32: "
+                    "platforms post many games at once; group commit shares a transaction among them)")
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args(argv)
     if shutil.which("wrk") is None:
@@ -137,31 +198,28 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp)
         corpus = Path(args.corpus) if args.corpus else make_corpus(folder, args.games)
         n = sum(1 for line in corpus.open("rb") if line.strip())
-        batch = bench_pipeline(str(corpus), n, 1, [])
-        audit = {"games": batch.games, "seconds": round(batch.seconds, 1),
-                 "games_per_s": round(batch.games_per_s, 1), "cpu_seconds": round(batch.cpu_seconds, 1),
-                 "games_per_cpu_s": round(batch.games / batch.cpu_seconds, 1) if batch.cpu_seconds else 0.0,
-                 "hands": batch.hands}
+        audit = audit_baseline(corpus, folder, n)
         print(f"audit --workers 1: {audit}", flush=True)
         with Server(folder / "serve.duckdb") as server:
             for line in corpus.read_text().splitlines()[:5]:  # warm: first imports and first commit
                 server.post(line.encode(), "application/json")
             full = run_wrk(server, corpus, args.seconds, args.connections, "full")
             print(f"serve, full load: {full}", flush=True)
-            # half the rate: each of 2 connections waits so that it sends rate/4 requests a second
-            service_ms = 1000.0 / full["games_per_s"] if full["games_per_s"] else 100.0
-            delay = max(0.0, 2 * 2 * service_ms - service_ms)
-            half = run_wrk(server, corpus, args.seconds, 2, "half", delay)
+            delay = half_load_delay(server, corpus, full["games_per_s"] / 2, HALF_CONNECTIONS)
+            half = run_wrk(server, corpus, args.seconds, HALF_CONNECTIONS, "half", delay)
             print(f"serve, half load: {half}", flush=True)
-            soaked = soak(server, corpus, args.soak, 2, delay) if args.soak > 0 else None
+            soaked = soak(server, corpus, args.soak, HALF_CONNECTIONS, delay) if args.soak > 0 else None
             if soaked:
                 print(f"serve, soak: { {k: v for k, v in soaked.items() if k != 'rss_samples'} }", flush=True)
+    def ratio(a: float | None, b: float | None) -> float | None:
+        return round(a / b, 2) if a and b else None
+
     result = {"corpus_games": n, "audit_workers_1": audit, "serve_full": full, "serve_half": half, "soak": soaked,
-              "ratio_per_core": round(full["games_per_cpu_s"] / audit["games_per_cpu_s"], 2)
-              if audit["games_per_cpu_s"] else None,
-              "ratio_wall": round(full["games_per_s"] / audit["games_per_s"], 2) if audit["games_per_s"] else None}
-    print(f"throughput per core, serve / audit --workers 1: {result['ratio_per_core']} "
-          f"(wall-clock: {result['ratio_wall']})")
+              "ratio_per_core": ratio(full["games_per_cpu_s"], audit["games_per_cpu_s"]),
+              "ratio_per_core_marginal": ratio(full["games_per_cpu_s"], audit["marginal_games_per_cpu_s"]),
+              "ratio_wall": ratio(full["games_per_s"], audit["games_per_s"])}
+    print(f"throughput per core, serve / audit --workers 1: {result['ratio_per_core']} of a whole run, "
+          f"{result['ratio_per_core_marginal']} of its games beyond start-up (wall-clock: {result['ratio_wall']})")
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
     return 0

@@ -83,6 +83,16 @@ def audit_function(profile_path: str | None):
                      "has no profile argument); run without --rules")
 
 
+def request_ids():
+    """Request ids as run ids are made (``audit.new_run_id``: the time to the microsecond, then
+    8 hex digits), the digits a random start counted up: unique, sorting in arrival order."""
+    import itertools
+    import secrets
+
+    counter = itertools.count(secrets.randbits(32))
+    return lambda: f"{datetime.now(UTC):%Y%m%dT%H%M%S.%fZ}-{next(counter) & 0xFFFFFFFF:08x}"
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -131,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     run_info = RunInfo(run_id=new_run_id(now), started_at=now.replace(tzinfo=None), version=_version(),
                        inputs=(url,))
     settings = Settings(db=os.path.abspath(args.db), run=run_info, audit_fn=audit_fn,
-                        new_request_id=lambda: new_run_id(datetime.now(UTC)),
+                        new_request_id=request_ids(),
                         max_record_bytes=args.max_record_bytes or read.MAX_RECORD_BYTES, token=token,
                         publish_seconds=args.publish_seconds, url=url)
     try:  # the database is opened before serving: a locked or unreadable one is refused at once

@@ -11,6 +11,7 @@ other requests between records; their rows then wait for the writer's commit.
 from __future__ import annotations
 
 import asyncio
+import gc
 import hmac
 import time
 from collections.abc import Callable
@@ -149,6 +150,9 @@ def create_app(settings: Settings, store: Store) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
+        # The start-up heap (FastAPI, pydantic, Beam, pyarrow, the engine) lives as long as the
+        # process: out of the collector's sight, as in the pipeline's workers (transforms.ParseFn).
+        gc.freeze()
         store.start()
         try:
             yield
