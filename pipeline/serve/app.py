@@ -77,6 +77,9 @@ class Gate:
         return hmac.compare_digest(got, self.expected)
 
     async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "websocket" and not self._authorized(scope):
+            await send({"type": "websocket.close", "code": 1008})
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -249,7 +252,7 @@ def create_app(settings: Settings, store: Store) -> FastAPI:
     @app.get("/healthz", response_model=Health, responses={503: {"model": Health}}, summary="liveness")
     def healthz() -> Response:
         store = state.get("store")
-        if store is None or store.failure is not None or not store._thread.is_alive():
+        if store is None or store.failure is not None or not store.writing():
             return _json(Health(status="failing", detail=store.failure if store and store.failure
                                 else "the writer is not running"), 503)
         return _json(Health(status="ok"))

@@ -122,6 +122,10 @@ class Store:
     def queue_depth(self) -> int:
         return self._depth
 
+    def writing(self) -> bool:
+        """True while the writer thread runs."""
+        return self._thread.is_alive()
+
     # ----------------------------------------------------------------- writing
 
     def submit(self, outcomes: Sequence[Outcome]) -> concurrent.futures.Future:
