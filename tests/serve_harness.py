@@ -1,5 +1,5 @@
 """The real ``mahjong-audit serve`` in a subprocess on a free loopback port, and a small
-HTTP client (urllib / http.client: what any platform would use), for tests and the bench."""
+HTTP client (the standard library's http.client), for tests and the bench."""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,12 +81,20 @@ class Server:
         token = token if token is not None else self.token
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        req = urllib.request.Request(self.url + path, data=body, method=method, headers=headers)
+        conn = self.connection(timeout)
         try:
-            with urllib.request.urlopen(req, timeout=timeout) as r:
-                return Reply(r.status, r.read(), dict(r.headers))
-        except urllib.error.HTTPError as e:
-            return Reply(e.code, e.read(), dict(e.headers))
+            conn.putrequest(method, path)
+            for k, v in {**headers, "Content-Length": str(len(body or b""))}.items():
+                conn.putheader(k, v)
+            conn.endheaders()
+            try:
+                conn.send(body or b"")
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the server answered (413) before it had all the body: read its answer
+            r = conn.getresponse()
+            return Reply(r.status, r.read(), dict(r.headers))
+        finally:
+            conn.close()
 
     def get(self, path: str, **kw) -> Reply:
         return self.request("GET", path, **kw)
@@ -96,9 +102,9 @@ class Server:
     def post(self, body: bytes, content_type: str = "application/x-ndjson", query: str = "", **kw) -> Reply:
         return self.request("POST", "/v1/games" + query, body, content_type, **kw)
 
-    def connection(self) -> http.client.HTTPConnection:
+    def connection(self, timeout: float = 60) -> http.client.HTTPConnection:
         host, port = self.url.removeprefix("http://").rsplit(":", 1)
-        return http.client.HTTPConnection(host, int(port), timeout=60)
+        return http.client.HTTPConnection(host, int(port), timeout=timeout)
 
 
 def wait_for(predicate, seconds: float = 30, step: float = 0.1):
