@@ -94,18 +94,7 @@ def request_ids():
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from mahjong_audit.engine.house_rules import ProfileError
-    from mahjong_audit.pipeline import read, sink
-    from mahjong_audit.pipeline.commands.audit import _version, new_run_id
-    from mahjong_audit.pipeline.runner import quiet_import
-
-    with quiet_import():  # Beam's import-time warnings stay off the terminal
-        from apache_beam.io.filesystems import FileSystems  # noqa: F401  (the staging writer's)
-
-        from mahjong_audit.pipeline.serve.app import Settings, create_app, open_store
-    from mahjong_audit.pipeline.serve.store import RunInfo
 
     token = None
     if args.token_file is not None:
@@ -126,6 +115,17 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         _err(f"--port {args.port}: not a port")
         return 1
+    import uvicorn  # the slow imports once the arguments are known to be right
+
+    from mahjong_audit.pipeline import read, sink
+    from mahjong_audit.pipeline.commands.audit import _version, new_run_id
+    from mahjong_audit.pipeline.runner import quiet_import
+
+    with quiet_import():  # Beam's import-time warnings stay off the terminal
+        from apache_beam.io.filesystems import FileSystems  # noqa: F401  (the staging writer's)
+
+        from mahjong_audit.pipeline.serve.app import Settings, create_app, open_store
+    from mahjong_audit.pipeline.serve.store import RunInfo
     try:
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
