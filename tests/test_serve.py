@@ -22,6 +22,8 @@ from tests.serve_harness import ROOT, Server, wait_for
 
 SAMPLES = ROOT / "sample_logs"
 FAULTY = [SAMPLES / f"{r}-faulty.jsonl" for r in ("mcr", "guangdong", "longgang")]
+REAL = {"botzone-json": ROOT / "tests/fixtures/real/botzone-json/6a2065c358ebe27b197de009_lite.json",
+        "pmn": ROOT / "tests/fixtures/real/pmn/example_2.pmn"}  # platform files, posted with ?from=
 LIMIT = 2 << 20  # --max-record-bytes of the shared server: the fuzz corpus's big cases are over it
 GAME_TABLES = {"games": "game", "hands": "hands", "hand_scores": "scores", "payouts": "payouts",
                "findings": "findings"}
@@ -91,7 +93,12 @@ def test_verdicts_equal_a_batch_audit_of_the_same_games_finding_for_finding(serv
         assert batch["records"] == batch["games"] + batch["duplicates"] + batch["rejected"] == len(
             [line for line in path.read_text().splitlines() if line.strip()])
         verdicts += batch["verdicts"]
-    done = cli("audit", *map(str, FAULTY), "--db", str(tmp_path / "batch.duckdb"), "--in-memory")
+    for fmt, path in REAL.items():
+        reply = server.post(path.read_bytes(), "text/plain", query=f"?from={fmt}&name={path.name}")
+        assert reply.status == 200 and reply.json()["games"] >= 1, reply.body[:300]
+        verdicts += reply.json()["verdicts"]
+    done = cli("audit", *map(str, FAULTY), *map(str, REAL.values()), "--db", str(tmp_path / "batch.duckdb"),
+               "--in-memory")  # the importers' formats recognised per file
     assert done.returncode == 0, done.stderr
     served, batch_rows = _response_rows(verdicts), _db_rows(tmp_path / "batch.duckdb")
     assert sum(map(len, served.values())) > 100
@@ -362,9 +369,15 @@ def test_kill_9_under_load_then_restart_every_acknowledged_game_is_stored_once(t
     assert all(n == 1 for n in games_of.values())
     for gid, hands in acked.items():
         assert games_of.get(gid) == 1 and hands_of.get(gid) == hands, gid
-    with Server(db, "--publish-seconds", "0") as again:
-        stored = again.get(f"/v1/games/{next(iter(acked))}").json()
-        assert stored["status"] == "audited"
+    again = Server(db, "--publish-seconds", "1").start()
+    stored = again.get(f"/v1/games/{next(iter(acked))}").json()
+    assert stored["status"] == "audited"
+    assert again.post(renamed(games[0], "after-restart"), "application/json").status == 200
+    assert wait_for(lambda: Path(f"{db}.read-copy.json").exists())
+    assert again.stop(signal.SIGTERM) == 0  # a clean stop: what was queued is in, the copy withdrawn
+    assert not Path(f"{db}.read-copy").exists() and not Path(f"{db}.read-copy.json").exists()
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM games WHERE game_id = 'after-restart'").fetchone() == (1,)
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import signal
 import socket
 import sys
 from datetime import UTC, datetime
@@ -156,5 +157,9 @@ def run(args: argparse.Namespace) -> int:
                             lifespan="on", timeout_graceful_shutdown=10)
     server = uvicorn.Server(config)
     print(f"serving {url} (database {settings.db}; stop with Ctrl-C)", flush=True)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        # uvicorn stops gracefully on these, then raises the signal again under the handler it
+        # found: this one, so that a stop asked for ends with status 0
+        signal.signal(sig, lambda *_: None)
     server.run(sockets=[sock])
     return 0 if server.started else 1

@@ -102,6 +102,10 @@ class Gate:
             self.metrics.observe(scope["method"], _route(scope["path"]), status, time.perf_counter() - t0)
 
 
+def _plain_name(name: str) -> bool:
+    return 0 < len(name) <= 255 and name not in (".", "..") and not any(c in name for c in "/\\\x00")
+
+
 def _problem(status: int, detail: str) -> JSONResponse:
     return JSONResponse(Problem(detail=detail).model_dump(), status)
 
@@ -179,9 +183,14 @@ def create_app(settings: Settings, store: Store) -> FastAPI:
                   "text/plain": {"schema": {"type": "string", "description": "with ?from=: a platform's file"}}}}})
     async def post_games(request: Request, from_: Annotated[str | None, Query(
                              alias="from", description="importer: " + ", ".join(sorted(IMPORTERS)))] = None,
+                         name: Annotated[str | None, Query(
+                             description="the name of the file the body was (no folder), for importers that read "
+                                         "a match id from it (botzone-json); recorded in source_file")] = None,
                          ) -> Response:
         if from_ is not None and from_ not in IMPORTERS:
             return _problem(400, f"unknown importer {from_!r} (known: {', '.join(sorted(IMPORTERS))})")
+        if name is not None and not _plain_name(name):
+            return _problem(400, f"name {name!r}: a file name without a folder (no '/', '\\', NUL, '..')")
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if from_ is None and ctype not in JSON_TYPES | NDJSON_TYPES:
             return _problem(415, f"content type {ctype or 'none'!r}: send application/json (one game) or "
@@ -195,7 +204,7 @@ def create_app(settings: Settings, store: Store) -> FastAPI:
         body = await _read_body(request, limit)
         if body is None:
             return _problem(413, f"body over the limit of {limit:,} bytes (--max-record-bytes); not read")
-        source = SOURCE_PREFIX + settings.new_request_id()
+        source = SOURCE_PREFIX + settings.new_request_id() + (f"/{name}" if name else "")
         outcomes: list[ingest.Outcome] = []
         for outcome in ingest.body_outcomes(source, body, document=document, importer=from_,
                                             audit_fn=settings.audit_fn, run_id=settings.run.run_id, limit=limit):

@@ -31,7 +31,7 @@ class Verdict(_Model):
 
     status: Literal["audited", "rejected", "duplicate"]
     game_id: str | None
-    source_file: str = Field(description="where the service recorded the record: serve:<request id>")
+    source_file: str = Field(description="where the service recorded the record: serve://<request id>")
     source_line: int | None = Field(description="line of the record in the request body (1-based)")
     game: GameRow | None = None
     hands: list[HandRow] = []

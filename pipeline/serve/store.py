@@ -48,7 +48,9 @@ from mahjong_audit.pipeline.tables import column_names
 from mahjong_audit.schemas.results import TABLES, RunRow
 
 log = logging.getLogger(__name__)
-SOURCE_PREFIX = "serve:"  # source_file of every record the service received: serve:<request id>
+# source_file of every record the service received: serve://<request id>[/<name>]. A URL, so
+# that no importer looks for a file beside it on this machine (botzone-json's metadata).
+SOURCE_PREFIX = "serve://"
 READERS = 8  # cursors for the read endpoints
 MAX_BATCH_RECORDS = 5000  # records per group commit at most
 _TMP = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
@@ -349,10 +351,10 @@ def request_stamp(when: datetime) -> str:
 
 
 def received_at(source_file: str) -> datetime | None:
-    """When the service received the request named by a ``serve:<request id>`` source."""
+    """When the service received the request named by a ``serve://<request id>`` source."""
     if not source_file.startswith(SOURCE_PREFIX):
         return None
-    stamp = source_file[len(SOURCE_PREFIX):].split("-", 1)[0]
+    stamp = source_file[len(SOURCE_PREFIX):].split("/", 1)[0].split("-", 1)[0]
     try:
         return datetime.strptime(stamp, STAMP).replace(tzinfo=UTC)
     except ValueError:
