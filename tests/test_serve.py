@@ -20,6 +20,8 @@ from mahjong_audit.schemas.results import TABLES
 from tests import fuzzing
 from tests.serve_harness import ROOT, Server, wait_for
 
+# one worker runs them all (make test's --dist loadgroup), so they share one server
+pytestmark = pytest.mark.xdist_group("serve")
 SAMPLES = ROOT / "sample_logs"
 FAULTY = [SAMPLES / f"{r}-faulty.jsonl" for r in ("mcr", "guangdong", "longgang")]
 REAL = {"botzone-json": ROOT / "tests/fixtures/real/botzone-json/6a2065c358ebe27b197de009_lite.json",
