@@ -50,7 +50,7 @@ bench-serve: $(STAMP)
 	$(BIN)/python -m bench.serve_bench --soak $(SOAK) --seconds $(SECONDS)
 
 # Many rounds of mutated logs through a whole audit on 2 workers (make test runs one round).
-# FUZZ_ARGS="--seed 7 --rounds 50" reproduces or widens a run.
+# FUZZ_ARGS="--seed 7 --rounds 50" reproduces or widens a run; --serve posts them to serve too.
 FUZZ_ARGS ?= --rounds 20
 fuzz: $(STAMP)
 	$(BIN)/python -m tests.fuzzing $(FUZZ_ARGS)
