@@ -24,7 +24,8 @@ test: $(STAMP)
 	$(BIN)/mypy
 	MAHJONG_AUDIT_PURE=1 $(BIN)/python -m pytest -n 2 --dist loadgroup tests
 
-# The optional compiled engine (mahjong_audit/accel.py): mypyc and a C compiler, about a minute.
+# The compiled engine (mahjong_audit/accel.py): every install builds it where a C compiler is
+# (setup.py; MAHJONG_AUDIT_COMPILE=0 skips it); this target rebuilds it after an edit.
 accel: $(STAMP)
 	$(BIN)/python -m mahjong_audit.build_accel build
 

@@ -21,6 +21,7 @@ from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.schemas import log as L
 
 WINDS = "ESWN"
+WRONG_ACTION = "wrong_action"  # outcome.penalties kind: a judge's penalty verdict ended the hand
 
 
 def audit_game(game: L.Game) -> GameAudit:
@@ -72,8 +73,13 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0) -> tuple[HandF
         items = ruleset.seat_items(end)
     else:
         deltas = list(replay.penalties)
-    standing_share = None
     penalties = list(replay.penalties)
+    verdict = penalty_verdict(ruleset, hand) if not legal and not replay.exhausted else None
+    if verdict is not None:  # the judge ended the hand: its penalty is paid, nothing else
+        pen = ruleset.false_win_penalty(verdict, hand.dealer)
+        deltas = [a + b for a, b in zip(deltas, pen, strict=True)]
+        penalties = [a + b for a, b in zip(penalties, pen, strict=True)]
+    standing_share = None
     if standing:
         standing_share = 0
         for s in replay.false_wins:
@@ -83,7 +89,7 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0) -> tuple[HandF
             standing_share += share
     if legal:
         result = "win"
-    elif replay.exhausted:
+    elif replay.exhausted or verdict is not None:
         result = "draw"
     else:
         result = "unfinished"
@@ -101,11 +107,22 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0) -> tuple[HandF
         hand_no=hand.hand_no, dealer=hand.dealer, round_wind=hand.round_wind, result=result, wins=wins,
         false_wins=tuple(replay.false_wins), computed_deltas=tuple(deltas), recorded_deltas=recorded_deltas,
         seat_items=items, n_events=len(hand.events), n_findings=len(findings),
-        draw_reason=replay.draw_reason if result == "draw" else None,
+        draw_reason=("penalty_verdict" if verdict is not None else replay.draw_reason) if result == "draw" else None,
         standing_computed=standing_share, standing_recorded=outcome.out_delta if outcome else None,
         penalty_deltas=tuple(penalties),
     )
     return facts, findings
+
+
+def penalty_verdict(ruleset: Ruleset, hand: L.Hand) -> int | None:
+    """The offender of a judge's penalty verdict that ended ``hand`` (a recorded ``wrong_action``
+    penalty, honoured under the ruleset's ``penalty_verdicts``), or None. The log holds the
+    verdict, not the refused answer: the auditor checks what was paid, and that nothing was
+    played after it (the verdict is taken only for a hand that stopped short of its end)."""
+    if not ruleset.penalty_verdicts or hand.outcome is None:
+        return None
+    seats = [p.seat for p in hand.outcome.penalties if p.kind == WRONG_ACTION]
+    return seats[0] if len(seats) == 1 else None
 
 
 class OutcomeCheck:
@@ -143,13 +160,16 @@ class OutcomeCheck:
             self.find("outcome_mismatch/winners", f"recorded winners {theirs}, the events show {ours}",
                       expected=ours, recorded=theirs)
         by_seat = {w.seat: w for w in legal}
+        unpaid_fans = False  # the platform scored fans the ruleset has not: its deltas are not compared
         for rec in outcome.wins:
             w = by_seat.get(rec.seat)
             if rec.score is not None and rec.score.total is not None:
                 totals[rec.seat] = rec.score.total
             if w is None or w.score is None or rec.score is None:
                 continue
-            items_ok, total_ok = self.rs.recorded_matches(rec.score, w.score)
+            score = self.platform_fans(rec.seat, rec.score)
+            unpaid_fans = unpaid_fans or score is not rec.score
+            items_ok, total_ok = self.rs.recorded_matches(score, w.score)
             if not items_ok:
                 self.find("score_mismatch/fans", f"seat {rec.seat}: recorded breakdown differs from the recomputed one",
                           seat=rec.seat, expected=describe_items(w.score.items),
@@ -158,7 +178,9 @@ class OutcomeCheck:
                 self.find("score_mismatch/total", f"seat {rec.seat}: recorded total {rec.score.total}, "
                           f"recomputed {w.score.total}", seat=rec.seat, expected=w.score.total,
                           recorded=rec.score.total)
-        if outcome.deltas is not None and len(legal) > 1 and not self.rs.multiple_win_payout_known:
+        if outcome.deltas is not None and unpaid_fans:
+            pass  # said by platform_quirk/platform_fan
+        elif outcome.deltas is not None and len(legal) > 1 and not self.rs.multiple_win_payout_known:
             self.find("platform_quirk/multiple_win_payout",
                       f"{len(legal)} winners on one discard and the platform does not document how such a hand "
                       f"is paid: recorded deltas {outcome.deltas} are reported, not compared",
@@ -181,6 +203,26 @@ class OutcomeCheck:
                               f"seat {s}: recorded {outcome.deltas[s]:+d}, recomputed {deltas[s]:+d}",
                               seat=s, expected=deltas[s], recorded=outcome.deltas[s])
         return totals
+
+
+    def platform_fans(self, seat: int, score: L.RecordedScore) -> L.RecordedScore:
+        """``score`` without the fans a platform scores and the ruleset has not (the extra field
+        ``platform_fans``, as ``[name, value, count]``), reported once as
+        ``platform_quirk/platform_fan``; ``score`` itself when there are none."""
+        extra = (score.model_extra or {}).get("platform_fans")
+        if not extra:
+            return score
+        try:
+            named = [(str(f[0]), int(f[1]) * (int(f[2]) if len(f) > 2 else 1)) for f in extra]
+        except (TypeError, ValueError, IndexError, KeyError):
+            named = [(str(extra), 0)]
+        text = " ".join(f"{n}{v}" for n, v in named)
+        self.find("platform_quirk/platform_fan",
+                  f"seat {seat}: the platform scored {text}, which the ruleset does not have: the other fans are "
+                  "compared, the hand's deltas are reported, not compared",
+                  seat=seat, severity=Severity.WARNING, recorded=text)
+        total = score.total - sum(v for _, v in named) if score.total is not None else None
+        return score.model_copy(update={"total": total})
 
 
 def describe_items(items: tuple[ScoreItem, ...]) -> str:

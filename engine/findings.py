@@ -96,6 +96,8 @@ CODES: MappingProxyType[str, str] = MappingProxyType({
     "continuity/chips": "a player's recorded chips after a hand differ from the game's running balance, or a hand "
                         "is played after the game ended (断子)",
     "platform_quirk/multiple_win_payout": "a multiple win whose payout rule the platform does not document",
+    "platform_quirk/platform_fan": "a win scored with a fan the platform has and the ruleset does not (雀渣's 天和, "
+                                   "地和, 人和): the other fans are compared, the deltas are not",
 })
 
 

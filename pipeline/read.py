@@ -192,33 +192,129 @@ def _wanted(path: str, suffixes: Sequence[str]) -> bool:
     return name.endswith(tuple(suffixes)) and not name.endswith(SKIPPED_SUFFIXES)
 
 
-def expand_inputs(inputs: Iterable[str], suffixes: Sequence[str] | None = None) -> tuple[str, ...]:
-    """Files named by ``inputs`` (files, globs, directories), sorted and without repeats.
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """What the inputs name: the files to read, and the files directories and globs held
+    that were left out (``skipped``: no format recognised them, or fault labels)."""
 
-    Directories are searched recursively and globs filtered to the readable suffixes;
-    a file named explicitly is always taken. Raises :class:`InputError` if an input
-    matches nothing.
+    files: tuple[str, ...]
+    skipped: tuple[str, ...] = ()
+
+
+def recognised(path: str) -> bool:
+    """True for a file a directory walk takes by its content though its name does not say
+    (a Botzone judge log ``.log``, a dataset ``.txt``): an importer recognises its first
+    characters, or its first line is a native ``mahjong-log/1`` game."""
+    try:
+        head = read_head(path)
+    except (*_READ_ERRORS, ValueError):  # unreadable, or a compression it cannot undo: not taken, said skipped
+        return False
+    first = head.lstrip("\ufeff \t\r\n").split("\n", 1)[0]
+    return detect(path, head) is not None or (first.startswith("{") and '"mahjong-log/1"' in first)
+
+
+def walk_inputs(inputs: Iterable[str], suffixes: Sequence[str] | None = None) -> Inputs:
+    """Files named by ``inputs`` (files, globs, directories), sorted and without repeats,
+    and what the directories and globs held that is not read.
+
+    Directories are searched recursively and globs filtered: a file is taken when its name
+    ends in a readable suffix, or else when its content is recognised (:func:`recognised`);
+    a file named explicitly is always taken. Raises :class:`InputError` if an input matches
+    nothing readable.
     """
     fs = _filesystems()
     suffixes = tuple(suffixes) if suffixes is not None else readable_suffixes()
     found: set[str] = set()
+    skipped: set[str] = set()
     for raw in inputs:
         path = _normalise(raw)
         is_dir = os.path.isdir(path) if not _is_url(path) else (path.endswith("/") or not fs.exists(path))
         if is_dir or any(c in _GLOB_CHARS for c in path):
             pattern = fs.join(path.rstrip("/"), "**") if is_dir else path
             metas = fs.match([pattern])[0].metadata_list
-            files = [m.path for m in metas if _wanted(m.path, suffixes) and not os.path.isdir(m.path)]
+            files: list[str] = []
+            left: list[str] = []
+            for m in metas:
+                if not _is_url(m.path) and os.path.isdir(m.path):
+                    continue
+                name = m.path.lower().removesuffix(".gz")
+                take = _wanted(m.path, suffixes) or (not name.endswith(SKIPPED_SUFFIXES) and recognised(m.path))
+                (files if take else left).append(m.path)
             if not files:
                 what = "no such file or folder" if _is_url(path) and not metas else \
-                    f"no {'/'.join(suffixes)} files found"
+                    f"no {'/'.join(suffixes)} files found, and no file whose content is a known format"
                 raise InputError(f"{raw}: {what}")
             found.update(_normalise(f) for f in files)
+            skipped.update(_normalise(f) for f in left)
         elif fs.exists(path):
             found.add(path)
         else:
             raise InputError(f"{raw}: no such file")
-    return tuple(sorted(found))
+    return Inputs(tuple(sorted(found)), tuple(sorted(skipped - found)))
+
+
+def expand_inputs(inputs: Iterable[str], suffixes: Sequence[str] | None = None) -> tuple[str, ...]:
+    """The files of :func:`walk_inputs` (what is skipped is not said: callers that report
+    to an operator use :func:`walk_inputs` and :func:`describe_skipped`)."""
+    return walk_inputs(inputs, suffixes).files
+
+
+def _kind(path: str) -> str:
+    name = os.path.basename(path.rstrip("/")).lower()
+    for sfx in SKIPPED_SUFFIXES:
+        if name.removesuffix(".gz").endswith(sfx):
+            return sfx
+    _, ext = os.path.splitext(name.removesuffix(".gz"))
+    return (ext or "no extension") + (".gz" if name.endswith(".gz") else "")
+
+
+def describe_skipped(skipped: Sequence[str]) -> str | None:
+    """One line for an operator: how many files a walk left out and of which kinds, e.g.
+    ``skipped: 3 files of an unknown type (.md 2, .txt 1); name a file to read it anyway
+    (--from NAME for a platform format)``; None when nothing was skipped."""
+    if not skipped:
+        return None
+    kinds: dict[str, int] = {}
+    for path in skipped:
+        kinds[_kind(path)] = kinds.get(_kind(path), 0) + 1
+    labels = kinds.pop(SKIPPED_SUFFIXES[0], 0)
+    parts = []
+    if kinds:
+        n = sum(kinds.values())
+        listed = ", ".join(f"{k} {v}" if len(kinds) > 1 or v > 1 else k for k, v in sorted(kinds.items()))
+        parts.append(f"{n} file{'s' if n != 1 else ''} of an unknown type ({listed}); name a file to read it "
+                     "anyway (--from NAME for a platform format)")
+    if labels:
+        parts.append(f"{labels} fault label file{'s' if labels != 1 else ''} ({SKIPPED_SUFFIXES[0]}, written by "
+                     "simulate --labels)")
+    return "skipped: " + "; ".join(parts)
+
+
+def walk_report(walk: Inputs, chosen: str | None) -> list[str]:
+    """The lines ``import`` and ``validate`` print after their count: each file's format
+    notes (``note: FILE: …``), then what the walk skipped."""
+    lines = [f"note: {path}: {note}" for path, note in format_notes(walk.files, chosen)]
+    skipped = describe_skipped(walk.skipped)
+    return lines + ([skipped] if skipped else [])
+
+
+def format_notes(files: Sequence[str], chosen: str | None) -> tuple[tuple[str, str], ...]:
+    """(file, note) for what each file's format cannot tell the audit (an importer's
+    :meth:`~pipeline.importers.base.Importer.notes`: a Botzone judge log has no wall, …),
+    to say once per file in the run's log. Native JSON Lines files are not opened; a file
+    that cannot be read gives no note (its reader reports it)."""
+    out: list[tuple[str, str]] = []
+    for path in files:
+        if path.lower().removesuffix(".gz").endswith((".jsonl", ".ndjson")):
+            continue
+        try:
+            head = read_head(path)
+            imp = chosen if chosen is not None else detect(path, head)
+        except _READ_ERRORS:
+            continue
+        if imp is not None and imp in IMPORTERS:
+            out.extend((path, note) for note in IMPORTERS[imp].notes(path, head))
+    return tuple(out)
 
 
 def file_sizes(files: Sequence[str]) -> dict[str, int]:

@@ -81,7 +81,7 @@ class HandRow(_Row):
     started_at: Instant | None = Field(None, description="the hand's own start if logged, else its game's")
     result: str = Field(description="win | draw | unfinished")
     draw_reason: str | None = Field(None, description="an abortive draw's rule (e.g. four_winds), or false_win "
-                                    "(MCR false_win_ends_hand); null for a win or an exhausted wall")
+                                    "(MCR false_win_ends_hand), or penalty_verdict (MCR penalty_verdicts); null for a win or an exhausted wall")
     winners: list[int]
     win_type: str | None = Field(description="self_drawn | discard | robbing_kong | kong_replacement")
     last_tile: bool

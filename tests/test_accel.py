@@ -143,3 +143,48 @@ def test_the_audit_summary_names_the_engine_and_the_validation_path(tmp_path, ca
     out = capsys.readouterr().out
     engine = "compiled engine" if accel.state()[0] == "compiled" else "pure-Python engine"
     assert f"{engine}, {log_fast.IMPLEMENTATION} validation" in out
+
+
+def _wheel_files(wheel: Path) -> list[str]:
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as z:
+        return z.namelist()
+
+
+@pytest.mark.slow
+@compiled_only  # minutes of mypyc and the C compiler: `make test-accel` runs it, `make test` not
+def test_a_wheel_built_where_a_compiler_is_carries_the_compiled_engine(tmp_path):
+    """issue 28: `pip wheel` gives a platform wheel whose workers run the compiled engine."""
+    from tests.test_pipeline_portable import build_wheel
+
+    wheel = build_wheel(tmp_path / "dist", compiled=True)
+    names = _wheel_files(wheel)
+    assert not wheel.name.endswith("-none-any.whl")
+    assert "mahjong_audit/engine/compiled.manifest" in names
+    for module in accel.MODULES:
+        stem = "/".join(module.split("."))
+        assert any(n.startswith(stem + ".") and n.endswith(".so") for n in names), module
+        assert stem + ".py" in names  # the sources stay beside them
+
+
+@pytest.mark.slow
+@compiled_only
+def test_without_a_c_compiler_the_install_goes_on_with_the_sources(tmp_path):
+    """One line says the compiled engine is not built; the wheel holds the sources only."""
+    import shutil
+
+    src = tmp_path / "src"
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "build", "*.so", "compiled.manifest")
+    for name in ("engine", "schemas", "pipeline", "mahjong_audit"):
+        shutil.copytree(ROOT / name, src / name, ignore=ignore, symlinks=True)
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    run = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--disable-pip-version-check",
+                          "-w", str(tmp_path / "dist"), str(src)], capture_output=True, text=True, timeout=900,
+                         env={**os.environ, "CC": "/bin/false"})
+    assert run.returncode == 0, run.stderr[-2000:]
+    said = [line for line in (run.stdout + run.stderr).splitlines() if "mahjong-audit: the compiled engine is not built" in line]
+    assert len(said) == 1 and "the pure-Python engine runs" in said[0]
+    (wheel,) = (tmp_path / "dist").glob("mahjong_audit-*.whl")
+    assert not any(n.endswith(".so") for n in _wheel_files(wheel))

@@ -102,10 +102,21 @@ def test_without_metadata_the_match_id_comes_from_the_file_name():
     assert _convert(_raw())["game_id"] == "botzone-abc"
 
 
-def test_penalty_verdict_is_rejected_naming_the_match():
+def test_penalty_verdict_ends_the_match_with_the_penalty_it_paid():
+    """A WA (an answer the judge refused) ends the match; the record says who paid what."""
     data = _raw()
     data["logs"][-1]["output"]["display"] = {"action": "WA", "player": 2, "score": [10, 10, -30, 10]}
-    with pytest.raises(ImportFailure, match=r"match abc: logs\[\d+\]: judge verdict 'WA' \(player 2\)"):
+    g = _convert(data)
+    assert g["options"]["penalty_verdicts"] is True
+    assert g["hands"][0]["outcome"] == {"result": "draw", "wins": [], "deltas": [10, 10, -30, 10], "penalties": [
+        {"seat": 2, "kind": "wrong_action", "deltas": [10, 10, -30, 10]}]}
+    assert g["hands"][0]["meta"]["verdict"] == "WA"
+
+
+def test_penalty_verdict_without_its_score_is_rejected_naming_the_match():
+    data = _raw()
+    data["logs"][-1]["output"]["display"] = {"action": "TLE", "player": 2}
+    with pytest.raises(ImportFailure, match=r"match abc: logs\[\d+\]: judge verdict 'TLE' \(player 2\) without the score"):
         _convert(data)
 
 

@@ -120,4 +120,4 @@ def test_skip_audited_into_a_new_dataset_audits_everything(tmp_path, capsys):
     out = tmp_path / "fresh"
     assert _audit(str(corpus), "--parquet", str(out), "--skip-audited") == 0
     printed = capsys.readouterr().out
-    assert "audited 5 games" in printed and "skipped:" not in printed
+    assert "audited 5 games" in printed and "audited unchanged" not in printed

@@ -79,7 +79,7 @@ def test_without_skip_audited_every_file_is_audited_again(tmp_path, capsys):
     capsys.readouterr()
     assert _audit(str(corpus), "--db", str(db)) == 0
     out = capsys.readouterr().out
-    assert "skipped:" not in out and "audited 5 games" in out
+    assert "audited unchanged" not in out and "audited 5 games" in out
 
 
 def test_a_file_whose_read_failed_is_audited_again(tmp_path, capsys):
@@ -94,4 +94,4 @@ def test_a_file_whose_read_failed_is_audited_again(tmp_path, capsys):
     assert query(db, "SELECT content_hash FROM files") == [(None,)]
     capsys.readouterr()
     assert _audit(str(folder), "--db", str(db), "--skip-audited") == 0
-    assert "skipped:" not in capsys.readouterr().out
+    assert "audited unchanged" not in capsys.readouterr().out

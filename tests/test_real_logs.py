@@ -2,7 +2,8 @@
 
 The fixtures (tests/fixtures/real, the eight botzone-judge matches included) always run;
 the full ../shared/real-logs folder is read as well when it is present (skipped cleanly
-otherwise). The Botzone importers set the judge's options (``BOTZONE_OPTIONS``); the
+otherwise; the environment variable MAHJONG_AUDIT_REAL_LOGS names it elsewhere). Shapes:
+Botzone text, match records, judge logs and display logs (``*.log``), PMN, and 雀渣 sessions. The Botzone importers set the judge's options (``BOTZONE_OPTIONS``); the
 per-cause tests on the botzone-judge matches are in tests/test_mcr_botzone_judge.py. A correct auditor reports
 nothing on these games except the documented quirk ``platform_quirk/multiple_win_payout``
 (mahjongsoft's two-winner hand, example_2.pmn).
@@ -10,6 +11,7 @@ nothing on these games except the documented quirk ``platform_quirk/multiple_win
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -25,14 +27,16 @@ from mahjong_audit.schemas.log import Game
 
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures" / "real"
-SHARED = HERE.parent.parent / "shared" / "real-logs"
+SHARED = Path(os.environ.get("MAHJONG_AUDIT_REAL_LOGS", HERE.parent.parent / "shared" / "real-logs"))
 ALLOWED = {"platform_quirk/multiple_win_payout"}
 
 
 def sources(root: Path) -> list[tuple[str, Path]]:
     out = [("botzone-txt", p) for p in sorted(root.glob("**/sample.txt"))]
     out += [("botzone-json", p) for p in sorted(root.glob("**/*_lite.json"))]
+    out += [("botzone-json", p) for p in sorted(root.glob("**/*.log"))]  # judge logs and display logs
     out += [("pmn", p) for p in sorted(root.glob("**/*.pmn"))]
+    out += [("tziakcha", p) for p in sorted(root.glob("**/session-*.json"))]
     return out
 
 
@@ -55,8 +59,24 @@ def roots() -> list:
 @pytest.mark.parametrize("root", roots())
 def test_all_three_formats_import(root):
     by_platform = Counter(g.platform for g in games(root))
-    want = {"botzone": 29, "mahjongsoft": 3} if root == FIXTURES else {"botzone": 40, "mahjongsoft": 3}
+    want = {"botzone": 35, "mahjongsoft": 3, "tziakcha": 1} if root == FIXTURES else \
+        {"botzone": 76, "mahjongsoft": 3, "tziakcha": 1}
     assert dict(by_platform) == want
+
+
+@pytest.mark.parametrize("root", roots())
+def test_each_shape_is_read(root):
+    """Botzone's three JSON shapes, the penalty verdicts a display log may end on, 雀渣's hands."""
+    bz = [g for g in games(root) if g.meta and g.meta.get("source") == "botzone-json"]
+    shapes = Counter(g.meta.get("shape", "match record") for g in bz)
+    verdicts = [g.game_id for g in bz if "verdict" in (g.hands[0].meta or {})]
+    tz = [g for g in games(root) if g.platform == "tziakcha"]
+    if root == FIXTURES:
+        assert shapes == {"match record": 13, "judge log": 2, "display log": 4} and len(verdicts) == 1
+    else:
+        assert shapes == {"match record": 24, "judge log": 9, "display log": 27}
+        assert verdicts == ["botzone-lv0__Qwen3-8B__0-llm", "botzone-lv1__Qwen3-32B-Instruct__13-bl-re"]
+    assert [len(g.hands) for g in tz] == [16]
 
 
 @pytest.mark.parametrize("root", roots())
@@ -83,7 +103,7 @@ def test_recorded_fans_equal_ours_name_for_name(root):
                 assert ours == theirs, (g.game_id, w.seat)
                 assert w.score.total == recorded[w.seat].total
                 compared += 1
-    assert compared == (29 if root == FIXTURES else 40)
+    assert compared == (49 if root == FIXTURES else 72)
 
 
 def can_hu_comparisons(game: Game) -> Counter:
@@ -120,7 +140,7 @@ def test_can_hu_oracle_agrees(root):
         if g.meta and g.meta.get("source") == "botzone-json":
             total += can_hu_comparisons(g)
     assert [k for k in total if k.startswith("DISAGREE")] == []
-    want = (40, 1523) if root == FIXTURES else (59, 3430)
+    want = (43, 1904) if root == FIXTURES else (68, 6006)
     assert (total["agree_win"], total["agree_no_win"]) == want
 
 

@@ -113,6 +113,15 @@ class LonggangOptions:
     non_winner_wild_choice: Literal["caishen_first", "best"] = _opt(
         "caishen_first", "陪家: which wilds fill its triplets: caishen_first — the 正财, the 坐花 only when they run "
                          "out (三)f's example counts 2 台 for 坐花 + two 财神 + 中); best — whichever scores more")
+    non_winner_split_triplet: bool = _opt(
+        False, "陪家: wilds may split the natural tiles of a kind into more triplets (发发发 + two 正财 + 坐花: 发发 + "
+               "财, 发 + 财 + 坐花, two 发 triplets); false — a natural triplet stays one, a pair takes one wild, a "
+               "single two, and only four alike make a second triplet (二、三)e \"或手中有四个红中配双财神也计3台\")")
+    home_caishen_pair: Literal["own_kind", "also_wild"] = _opt(
+        "own_kind", "a winner's pair of two 正财 standing for their own kind (财神归位, 二、三)c \"财神归位:是指财神代替本身"
+                    "那张牌胡牌\"; 四、18 \"无财神或者财神归位，称为硬八对\"): own_kind — a pair of that kind: 硬胡, and "
+                    "its suit counts for 混一色/清一色 (one reading per hand, 五、(一)1 \"仅可按一个牌形计分\"; 四、9 "
+                    "\"2财神2台\"); also_wild — 硬胡, and for the patterns a pair of whatever suits the hand (混一色…)")
     appendix_hands: frozenset[str] = _opt(
         frozenset(), "the rare hands of the seed's 附一 that count (有此地方玩法算腊子): any of "
                      + ", ".join(S.APPENDIX_TAI), choices=S.APPENDIX_TAI)
@@ -147,6 +156,8 @@ class LonggangOptions:
             wild_beyond_fourth_copy=self.wild_beyond_fourth_copy,
             non_winner_single_two_wilds=self.non_winner_single_two_wilds,
             non_winner_wild_choice=self.non_winner_wild_choice,
+            non_winner_split_triplet=self.non_winner_split_triplet,
+            home_caishen_pair=self.home_caishen_pair,
         )
 
 

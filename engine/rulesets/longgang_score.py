@@ -218,6 +218,8 @@ class Rules:
     wild_beyond_fourth_copy: str = "value_honours"
     non_winner_single_two_wilds: bool = True
     non_winner_wild_choice: str = "caishen_first"
+    non_winner_split_triplet: bool = False
+    home_caishen_pair: str = "own_kind"
 
 
 # ------------------------------------------------------------------ helpers
@@ -423,6 +425,10 @@ def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContex
         if mh:
             hu.append((mh[0], mh[1], "hu"))
     tiles = [R.free_tile(r, i, w.caishen_kind) for i in range(len(r.parts))]
+    if rules.home_caishen_pair == "also_wild":
+        # option: a pair of two 正财 at home (财神归位, 硬胡) also stands for whatever pair suits the patterns
+        tiles = [None if p.kind == PAIR and p.tile is not None and p.tile == w.caishen_kind and p.wilds == 0 else t
+                 for p, t in zip(r.parts, tiles, strict=True)]
     for i, p in enumerate(arr.parts):
         free = tiles[i]  # p.tile, unless the part is all wilds standing for another tile
         if p.kind == TRIPLET and free is not None:
@@ -617,7 +623,8 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     real = sum(c[t] for t in w.real)
     limits = copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
     best: Score | None = None
-    for chosen in other_placements(nat, wild_n, limits, rules.non_winner_single_two_wilds):
+    for chosen in other_placements(nat, wild_n, limits, rules.non_winner_single_two_wilds,
+                                   rules.non_winner_split_triplet):
         used = wild_cost(nat, chosen)
         if rules.non_winner_wild_choice == "best":
             splits = range(max(0, used - (wild_n - real)), min(real, used) + 1)
@@ -689,11 +696,15 @@ def _triplet_tai(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> l
 
 
 def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4,) * 34,
-                     single_two_wilds: bool = True) -> list[tuple[tuple[int, int], ...]]:
+                     single_two_wilds: bool = True, split: bool = False) -> list[tuple[tuple[int, int], ...]]:
     """Every placement of a 陪家's wilds (``budget`` of them): for each kind with ``n``
     natural tiles, ``m`` concealed triplets (each with a natural tile: 三个财神不能当独作刻子),
     using ``3m − n`` wilds, at most ``limits[kind]`` copies (see :func:`copy_limits_of`: beyond
     the fourth copy only for 中, 发 and the seat wind, 二、三)e "手中有四个红中配双财神").
+    The natural tiles keep their sets: a triplet stays one, a pair takes one wild, a single two,
+    and four alike may make two triplets (the fourth, or two pairs) — ``m ≤ ⌈n / 3⌉``; with
+    ``split`` (option ``non_winner_split_triplet``) the wilds may also split them
+    (发发发 + three wilds: 发发 + 1, 发 + 2, two 发 triplets), ``m ≤ n``.
     Without ``single_two_wilds`` (option ``non_winner_single_two_wilds``) every triplet holds
     two natural tiles (``m ≤ n // 2``).
     Returns the (kind, m) choices that differ from the plain ``n // 3`` (∅ first)."""
@@ -702,10 +713,11 @@ def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4
         n = nat[t]
         if not n:
             continue
+        top = (n if split else -(-n // 3)) if single_two_wilds else n // 2
         grown = []
         for chosen in out:
             left = budget - sum(3 * m - nat[k] for k, m in chosen if 3 * m > nat[k])
-            for m in range(n // 3 + 1, (n if single_two_wilds else n // 2) + 1):
+            for m in range(n // 3 + 1, top + 1):
                 cost = 3 * m - n
                 if cost > left or 3 * m > limits[t]:
                     break

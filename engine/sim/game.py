@@ -18,7 +18,16 @@ from typing import TYPE_CHECKING, Any
 
 from mahjong_audit.engine import seabed as SB
 from mahjong_audit.engine import tiles as T
-from mahjong_audit.engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
+from mahjong_audit.engine.hand import (
+    Meld,
+    MeldKind,
+    NotAWin,
+    Score,
+    WinSituation,
+    early_ready_extra,
+    early_ready_moments,
+    situation_extra,
+)
 from mahjong_audit.engine.ruleset import DiscardContext, HandEnd, Ruleset, SeatEnd, WinEnd
 from mahjong_audit.engine.sim.bot import (
     NOISE_LEVELS,
@@ -59,6 +68,9 @@ class _Seat:
     passed_win: bool = False  # 过水 after a win the seat's policy passed up (until its own discard)
     declined_win: bool = False  # passed up a win this hand (rulesets with tracks_declined_wins)
     maybe_ready: bool = True  # could a discard complete the hand? (a cheap filter)
+    own_discards: int = 0  # discards made, counted when the ruleset tracks_early_ready
+    heavenly_ready: bool = False  # 天听 (seed 002): ready right after its first discard
+    earthly_ready: bool = False  # 地听 (seed 002): ready within the first eight wall draws, before any call
 
     def tiles(self) -> tuple[int, ...]:
         return tuple(t for t in range(T.N_TILES) for _ in range(self.counts[t]))
@@ -109,6 +121,7 @@ class HandSim:
         self.round_wind = round_wind
         self.cov = cov
         self.need = rs.hand_size // 3
+        self.tracks_early_ready = rs.tracks_early_ready  # 天听 / 地听 (seed 002's 明星三缺一)
         self._reset()
 
     def _reset(self) -> None:
@@ -193,6 +206,8 @@ class HandSim:
         st = self.seats[s]
         if from_seat is None and st.last_draw_back and st.last_back_reason in ("kong", "flower"):
             out = tuple(sorted((*out, ("replacement", st.last_back_reason)), key=lambda kv: kv[0]))
+        if st.heavenly_ready or st.earthly_ready:  # 天听 / 地听 (seed 002)
+            out = tuple(sorted(out + early_ready_extra(st.heavenly_ready, st.earthly_ready), key=lambda kv: kv[0]))
         return out
 
     def try_win(self, s: int, t: int, *, self_drawn: bool, kong: bool, last_tile: bool,
@@ -490,6 +505,18 @@ class HandSim:
         self.discards_made += 1
         self.last_discard = (s, t)
         self.update_ready(st)
+        if self.tracks_early_ready:
+            self.note_early_ready(st)
+
+    def note_early_ready(self, st: _Seat) -> None:
+        """明星三缺一 (seed 002), as the replay does: is the seat ready now, at a moment that makes
+        天听 or 地听?"""
+        st.own_discards += 1
+        first, early = early_ready_moments(
+            st.own_discards, self.live, any(not m.is_concealed for x in self.seats for m in x.melds))
+        if (first or early) and self.rs.is_ready(st.counts, st.melds):
+            st.heavenly_ready = st.heavenly_ready or first
+            st.earthly_ready = st.earthly_ready or early
 
     def update_ready(self, st: _Seat) -> None:
         """Refresh the seat's ready filter (exact for standard shapes and 七对; a ruleset
@@ -689,10 +716,20 @@ def simulate_game(ruleset: Ruleset, rng: random.Random, game_id: str, hands: int
     cov["games"] += 1
     return {
         "format": "mahjong-log/1", "game_id": game_id, "platform": "mahjong-audit-sim",
-        "ruleset": ruleset.name, "options": {},
+        "ruleset": ruleset.name, "options": options_record(ruleset),
         "players": list(players) if players is not None else [f"bot{s}" for s in range(4)],
         "initial_scores": [0, 0, 0, 0], "hands": out_hands, "final_scores": scores,
     }
+
+
+def options_record(ruleset: Ruleset) -> dict[str, Any]:
+    """The game's ``options`` as a log carries them: the ruleset's options that differ from the
+    defaults (plain JSON values), so the audit replays the game under the rules it was played by."""
+    from mahjong_audit.engine.house_rules import to_json
+
+    opts = ruleset.options
+    return {name: to_json(getattr(opts, name)) for name, default, _ in ruleset.option_docs()
+            if getattr(opts, name) != default}
 
 
 def game_rng(seed: int, index: int) -> random.Random:

@@ -225,7 +225,8 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     try:
         if args.importer is not None:
             read.importer_for("", args.importer)
-        files = read.expand_inputs(args.inputs)
+        walk = read.walk_inputs(args.inputs)
+        files = walk.files
         choice = runner.choose(args.beam_args, args.workers, args.in_memory)
     except (OSError, ValueError) as e:
         _err(str(e))
@@ -278,6 +279,10 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         with quiet_stderr(log_path) as real_stderr:
             logging.info("run %s: %d files in %d shards (%d skipped as audited unchanged), runner %s, staging %s",
                          run_id, len(todo), len(shards), len(selection.skipped), _runner_label(choice), staging)
+            for path, note in read.format_notes(todo, args.importer):
+                logging.info("%s: %s", path, note)
+            for path in walk.skipped:
+                logging.info("skipped (no format recognised): %s", path)
             try:
                 _run_pipeline(shards, choice, run_id, staging, args.importer, audit_fn,
                               real_stderr if show else None, limit, pool)
@@ -302,7 +307,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         if con is not None:
             con.close()
     _print_summary(summary, time.monotonic() - t0, _runner_label(choice), args.db, log_path,
-                   len(selection.skipped), parquet)
+                   len(selection.skipped), parquet, read.describe_skipped(walk.skipped))
     return 0
 
 
@@ -413,7 +418,7 @@ def _runner_label(choice) -> str:
 
 
 def _print_summary(summary, elapsed: float, runner_name: str, db: str | None, log_path: str,
-                   skipped: int = 0, parquet: str | None = None) -> None:
+                   skipped: int = 0, parquet: str | None = None, unread: str | None = None) -> None:
     rate = summary.games / elapsed if elapsed > 0 else 0.0
     kinds = ", ".join(f"{k} {n}" for k, n in summary.findings_by_kind) or "none"
     print(f"audited {summary.games} games, {summary.hands} hands in {elapsed:.1f} s "
@@ -429,6 +434,8 @@ def _print_summary(summary, elapsed: float, runner_name: str, db: str | None, lo
               f"{f.duplicates} duplicates + {f.rejected} rejected (please report this)")
     if skipped:
         print(f"skipped: {skipped} files audited unchanged before (--skip-audited)")
+    if unread:
+        print(unread)
     if parquet:
         print(f"parquet dataset: {parquet}")
     print(f"database: {db or 'none'}  (log: {log_path})")

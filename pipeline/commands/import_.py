@@ -1,7 +1,7 @@
 """``mahjong-audit import [--from NAME] INPUT... -o OUT.jsonl``: convert platform logs to mahjong-log/1.
 
 Each input (file, glob or directory) is read with the importer named by ``--from``
-(``botzone-txt``, ``botzone-json``, ``pmn``) or, without it, the one that recognises the
+(``botzone-txt``, ``botzone-json``, ``pmn``, ``tziakcha``) or, without it, the one that recognises the
 file's first characters. Every converted game that matches the schema is written as
 one JSON line to OUT (``-`` = stdout; ``.gz`` compresses). A record that cannot be
 converted is reported on stderr as ``file:line: code [game id]: reason`` and the rest
@@ -28,7 +28,7 @@ def register(subparsers) -> None:
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="file, glob or directory")
     p.add_argument("--from", dest="importer", metavar="NAME",
-                   help="platform format: botzone-txt, botzone-json or pmn (default: detected per file)")
+                   help="platform format: botzone-txt, botzone-json, pmn or tziakcha (default: detected per file)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.jsonl",
                    help="where to write the games, one JSON document per line ('-' = stdout)")
     p.set_defaults(func=run)
@@ -89,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.importer is not None:
             read.importer_for("", args.importer)
-        files = read.expand_inputs(args.inputs)
+        walk = read.walk_inputs(args.inputs)
+        files = walk.files
     except OSError as e:
         print(f"mahjong-audit import: {e}", file=sys.stderr)
         return 1
@@ -111,4 +112,6 @@ def run(args: argparse.Namespace) -> int:
             out.flush()
     where = "stdout" if args.output == "-" else args.output
     print(f"{len(files)} files: {n_games} games written to {where}, {n_bad} records rejected", file=sys.stderr)
+    for line in read.walk_report(walk, args.importer):
+        print(line, file=sys.stderr)
     return 1 if n_bad else 0

@@ -25,6 +25,8 @@ def register(subparsers) -> None:
     )
     p.add_argument("--ruleset", required=True, help="ruleset name (mcr, longgang, guangdong)")
     p.add_argument("--games", type=int, required=True, help="number of games")
+    p.add_argument("--options", metavar="JSON", help="the ruleset's options as a JSON object, recorded in every "
+                   "game (e.g. '{\"variant\": \"mingxing\"}' for mcr); default: the ruleset's defaults")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--hands-per-game", type=int, default=4, metavar="K", help="hands per game (default 4)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="output .jsonl or .jsonl.gz")
@@ -47,7 +49,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any, bool]
+Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any, bool, "dict[str, Any]"]
 
 
 def _chunk(args: Job) -> tuple[list[str], list[str], Counter]:
@@ -56,17 +58,17 @@ def _chunk(args: Job) -> tuple[list[str], list[str], Counter]:
     from mahjong_audit.engine.sim.faults import inject_maybe
     from mahjong_audit.schemas.instants import parse_instant
 
-    ruleset, seed, start, n, hands, rate, period, population, five = args
+    ruleset, seed, start, n, hands, rate, period, population, five, options = args
     cov: Counter = Counter()
     lines: list[str] = []
     labels: list[str] = []
     for i in range(start, start + n):
-        game = simulate_one(ruleset, seed, i, hands, cov, population)
+        game = simulate_one(ruleset, seed, i, hands, cov, population, options)
         if five:
             from mahjong_audit.engine.rulesets import RULESETS
             from mahjong_audit.engine.sim.five import five_players
 
-            game = five_players(game, RULESETS[ruleset]({}))
+            game = five_players(game, RULESETS[ruleset](options))
         if period is not None:
             total, first, days = period
             game["started_at"] = start_time(seed, i, total, parse_instant(first), days)
@@ -93,7 +95,7 @@ def _jobs(a: Any, population: Any = None) -> Iterator[Job]:
     period = (a.games, a.start, a.days) if a.start else None
     for start in range(0, a.games, CHUNK):
         yield (a.ruleset, a.seed, start, min(CHUNK, a.games - start), a.hands_per_game, a.faults, period,
-               population, a.five)
+               population, a.five, a.parsed_options)
 
 
 def _population(a: Any) -> Any:
@@ -113,6 +115,18 @@ def run(a: Any) -> int:
     if a.ruleset not in RULESETS:
         print(f"simulate: unknown ruleset {a.ruleset!r} (known: {', '.join(sorted(RULESETS))})", file=sys.stderr)
         return 1
+    a.parsed_options = {}
+    if a.options is not None:
+        from mahjong_audit.engine.ruleset import OptionError
+
+        try:
+            a.parsed_options = json.loads(a.options)
+            if not isinstance(a.parsed_options, dict):
+                raise ValueError("not a JSON object")
+            RULESETS[a.ruleset](a.parsed_options)
+        except (ValueError, OptionError) as e:  # json.JSONDecodeError is a ValueError
+            print(f"simulate: --options: {e}", file=sys.stderr)
+            return 1
     if a.faults and not a.labels:
         print("simulate: --faults needs --labels FILE", file=sys.stderr)
         return 1

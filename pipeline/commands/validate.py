@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.importer is not None:
             read.importer_for("", args.importer)
-        files = read.expand_inputs(args.inputs)
+        walk = read.walk_inputs(args.inputs)
+        files = walk.files
     except OSError as e:
         print(f"mahjong-audit validate: {e}", file=sys.stderr)
         return 1
@@ -47,4 +48,6 @@ def run(args: argparse.Namespace) -> int:
                 games += 1
     sys.stdout.flush()
     print(f"{len(files)} files: {games} valid games, {bad} bad records", file=sys.stderr)
+    for line in read.walk_report(walk, args.importer):
+        print(line, file=sys.stderr)
     return 1 if bad else 0

@@ -9,8 +9,9 @@ from mahjong_audit.pipeline.importers.base import Importer, ImportFailure, Recor
 from mahjong_audit.pipeline.importers.botzone_json import BotzoneJson
 from mahjong_audit.pipeline.importers.botzone_txt import BotzoneTxt
 from mahjong_audit.pipeline.importers.pmn import Pmn
+from mahjong_audit.pipeline.importers.tziakcha import Tziakcha
 
-IMPORTERS: dict[str, Importer] = {imp.name: imp for imp in (BotzoneTxt(), BotzoneJson(), Pmn())}
+IMPORTERS: dict[str, Importer] = {imp.name: imp for imp in (BotzoneTxt(), BotzoneJson(), Pmn(), Tziakcha())}
 
 
 def detect(source: str, head: str) -> str | None:

@@ -70,3 +70,8 @@ class Importer(ABC):
     def sniff(self, source: str, head: str) -> bool:
         """True if a file whose first characters are ``head`` looks like this format."""
         return False
+
+    def notes(self, source: str, head: str) -> tuple[str, ...]:
+        """What a file of this format (recognised from ``head``) cannot tell the audit, e.g.
+        that it holds no wall: said once per file in the run's log, never a finding."""
+        return ()

@@ -1,6 +1,16 @@
-"""Importer ``botzone-json``: a raw Botzone match record of the game Chinese-Standard-Mahjong.
+"""Importer ``botzone-json``: Botzone's records of a match of the game Chinese-Standard-Mahjong.
 
-A file ``<match id>_lite.json`` holds one match (one hand); it is one record. A sibling
+Three shapes, each one match (one hand) per file, one record (``SHAPES``):
+
+* a match record ``{"logs", "initdata", "players", …}`` (``<match id>_lite.json``);
+* a judge log: the bare ``logs`` array as Botzone's local judge runner writes it (judge
+  outputs alternating with the seats' responses; the ``INIT`` display has ``quan`` and
+  ``srand`` but no ``walltiles``): no walls;
+* a display log: a JSON array of the judge's display objects alone (``INIT``, ``DEAL``,
+  ``DRAW`` … ``HU``/``HUANG``/a penalty verdict): no walls, no responses, no ``canHu``.
+
+What a shape cannot tell is said in ``Importer.notes`` (the run's log) and kept in the
+game's ``meta.limits``; it is never a finding. For a match record a sibling
 ``<match id>_metadata.json`` (a collector's file) is read for extra metadata when it
 exists, and yields no record of its own. Mapping (see docs/importers.md):
 
@@ -20,7 +30,11 @@ exists, and yields no record of its own. Mapping (see docs/importers.md):
 * Verdict WH (a 和 declaration the judge found false) → the false ``win`` and an outcome
   ``draw`` whose deltas are the penalty (offender −30, each other +10), listed in
   ``penalties``; the option ``false_win_ends_hand`` makes the replay end the hand there.
-* Other penalty verdicts (WA, TLE, …) end a match outside the rules of mahjong: rejected.
+* Other penalty verdicts (WA, …) that name the player and the ``score`` paid (offender −30,
+  each other +10) end the hand by the judge's decision: an outcome ``draw`` whose deltas
+  are that score, listed in ``penalties`` as ``wrong_action``, with the option
+  ``penalty_verdicts`` (the auditor checks the payment, not the refused answer it never
+  sees). A verdict without a score is rejected.
 """
 
 from __future__ import annotations
@@ -49,12 +63,59 @@ DEALT = 13
 METADATA_SUFFIX = "_metadata.json"
 
 
+#: the shapes of a Botzone match, and what each cannot tell (said once per file, never a finding)
+MATCH_RECORD, JUDGE_LOG, DISPLAY_LOG = "match record", "judge log", "display log"
+NO_WALL = "no wall (initdata.walltiles is not in this shape): draws are taken as logged, not checked against a wall"
+NO_RESPONSES = ("no player responses: declined claims are unknown (only the calls carried out are in the log), and "
+                "there is no canHu to compare")
+LIMITS: dict[str, tuple[str, ...]] = {MATCH_RECORD: (), JUDGE_LOG: (NO_WALL,), DISPLAY_LOG: (NO_WALL, NO_RESPONSES)}
+#: a judge display's own keys (``tileCnt``: tiles left in each seat's wall; ``canHu``)
+DISPLAY_KEYS = ('"tileCnt"', '"canHu"')
+
+
+def head_shape(head: str) -> str | None:
+    """The shape of a Botzone match from a file's first characters, or None."""
+    h = head.lstrip()
+    if h.startswith("{"):
+        return MATCH_RECORD if '"logs"' in h and '"display"' in h and any(k in h for k in DISPLAY_KEYS) else None
+    if not h.startswith("["):
+        return None
+    body = h[1:].lstrip()
+    if body.startswith("{") and '"output"' in body and '"display"' in body and any(k in body for k in DISPLAY_KEYS):
+        return JUDGE_LOG
+    first = body.split("}", 1)[0]
+    if body.startswith("{") and '"action"' in first and '"INIT"' in first:
+        return DISPLAY_LOG
+    return None
+
+
+def shape_of(data: Any) -> tuple[str, dict[str, Any]]:
+    """(shape, the match as a match record's dict) of a parsed file; ImportFailure if none."""
+    if isinstance(data, dict):
+        if not isinstance(data.get("logs"), list):
+            raise ImportFailure("not a Botzone match record (no 'logs' list)")
+        return MATCH_RECORD, data
+    if isinstance(data, list) and data and all(isinstance(e, dict) for e in data):
+        if any("output" in e for e in data):
+            return JUDGE_LOG, {"logs": data}
+        if all("action" in e for e in data):
+            return DISPLAY_LOG, {"logs": [{"output": {"display": e}} for e in data]}
+    raise ImportFailure("not a Botzone match: neither a match record ({logs, initdata, …}), nor a judge log "
+                        "(an array of judge outputs and responses), nor a display log (an array of displays)")
+
+
 class BotzoneJson(Importer):
     name = "botzone-json"
     suffixes = (".json",)
 
+    def notes(self, source: str, head: str) -> tuple[str, ...]:
+        shape = head_shape(head)
+        return tuple(f"{shape}: {x}" for x in LIMITS[shape]) if shape else ()
+
     def sniff(self, source: str, head: str) -> bool:
         h = head.lstrip()
+        if h.startswith("["):
+            return head_shape(h) is not None
         if not h.startswith("{"):
             return False
         if '"matchId"' in h and ('"walltiles"' in h or source.endswith(METADATA_SUFFIX)):
@@ -74,9 +135,8 @@ class BotzoneJson(Importer):
             data = json.loads(record.text)
         except json.JSONDecodeError as e:
             raise ImportFailure(f"not valid JSON: {e.msg} (line {e.lineno})") from None
-        if not isinstance(data, dict) or not isinstance(data.get("logs"), list):
-            raise ImportFailure("not a Botzone match record (no 'logs' list)")
-        match = _Match(data, record.source)
+        shape, data = shape_of(data)
+        match = _Match(data, record.source, shape)
         try:
             return [match.build()]
         except ImportFailure as e:
@@ -96,7 +156,7 @@ def _match_id(source: str, metadata: dict[str, Any] | None) -> str:
     if metadata and isinstance(metadata.get("matchId"), str):
         return metadata["matchId"]
     base = os.path.basename(source)
-    for sfx in ("_lite.json", ".json"):
+    for sfx in ("_lite.json", ".json", ".log"):
         if base.endswith(sfx):
             return base[: -len(sfx)]
     return base
@@ -115,8 +175,11 @@ def _metadata(source: str) -> dict[str, Any] | None:
 
 
 class _Match:
-    def __init__(self, data: dict[str, Any], source: str):
+    def __init__(self, data: dict[str, Any], source: str, shape: str = MATCH_RECORD):
         self.data = data
+        self.shape = shape
+        self.deal: list[list[str]] | None = None
+        self.penalty_verdict: str | None = None  # the verdict that ended the match (WA, …)
         self.metadata = _metadata(source)
         self.match_id = _match_id(source, self.metadata)
         self.ev = Events()
@@ -127,41 +190,62 @@ class _Match:
         self.last_added_kong: dict[str, Any] | None = None
         self.outcome: dict[str, Any] | None = None
 
-    def build(self) -> dict[str, Any]:
+    def initdata(self, judge: list[tuple[int, Any]]) -> dict[str, Any]:
+        """``initdata`` of a match record; in a judge or display log, the INIT display."""
         init = self.data.get("initdata")
-        if isinstance(init, str):
+        if self.shape != MATCH_RECORD:
+            first = judge[0][1].get("display") if judge and isinstance(judge[0][1], dict) else None
+            init = first if isinstance(first, dict) and first.get("action") == "INIT" else None
+            if init is None:
+                raise ImportFailure(f"the {self.shape} does not open with an INIT display")
+        elif isinstance(init, str):
             try:
                 init = json.loads(init)
             except json.JSONDecodeError:
                 raise ImportFailure("initdata is not valid JSON") from None
         if not isinstance(init, dict) or init.get("quan") not in (0, 1, 2, 3):
-            raise ImportFailure("initdata has no quan 0..3")
-        wall = str(init.get("walltiles", "")).split()
-        if len(wall) != 4 * WALL:
-            raise ImportFailure(f"walltiles holds {len(wall)} tiles, expected {4 * WALL}")
-        wall = [botzone_tile(x) for x in wall]
-        seat_walls = [wall[WALL * i: WALL * i + WALL - DEALT][::-1] for i in range(4)]
-        deal = [wall[WALL * i + WALL - DEALT: WALL * (i + 1)][::-1] for i in range(4)]
+            raise ImportFailure("initdata has no quan 0..3" if self.shape == MATCH_RECORD else "INIT has no quan 0..3")
+        return init
+
+    def build(self) -> dict[str, Any]:
         logs = self.data["logs"]
         judge = [(k, e["output"]) for k, e in enumerate(logs) if isinstance(e, dict) and "output" in e]
+        init = self.initdata(judge)
+        seat_walls = None
+        if self.shape == MATCH_RECORD:
+            wall = str(init.get("walltiles", "")).split()
+            if len(wall) != 4 * WALL:
+                raise ImportFailure(f"walltiles holds {len(wall)} tiles, expected {4 * WALL}")
+            wall = [botzone_tile(x) for x in wall]
+            seat_walls = [wall[WALL * i: WALL * i + WALL - DEALT][::-1] for i in range(4)]
+            self.deal = [wall[WALL * i + WALL - DEALT: WALL * (i + 1)][::-1] for i in range(4)]
         for k, out in judge:
             disp = out.get("display") if isinstance(out, dict) else None
             if not isinstance(disp, dict):
                 raise ImportFailure(f"logs[{k}]: judge output without a display")
             nxt = logs[k + 1] if k + 1 < len(logs) and "output" not in logs[k + 1] else {}
-            self.display(k, disp, nxt, deal)
+            self.display(k, disp, nxt)
         if self.outcome is None:
-            raise ImportFailure("the match has no result (HU or HUANG)")
+            raise ImportFailure("the match has no result (HU, HUANG or a penalty verdict)")
+        if self.deal is None:
+            raise ImportFailure("the match has no DEAL display")
         hand: dict[str, Any] = {
-            "hand_no": 0, "round_wind": WINDS[init["quan"]], "dealer": 0, "seat_walls": seat_walls,
-            "deal": deal, "events": self.ev.items, "outcome": self.outcome,
+            "hand_no": 0, "round_wind": WINDS[init["quan"]], "dealer": 0, "deal": self.deal,
+            "events": self.ev.items, "outcome": self.outcome,
             "meta": {"can_hu": self.can_hu, "srand": init.get("srand")},
         }
+        if seat_walls is not None:
+            hand["seat_walls"] = seat_walls
+        if self.penalty_verdict:
+            hand["meta"]["verdict"] = self.penalty_verdict
         players = self.data.get("players")
         names = [p.get("name", "") if isinstance(p, dict) else str(p) for p in players] \
             if isinstance(players, list) and len(players) == 4 else None
-        meta: dict[str, Any] = {"match_id": self.match_id, "source": "botzone-json",
-                                "status": self.data.get("status"), "viewurl": self.data.get("viewurl")}
+        meta: dict[str, Any] = {"match_id": self.match_id, "source": "botzone-json"}
+        if self.shape == MATCH_RECORD:
+            meta.update(status=self.data.get("status"), viewurl=self.data.get("viewurl"))
+        else:
+            meta.update(shape=self.shape, limits=list(LIMITS[self.shape]))
         if isinstance(players, list):
             meta["avatars"] = [p.get("imgid") for p in players if isinstance(p, dict)]
         if self.metadata:
@@ -174,6 +258,8 @@ class _Match:
             "format": "mahjong-log/1", "game_id": f"botzone-{self.match_id}", "platform": "botzone",
             "ruleset": "mcr", "options": dict(BOTZONE_OPTIONS), "hands": [hand], "meta": meta,
         }
+        if self.penalty_verdict:
+            game["options"]["penalty_verdicts"] = True
         if names:
             game["players"] = names
         created = object_id_time(self.match_id)  # a match id is an ObjectId: its creation time
@@ -182,15 +268,19 @@ class _Match:
         return game
 
     # ------------------------------------------------------------------ displays
-    def display(self, k: int, d: dict[str, Any], responses: dict[str, Any], deal: list[list[str]]) -> None:
+    def display(self, k: int, d: dict[str, Any], responses: dict[str, Any]) -> None:
         action = d.get("action")
         p = _player(d.get("player"), k, action)
         tile = botzone_tile(d["tile"]) if isinstance(d.get("tile"), str) else None
         if action == "INIT":
             return
         if action == "DEAL":
-            shown = [[botzone_tile(x) for x in h] for h in d.get("hand", [])]
-            if shown != deal:
+            shown = [[botzone_tile(x) for x in h] for h in d.get("hand", []) if isinstance(h, list)]
+            if self.deal is None:
+                if len(shown) != 4 or any(len(h) != DEALT for h in shown):
+                    raise ImportFailure(f"logs[{k}]: the DEAL display does not hold four hands of {DEALT}")
+                self.deal = shown
+            elif shown != self.deal:
                 raise ImportFailure(f"logs[{k}]: the DEAL display differs from the deal in walltiles")
             return
         if self.outcome is not None:
@@ -217,13 +307,15 @@ class _Match:
         elif action == "HUANG":
             self.outcome = {"result": "draw", "wins": [], "deltas": [0, 0, 0, 0]}
             ev = None
+        elif isinstance(d.get("score"), list):
+            self.verdict(str(action), d, p)
+            ev = None
         else:
-            raise ImportFailure(f"logs[{k}]: judge verdict {action!r} (player {p}) ended the match "
-                                "outside the rules of play")
+            raise ImportFailure(f"logs[{k}]: judge verdict {action!r} (player {p}) without the score it paid")
         can = d.get("canHu")
         if ev is not None and isinstance(can, list) and any(c != -4 for c in can):
             self.can_hu.append([ev["seq"], list(can)])
-        self.prev = (action, p, tile)
+        self.prev = (str(action), p, tile)
 
     def claims(self, responses: dict[str, Any], actor: int) -> list[tuple[int, str]]:
         out = []
@@ -295,6 +387,14 @@ class _Match:
         self.outcome = {"result": "draw", "wins": [], "deltas": deltas,
                         "penalties": [{"seat": p, "kind": "false_win", "deltas": list(deltas)}]}
         return ev
+
+    def verdict(self, action: str, d: dict[str, Any], p: int) -> None:
+        """A penalty verdict (WA: an answer the judge refused) ends the hand by the judge's
+        decision; the record holds who and what was paid, not the refused answer."""
+        deltas = seat_list(d["score"], f"{action} score")
+        self.outcome = {"result": "draw", "wins": [], "deltas": deltas,
+                        "penalties": [{"seat": p, "kind": "wrong_action", "deltas": list(deltas)}]}
+        self.penalty_verdict = action
 
     def hu(self, k: int, d: dict[str, Any], p: int) -> dict[str, Any]:
         ev, tile, frm = self.declared_win(k, "HU", p)
