@@ -326,7 +326,8 @@ def post_and_check(corpus: Corpus, server) -> tuple[dict[str, int], list[str]]:
     """Post every file of the corpus to a running ``serve`` (``tests.serve_harness.Server``):
     native ``.json`` as one game, other native files as JSON Lines, importer files with
     ``?from=``. Each must be answered 200, 400 or 413, a batch must account for every record,
-    and the service must stay up. Returns the status of each file (by name) and the problems."""
+    and the service must stay up. Returns the status of each file (by its path in the corpus)
+    and the problems."""
     statuses: dict[str, int] = {}
     problems: list[str] = []
     for path in corpus.inputs:
@@ -336,7 +337,7 @@ def post_and_check(corpus: Corpus, server) -> tuple[dict[str, int], list[str]]:
             reply = server.post(data, "text/plain", query=f"?from={fmt}&name={path.name}")
         else:
             reply = server.post(data, "application/json" if path.name.endswith(".json") else "application/x-ndjson")
-        statuses[path.name] = reply.status
+        statuses[path.relative_to(corpus.root).as_posix()] = reply.status
         if reply.status not in (200, 400, 413):
             problems.append(f"{path}: HTTP {reply.status}: {reply.body[:300]!r}")
         elif reply.status == 200 and "records" in (got := reply.json()):
