@@ -286,7 +286,7 @@ def test_the_fuzz_corpus_gives_verdicts_or_4xx_and_the_service_stays_up(server, 
     corpus = fuzzing.build_corpus(tmp_path / "corpus", seed=15, rounds=1)
     statuses, problems = fuzzing.post_and_check(corpus, server)
     assert problems == []
-    assert len(statuses) == len(corpus.inputs)
+    assert len(statuses) == len(set(corpus.inputs))
     assert statuses["fixed/big-record.jsonl"] == 413 and statuses["fixed/nesting-bomb.jsonl"] == 200
     assert 400 in statuses.values()
 
