@@ -10,7 +10,8 @@ import re
 import sys
 import traceback
 
-COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report", "serve")
+COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report", "calibrate",
+            "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -107,6 +107,7 @@ def finding_values(f: Finding, *, game_id: str | None, ruleset: str | None,
         kind=str(f.kind), code=f.code, severity=str(f.severity),
         expected=f.expected, recorded=f.recorded, message=f.message,
         ruleset=ruleset, source_file=source_file, source_line=source_line,
+        depends_on=list(f.depends_on),
     )
 
 

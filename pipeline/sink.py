@@ -353,6 +353,7 @@ def _duplicate_findings_sql() -> str:
         "severity": f"'{DUPLICATE.severity.value}'", "expected": "NULL",
         "recorded": "first_at", "message": "format(?, game_id, first_at)",
         "ruleset": "ruleset", "source_file": "source_file", "source_line": "source_line",
+        "depends_on": "[]::VARCHAR[]",
     }
     cols = column_names(FindingRow)
     if set(exprs) != set(cols):

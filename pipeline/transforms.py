@@ -41,7 +41,7 @@ DUPLICATES = "duplicates"
 COUNTS = "counts"  # records parsed per file (rows.FileCount)
 PARTS = "parts"  # what each shard read (pipeline.splits.PartRead)
 
-AuditFn = Callable[[Any], Any]  # engine.audit.audit_game: Game -> GameAudit
+AuditFn = Callable[[Any], Any]  # engine.rechecks.audit_with_rechecks: Game -> GameAudit
 
 
 def _counter(name: str):
@@ -229,13 +229,17 @@ class ParseAndValidate(beam.PTransform):
 
 
 def _engine_audit_game() -> AuditFn:
-    from mahjong_audit.engine.audit import audit_game
+    """The engine's audit with its re-checks (engine.rechecks): each error finding that a
+    documented house-rules reading clears records which (``findings.depends_on``). It runs
+    here, in the per-game step, so every runner does it beside the audit."""
+    from mahjong_audit.engine.rechecks import audit_with_rechecks
 
-    return audit_game
+    return audit_with_rechecks
 
 
 class ReplayFn(_MarkingDoFn):
-    """ParsedGame -> (ParsedGame, GameAudit). ``audit_fn`` defaults to engine.audit.audit_game."""
+    """ParsedGame -> (ParsedGame, GameAudit). ``audit_fn`` defaults to the engine's audit with
+    its re-checks (engine.rechecks.audit_with_rechecks)."""
 
     phase = "audited"
 

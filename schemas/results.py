@@ -145,6 +145,10 @@ class FindingRow(_Row):
     ruleset: str | None
     source_file: str
     source_line: int | None
+    depends_on: list[str] | None = Field(
+        None, description="the house-rules readings (option=value) under any one of which this error finding goes "
+                          "away (engine.rechecks); empty: it holds under every documented reading. Null in rows "
+                          "written before it existed")
 
 
 class RejectedRow(_Row):

@@ -52,6 +52,7 @@ class FindingInfo:
     ruleset: str | None
     source_file: str
     source_line: int | None
+    depends_on: tuple[str, ...] = ()  # readings under which this error goes away (engine.rechecks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,7 @@ class CodeCount:
     severity: str
     count: int
     games: int
+    depends_on_rules: int = 0  # of ``count``: errors a documented house-rules reading clears
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +252,8 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
         severities=tuple((s, int(n)) for s, n in con.execute(
             "SELECT severity, count(*) FROM findings GROUP BY severity ORDER BY severity").fetchall()),
         codes=tuple(CodeCount(*r) for r in con.execute(
-            "SELECT kind, code, severity, count(*) AS n, count(DISTINCT game_id) FROM findings "
+            "SELECT kind, code, severity, count(*) AS n, count(DISTINCT game_id), "
+            f"count(*) FILTER (WHERE {_depends_sql(con)}) FROM findings "
             "GROUP BY kind, code, severity ORDER BY n DESC, kind, code").fetchall()),
         payouts=_payouts(con, bins),
         items=_items(con),
@@ -340,6 +343,17 @@ def _items(con: duckdb.DuckDBPyConnection) -> tuple[ItemCount, ...]:
     return tuple(ItemCount(r[0], r[1], r[2], int(r[3]), int(r[4]), float(r[5] or 0)) for r in rows)
 
 
+def _has_depends_on(con: duckdb.DuckDBPyConnection) -> bool:
+    return _scalar(con, "SELECT count(*) FROM information_schema.columns "
+                        "WHERE table_name = 'findings' AND column_name = 'depends_on'") > 0
+
+
+def _depends_sql(con: duckdb.DuckDBPyConnection) -> str:
+    """The condition "this finding depends on house rules", on a database written before
+    ``findings.depends_on`` existed (opened read-only, so not upgraded) never true."""
+    return "len(depends_on) > 0" if _has_depends_on(con) else "FALSE"
+
+
 def _seating_sql(con: duckdb.DuckDBPyConnection, sql: str) -> str:
     """``sql`` as it runs on this database: one written before ``hands.players`` existed (opened
     read-only, so not upgraded) takes every hand's seating from ``games.players``."""
@@ -391,11 +405,11 @@ def _findings(con: duckdb.DuckDBPyConnection, limit: int) -> tuple[FindingInfo, 
                CASE WHEN f.seat IS NOT NULL AND f.seat < len(coalesce(h.players, g.players))
                     THEN coalesce(h.players, g.players)[f.seat + 1] END,
                f.kind, f.code, f.severity, f.expected, f.recorded, f.message, f.ruleset,
-               f.source_file, f.source_line
+               f.source_file, f.source_line, coalesce(f.depends_on, [])
         FROM findings f LEFT JOIN games g USING (game_id)
         LEFT JOIN hands h ON h.game_id = f.game_id AND h.hand_no = f.hand_no
         ORDER BY f.game_id NULLS LAST, f.hand_no NULLS FIRST, f.seq NULLS LAST, f.seat NULLS FIRST,
                  f.kind, f.code, f.source_file, f.source_line
         LIMIT ?
-    """), [limit]).fetchall()
-    return tuple(FindingInfo(*r) for r in rows)
+    """).replace("f.depends_on", "f.depends_on" if _has_depends_on(con) else "NULL::VARCHAR[]"), [limit]).fetchall()
+    return tuple(FindingInfo(*r[:-1], tuple(r[-1])) for r in rows)  # type: ignore[call-arg]

@@ -191,11 +191,13 @@ def _header(data: ReportData, generated: datetime) -> str:
 def _summary(data: ReportData) -> str:
     errors = dict(data.severities).get("error", 0)
     warnings = dict(data.severities).get("warning", 0)
+    hinged = sum(c.depends_on_rules for c in data.codes)
     cards = [
         ("games", _int(data.games), False),
         ("hands", _int(data.hands), False),
         ("findings", _int(data.findings_total), data.findings_total > 0),
         ("errors / warnings", f"{_int(errors)} / {_int(warnings)}", errors > 0),
+        ("hard errors / depends on house rules", f"{_int(errors - hinged)} / {_int(hinged)}", errors > hinged),
         ("rejected records", _int(data.rejected), data.rejected > 0),
         ("money at stake" + (" (all rulesets; units differ)" if len(data.rulesets) > 1 else ""),
          _int(data.payouts.money_at_stake), data.payouts.money_at_stake > 0),
@@ -259,9 +261,17 @@ def _finding_charts(data: ReportData) -> str:
     out = ['<section id="charts"><h2>Findings and payouts</h2><div class="grid">', kinds_chart, hist, "</div>"]
     if data.codes:
         out.append("<h3>Finding codes</h3>")
-        out.append(_table(["kind", "code", "severity", "findings", "games"],
+        out.append(_table(["kind", "code", "severity", "findings", "games", "hard", "depends on house rules"],
                           [[f'<a href="#kind={_e(c.kind)}">{_e(c.kind)}</a>', f"<code>{_e(c.code)}</code>",
-                            _e(c.severity), _int(c.count), _int(c.games)] for c in data.codes], num=(3, 4)))
+                            _e(c.severity), _int(c.count), _int(c.games),
+                            _int(c.count - c.depends_on_rules) if c.severity == "error" else "",
+                            _int(c.depends_on_rules) if c.severity == "error" else ""]
+                           for c in data.codes], num=(3, 4, 5, 6)))
+        if any(c.depends_on_rules for c in data.codes):
+            out.append('<p class="muted">An error that <em>depends on house rules</em> goes away under a '
+                       "documented alternative reading of the rules (the drill-down names it; "
+                       "<code>mahjong-audit calibrate</code> tells which readings the platform uses); a hard one "
+                       "holds under every reading.</p>")
     out.append("</section>")
     return "".join(out)
 
@@ -388,10 +398,20 @@ def _findings(data: ReportData, anchors: Mapping[HandKey, str], replay_note: str
             f'<tr class="sev-{_e(f.severity)}" data-kind="{_e(f.kind)}" data-severity="{_e(f.severity)}">'
             f"<td>{_where(f)}</td><td class=num>{_e(f.hand_no)}</td><td class=num>{_e(f.seq)}</td>"
             f"<td>{seat}</td><td><code>{_e(f.code)}</code></td>"
-            f'<td class="sev">{_e(f.severity)}</td><td>{_e(f.expected)}</td><td>{_e(f.recorded)}</td>'
-            f"<td>{_e(f.message)}</td><td>{link}</td></tr>")
+            f'<td class="sev">{_e(f.severity)}{_depends_note(f)}</td><td>{_e(f.expected)}</td>'
+            f"<td>{_e(f.recorded)}</td><td>{_e(f.message)}{_depends_readings(f)}</td><td>{link}</td></tr>")
     out.append("</tbody></table></div></section>")
     return "".join(out)
+
+
+def _depends_note(f: FindingInfo) -> str:
+    return "<br><small>depends on house rules</small>" if f.depends_on else ""
+
+
+def _depends_readings(f: FindingInfo) -> str:
+    if not f.depends_on:
+        return ""
+    return "<br><small>clears under " + ", ".join(f"<code>{_e(r)}</code>" for r in f.depends_on) + "</small>"
 
 
 def _expected_recorded(f: FindingInfo) -> str:
