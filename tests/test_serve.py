@@ -313,13 +313,33 @@ def test_without_a_token_only_loopback_is_bound(tmp_path):
     assert not (tmp_path / "x.duckdb").exists()
 
 
-def test_rules_is_refused_clearly_until_the_engine_takes_a_profile(tmp_path):
-    (tmp_path / "house.toml").write_text("[longgang]\neight_pairs = false\n")
-    done = cli("serve", "--db", str(tmp_path / "x.duckdb"), "--rules", str(tmp_path / "house.toml"), timeout=60)
-    assert done.returncode == 1 and "--rules" in done.stderr and "profile" in done.stderr
-    (tmp_path / "bad.toml").write_text("[nosuch]\n")
-    done = cli("serve", "--db", str(tmp_path / "x.duckdb"), "--rules", str(tmp_path / "bad.toml"), timeout=60)
-    assert done.returncode == 1 and "unknown ruleset" in done.stderr
+def test_rules_audits_under_the_house_rules_profile(tmp_path):
+    from mahjong_audit.engine.house_rules import Profile
+    from mahjong_audit.engine.rechecks import audit_with_rechecks
+    from mahjong_audit.pipeline import read
+
+    (tmp_path / "house.toml").write_text("[longgang]\nround_wind_triplet_tai = true\n")  # changes 4 games
+    profile = Profile.load(tmp_path / "house.toml")
+    path = FAULTY[2]
+    with Server(tmp_path / "r.duckdb", "--rules", str(tmp_path / "house.toml"), "--publish-seconds", "0") as s:
+        verdicts = s.post(path.read_bytes()).json()["verdicts"]
+    got = {v["game_id"]: sorted((f["code"], f["hand_no"], f["seq"], f["seat"], f["message"]) for f in v["findings"])
+           for v in verdicts if v["status"] == "audited"}
+    expected = {}
+    for parsed in read.parse_file(str(path)):
+        if isinstance(parsed, read.ParsedGame) and parsed.game.game_id not in expected:
+            audit = audit_with_rechecks(parsed.game, profile)
+            expected[audit.game_id] = sorted((f.code, f.hand_no, f.seq, f.seat, f.message) for f in audit.findings)
+    assert got == {gid: expected[gid] for gid in got} and len(got) >= 10
+    plain = {gid: sorted((f.code, f.hand_no, f.seq, f.seat, f.message) for f in audit_with_rechecks(g).findings)
+             for gid, g in ((p.game.game_id, p.game) for p in read.parse_file(str(path))
+                            if isinstance(p, read.ParsedGame))}
+    assert sum(got[gid] != plain[gid] for gid in got) >= 1  # the profile made a difference
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[nosuch]\n")
+    done = cli("serve", "--db", str(tmp_path / "x.duckdb"), "--rules", str(bad), timeout=120)
+    assert done.returncode == 1 and "--rules" in done.stderr and "unknown ruleset" in done.stderr
+    assert not (tmp_path / "x.duckdb").exists()
 
 
 # --------------------------------------------------------------------------- durability and readers

@@ -12,6 +12,7 @@ the "locked" status. Stop it with Ctrl-C or SIGTERM: what is queued is committed
 from __future__ import annotations
 
 import argparse
+import functools
 import ipaddress
 import os
 import signal
@@ -23,7 +24,7 @@ from mahjong_audit.pipeline.cli import byte_size
 
 EPILOG = """\
 Without --token-file the service binds only a loopback address. Exit status: 0 stopped,
-1 usage error (a bad profile, a token file that cannot be read, an address it may not or
+1 usage error (a profile that cannot be used, a token file that cannot be read, an address it may not or
 cannot bind, a database that cannot be opened), 2 database locked by another process."""
 
 
@@ -32,7 +33,8 @@ def register(subparsers) -> None:
                               description=__doc__.split("\n\n")[0], epilog=EPILOG,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--db", required=True, metavar="FILE", help="DuckDB database (created if missing), as for audit")
-    p.add_argument("--rules", metavar="PROFILE", help="house-rules profile (TOML) to audit under")
+    p.add_argument("--rules", metavar="PROFILE", help="house-rules profile (TOML, engine/house_rules.py) to "
+                   "audit under: a game's own options over it, its readings over the defaults")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; another than "
                                                        "loopback needs --token-file)")
     p.add_argument("--port", type=int, default=8080, help="port (default 8080; 0: any free port, printed)")
@@ -72,16 +74,17 @@ def read_token(path: str) -> str:
 
 
 def audit_function(profile_path: str | None):
-    """``engine.audit.audit_game``, or a refusal of ``--rules`` while the engine takes no profile."""
-    from mahjong_audit.engine.audit import audit_game
+    """The batch audit's per-game step (``engine.rechecks.audit_with_rechecks``, as
+    ``pipeline.transforms`` runs it), under the house-rules profile ``profile_path`` if given
+    (``ProfileError``: one that cannot be used, said before serving)."""
+    from mahjong_audit.pipeline.transforms import _engine_audit_game
 
+    audit = _engine_audit_game()
     if profile_path is None:
-        return audit_game
+        return audit
     from mahjong_audit.engine.house_rules import Profile
 
-    Profile.load(profile_path)  # ProfileError: a profile that cannot be used, said now
-    raise ValueError("--rules: the audit does not take a house-rules profile yet (engine.audit.audit_game "
-                     "has no profile argument); run without --rules")
+    return functools.partial(audit, profile=Profile.load(profile_path))
 
 
 def request_ids():
@@ -108,11 +111,6 @@ def run(args: argparse.Namespace) -> int:
         _err(f"refusing to bind {args.host} without --token-file: anyone who reaches it could post and read "
              "verdicts (bind 127.0.0.1, or give a token)")
         return 1
-    try:
-        audit_fn = audit_function(args.rules)
-    except (ProfileError, ValueError) as e:
-        _err(str(e))
-        return 1
     if not 0 <= args.port <= 65535:
         _err(f"--port {args.port}: not a port")
         return 1
@@ -125,8 +123,15 @@ def run(args: argparse.Namespace) -> int:
     with quiet_import():  # Beam's import-time warnings stay off the terminal
         from apache_beam.io.filesystems import FileSystems  # noqa: F401  (the staging writer's)
 
+        from mahjong_audit.pipeline import transforms  # noqa: F401  (Beam, for the audit function)
         from mahjong_audit.pipeline.serve.app import Settings, create_app, open_store
     from mahjong_audit.pipeline.serve.store import RunInfo
+
+    try:
+        audit_fn = audit_function(args.rules)
+    except ProfileError as e:
+        _err(f"--rules: {e}")
+        return 1
     try:
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)

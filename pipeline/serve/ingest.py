@@ -3,7 +3,7 @@
 Every step is the batch audit's own: ``pipeline.read`` splits the body into records as it
 splits a file (JSON Lines, one ``.json`` document, or a platform format through an
 importer) and parses them (the fast path, then the models for their messages);
-``engine.audit.audit_game`` replays each game; ``pipeline.transforms.item_rows`` makes the
+the pipeline's per-game audit (``engine.rechecks.audit_with_rechecks``) replays each game; ``pipeline.transforms.item_rows`` makes the
 rows the pipeline would stage, rejecting a game whose numbers no column can hold. A second
 copy of a game_id within one body becomes a ``duplicate_game/game_id`` finding, as a
 second copy within one input file does in a batch run.
@@ -11,14 +11,11 @@ second copy within one input file does in a batch run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from mahjong_audit.pipeline import read, rows
-from mahjong_audit.pipeline.transforms import item_rows
-
-AuditFn = Callable[[Any], Any]  # engine.audit.audit_game: Game -> GameAudit
+from mahjong_audit.pipeline.transforms import AuditFn, item_rows
 
 
 @dataclass(frozen=True, slots=True)
