@@ -83,8 +83,9 @@ def audit_function(profile_path: str | None):
     if profile_path is None:
         return audit
     from mahjong_audit.engine.house_rules import Profile
+    from mahjong_audit.engine.rechecks import audit_with_rechecks  # what _engine_audit_game gives
 
-    return functools.partial(audit, profile=Profile.load(profile_path))
+    return functools.partial(audit_with_rechecks, profile=Profile.load(profile_path))
 
 
 def request_ids():
