@@ -13,7 +13,7 @@ from mahjong_audit import __version__
 from mahjong_audit.pipeline import exits
 
 COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report", "calibrate",
-            "rules")
+            "rules", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -582,8 +582,8 @@ def is_document_file(path: str) -> bool:
     return path.lower().removesuffix(".gz").endswith(".json")
 
 
-def _native_records(path: str, lines: Iterable[str]) -> Iterator[RawRecord]:
-    if is_document_file(path):
+def _native_records(path: str, lines: Iterable[str], document: bool | None = None) -> Iterator[RawRecord]:
+    if is_document_file(path) if document is None else document:
         doc = whole_document(lines)
         if doc is not None:
             yield RawRecord(path, *doc)
@@ -608,12 +608,15 @@ def _size_over(text: str, limit: int) -> int | None:
 
 
 def _records_of(path: str, importer: str | None, lines: Iterable[str],
-                limit: int) -> Iterator[RawRecord | Rejection]:
-    """The records in a file's lines; one over the size limit is a Rejection stating its size."""
-    if importer is not None or is_document_file(path):
+                limit: int, document: bool | None = None) -> Iterator[RawRecord | Rejection]:
+    """The records in a file's lines; one over the size limit is a Rejection stating its size.
+    ``document``: whether native lines are one document (None: as the file's name says)."""
+    if document is None:
+        document = is_document_file(path)
+    if importer is not None or document:
         lines = bounded_paragraphs(lines, limit)
     records: Iterable[RawRecord] = (
-        _native_records(path, lines) if importer is None else
+        _native_records(path, lines, document) if importer is None else
         (RawRecord(rec.source, rec.line, rec.text, importer)
          for rec in IMPORTERS[importer].records(path, lines)))
     for rec in records:
@@ -642,6 +645,17 @@ def _all_records(path: str, importer: str | None, limit: int) -> Iterator[RawRec
             yield from _json_lines_records(path, _byte_lines(f, limit), limit)
         return
     yield from _records_of(path, importer, iter_lines(path, limit), limit)
+
+
+def read_body(source: str, data: bytes, importer: str | None = None, document: bool = False,
+              limit: int = MAX_RECORD_BYTES) -> Iterator[RawRecord | Rejection]:
+    """The records of bytes held in memory (a request body of ``mahjong-audit serve``),
+    named ``source``: what :func:`read_records` gives for a file of these bytes, read as
+    JSON Lines, as one document (``document``, like a ``.json`` file) or by ``importer``."""
+    lines = split_lines(_utf8_chunks(iter((data,))), limit)
+    if importer is None and not document:
+        return _json_lines_records(source, lines, limit)
+    return _records_of(source, importer, (_line_text(size, raw) for size, raw in lines), limit, document)
 
 
 def read_records(path: str, importer: str | None = None,

@@ -118,8 +118,14 @@ def _run_db(args: argparse.Namespace, scope) -> int:
     try:
         con = sink.connect(args.db, read_only=True)
     except sink.DatabaseLocked as e:
-        _err(str(e))
-        return exits.LOCKED
+        from mahjong_audit.pipeline.serve.replica import connect_read_copy
+
+        copy = connect_read_copy(args.db)  # the database `serve` holds: the copy it publishes
+        if copy is None:
+            _err(str(e))
+            return exits.LOCKED
+        con, note = copy
+        print(f"mahjong-audit stats: {note}", file=sys.stderr)
     except sink.DatabaseError as e:
         _err(str(e))
         return exits.FAILED

@@ -9,6 +9,7 @@ same figures. Everything returned is an immutable value object.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -237,6 +238,12 @@ def connect_read_only(path: str) -> duckdb.DuckDBPyConnection:
         return duckdb.connect(path, read_only=True)
     except duckdb.Error as e:
         if "lock" in str(e).lower():
+            from mahjong_audit.pipeline.serve.replica import connect_read_copy
+
+            copy = connect_read_copy(path)  # the database `serve` holds: the copy it publishes
+            if copy is not None:
+                print(f"mahjong-audit report: {copy[1]}", file=sys.stderr)
+                return copy[0]
             raise DatabaseLocked(f"database {path} is locked by another process (an audit still writing it?); "
                                  "run the report when it has finished") from None
         raise ReportError(f"cannot open database {path} read-only: {e}") from None
