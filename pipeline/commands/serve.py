@@ -17,7 +17,6 @@ import ipaddress
 import os
 import signal
 import socket
-import sys
 from datetime import UTC, datetime
 
 from mahjong_audit.pipeline import exits
@@ -108,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
             token = read_token(args.token_file)
         except (OSError, ValueError) as e:
             _err(f"--token-file: {e}")
-            return 1
+            return exits.FAILED
     elif not loopback(args.host):
         _err(f"refusing to bind {args.host} without --token-file: anyone who reaches it could post and read "
              "verdicts (bind 127.0.0.1, or give a token)")
@@ -118,8 +117,9 @@ def run(args: argparse.Namespace) -> int:
         return exits.FAILED
     import uvicorn  # the slow imports once the arguments are known to be right
 
+    from mahjong_audit import __version__
     from mahjong_audit.pipeline import read, sink
-    from mahjong_audit.pipeline.commands.audit import _version, new_run_id
+    from mahjong_audit.pipeline.commands.audit import new_run_id
     from mahjong_audit.pipeline.runner import quiet_import
 
     with quiet_import():  # Beam's import-time warnings stay off the terminal
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     now = datetime.now(UTC)
-    run_info = RunInfo(run_id=new_run_id(now), started_at=now.replace(tzinfo=None), version=_version(),
+    run_info = RunInfo(run_id=new_run_id(now), started_at=now.replace(tzinfo=None), version=__version__,
                        inputs=(url,))
     settings = Settings(db=os.path.abspath(args.db), run=run_info, audit_fn=audit_fn,
                         new_request_id=request_ids(),
