@@ -756,11 +756,9 @@ def simulate_game(ruleset: Ruleset, rng: random.Random, game_id: str, hands: int
 def options_record(ruleset: Ruleset) -> dict[str, Any]:
     """The game's ``options`` as a log carries them: the ruleset's options that differ from the
     defaults (plain JSON values), so the audit replays the game under the rules it was played by."""
-    from mahjong_audit.engine.house_rules import to_json
+    from mahjong_audit.engine.house_rules import differing_from_defaults
 
-    opts = ruleset.options
-    return {name: to_json(getattr(opts, name)) for name, default, _ in ruleset.option_docs()
-            if getattr(opts, name) != default}
+    return differing_from_defaults(ruleset.name, ruleset.options)
 
 
 def next_deal(ruleset: Ruleset, i: int, dealer: int, round_wind: int, first_dealer: int,
