@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mahjong_audit.engine.chances import Chances
 from mahjong_audit.engine.findings import Finding
 from mahjong_audit.engine.hand import Score, ScoreItem
 
@@ -46,6 +47,7 @@ class HandFacts:
     standing_recorded: int | None = None  # outcome.out_delta as logged
     penalty_deltas: tuple[int, ...] = ()  # the 诈胡 part of computed_deltas, per seat (standing shares included)
     chips: tuple[int, ...] | None = None  # each player's chips after the hand (players order), where kept
+    chances: Chances | None = None  # who could have won or called on whose discard, and passed (engine.chances)
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,6 +100,13 @@ class HandRow(_Row):
     chips: list[int] | None = Field(
         None, description="each player's chips (子) after the hand, in games.players order: the recorded balance, "
                           "else the recomputed one; null where the game keeps no chips (longgang logs recording them)")
+    # Claim chances (engine.chances), per ordered seat pair at index seat * 4 + from_seat (16 values),
+    # for the collusion statistics' soft play; null where the hand was not replayed (an engine error).
+    win_chances: list[int] | None = Field(None, description="times seat could have won on from_seat's discard")
+    wins_passed: list[int] | None = Field(None, description="of win_chances, the wins let pass (not declared)")
+    call_chances: list[int] | None = Field(None, description="times seat could have ponged/konged from_seat's "
+                                           "discard")
+    calls_passed: list[int] | None = Field(None, description="of call_chances, the calls let pass (not declared)")
 
 
 class HandScoreRow(_Row):
