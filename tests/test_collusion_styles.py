@@ -194,3 +194,18 @@ def test_the_population_leaves_out_the_players_of_flagged_pairs():
     assert kept[("x", "deal_in")]["population_rate"] == pytest.approx(200 / 2000)
     assert kept[("feeder", "deal_in")]["population_rate"] == pytest.approx(300 / 3000)  # tested against the others
     assert plain[("x", "deal_in")]["flagged"] and not kept[("x", "deal_in")]["flagged"]
+
+
+def test_the_report_names_the_behaviour_and_its_evidence(tmp_path):
+    from mahjong_audit.pipeline.report import build
+
+    db = tmp_path / "soft.duckdb"
+    audited_db(_games("guangdong", 1000, 100, 4, ("p1", "p2"), "soft"), str(db)).close()
+    html = build(str(db)).html
+    section = html[html.index('<section id="collusion">'):]
+    section = section[:section.index("</section>")]
+    row = section[section.index("<tr><td>guangdong</td><td>p2 → p1</td>"):]
+    row = row[:row.index("</tr>")]
+    assert "<td>soft play</td>" in row
+    assert "calls passed: 169.0 vs 51.7 expected of 169" in row and "deal in deficit: 0.0 vs" in row
+    assert "beside the stronger pair p2→p1" in section  # a neighbour's flag names the pair
