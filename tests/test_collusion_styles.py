@@ -80,6 +80,33 @@ def test_an_honest_replay_sees_no_passed_win_and_counts_chances():
     assert passed == 0  # the bots take every win the replay says they could make
 
 
+def test_the_cheap_gate_never_hides_a_chance(monkeypatch):
+    """``may_complete`` only skips ``could_win`` calls that would say no: the counts are the
+    same with the gate as when every seat is asked on every discard."""
+    from mahjong_audit.engine import chances
+
+    games = [Game.model_validate(simulate_one(r, 23, i, 4)) for r in ("mcr", "guangdong", "longgang")
+             for i in range(5)]
+    gated = [h.chances for g in games for h in audit_game(g).hands]
+    monkeypatch.setattr(chances.ChanceTally, "gate", lambda self, replay, y: True)
+    asked = [h.chances for g in games for h in audit_game(g).hands]
+    assert gated == asked and sum(sum(c.win_chances) for c in gated) > 0
+
+
+def test_the_gate_knows_the_special_shapes():
+    from mahjong_audit.engine import tiles as T
+    from mahjong_audit.engine.chances import may_complete
+
+    def gate(text: str, melds: int = 0) -> bool:
+        return may_complete(T.counts(T.parse(text), 34), melds, frozenset())
+
+    assert gate("19m19p19s1234567z")  # thirteen orphans, waiting on any of them
+    assert gate("147m258p369s1234z")  # 组合龙 + honours (全不靠)
+    assert gate("1122m3344p5566s7z")  # seven pairs
+    assert gate("123m456p789s1122z")  # standard
+    assert not gate("19m1479p2468s", 1)  # far from ready
+
+
 @pytest.mark.parametrize("ruleset", ["mcr", "guangdong", "longgang"])
 def test_a_soft_pair_never_takes_each_others_tiles_and_the_replay_sees_it_pass(ruleset):
     pop = Population.of_size(4, ("p1", "p2"), "soft")
