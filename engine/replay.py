@@ -23,7 +23,16 @@ from mahjong_audit.engine import seabed as SB
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.chances import ChanceTally
 from mahjong_audit.engine.findings import Finding, Severity
-from mahjong_audit.engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
+from mahjong_audit.engine.hand import (
+    Meld,
+    MeldKind,
+    NotAWin,
+    Score,
+    WinSituation,
+    early_ready_extra,
+    early_ready_moments,
+    situation_extra,
+)
 from mahjong_audit.engine.ruleset import (
     DiscardContext,
     HandEnd,
@@ -76,6 +85,9 @@ class SeatState:
     feeders: list[int] = field(default_factory=list)  # seat that supplied each claimed set
     seabed_draws: int = 0  # tiles received in the seabed phase (kept, never discarded)
     declined_win: bool = False  # could have won this hand and did not (rulesets with tracks_declined_wins)
+    heavenly_ready: bool = False  # 天听: ready right after its first discard (rulesets with tracks_early_ready)
+    earthly_ready: bool = False  # 地听: ready within the first eight wall draws, before any call
+    own_discards: int = 0  # discards made (claimed ones too), counted when tracks_early_ready
 
     size: int = 0  # sum(hand), kept up to date by add() so the per-event count check is O(1)
 
@@ -172,6 +184,8 @@ class HandReplay:
         self.deal_kong_pos = 0  # the latest seat (counted from the dealer) that declared a kong at the deal
         self.deal_melds = 0  # concealed kongs made at the deal (not calls, for the first go-round)
         self.last_acting = -1  # the seat holding one tile more at the last tile-count check (-1: none)
+        #: 明星三缺一 (seed 002): note after each discard whether the seat is ready early (天听 / 地听)
+        self.tracks_early_ready = ruleset.tracks_early_ready
         self.chances = ChanceTally()  # who could have won or called on whose discard (collusion statistics)
 
     # ------------------------------------------------------------------ helpers
@@ -609,12 +623,25 @@ class HandReplay:
         st.called = None
         st.passed_win = False  # 过水 lasts until the seat's own discard
         self.discards_made += 1
+        if self.tracks_early_ready:
+            self.note_early_ready(st)
         self.last_discard = (s, t, ev.seq)
         self.window_wins = set()
         self.claims = ev.claims
         self.claim_seq = ev.seq
         self.turn = s
         self.phase = "claim"
+
+    # 明星三缺一 (seed 002): the early-ready facts ------------------------------------------
+    def note_early_ready(self, st: SeatState) -> None:
+        """After seat ``st``'s discard: is it ready now, at a moment that makes 天听 or 地听?"""
+        st.own_discards += 1
+        first, early = early_ready_moments(
+            st.own_discards, self.live_drawn,
+            any(not m.is_concealed for x in self.seats for m in x.melds))
+        if (first or early) and self.rs.is_ready(st.hand, st.melds):
+            st.heavenly_ready = st.heavenly_ready or first
+            st.earthly_ready = st.earthly_ready or early
 
     @staticmethod
     def swap_call(meld: Meld, t: int) -> bool:
@@ -908,8 +935,8 @@ class HandReplay:
                 self.find("false_win/wrong_tile", f"seat {s} declared a seabed win on {ev.tile}, it received "
                           f"{T.name(st.last_draw) if st.last_draw is not None else 'none'}", seat=s,
                           recorded=ev.tile)
-            # a kong's replacement kept as the seat's seabed tile (二、一)6 e ②) is also a kong replacement
-            kong_flag = st.last_draw_back and st.last_back_reason == "kong"
+            # a replacement kept as the seat's seabed tile (二、一)6 e ②) is still a kong's or a flower's
+            kong_flag = self.replacement_of(s) == "kong"
             win_type, from_seat, last_tile = ("kong_replacement" if kong_flag else "self_drawn"), None, True
         elif self_drawn and st.hand[t] > 0 and self.instant_win_declared(s, t):
             win_type, from_seat = "self_drawn", None  # e.g. 三财神: a win at any moment
@@ -920,7 +947,7 @@ class HandReplay:
                 self.find("false_win/wrong_tile", f"seat {s} declared a self-drawn win on {ev.tile}, its last draw is "
                           f"{T.name(st.last_draw) if st.last_draw is not None else 'none'}", seat=s,
                           expected=T.name(st.last_draw) if st.last_draw is not None else None, recorded=ev.tile)
-            kong_flag = st.last_draw_back and st.last_back_reason == "kong"
+            kong_flag = self.replacement_of(s) == "kong"
             win_type, from_seat = ("kong_replacement" if kong_flag else "self_drawn"), None
             last_tile = self.wall_exhausted_for_self_draw()
         else:
@@ -1082,10 +1109,24 @@ class HandReplay:
         more = list(self.discard_fields) if from_seat is not None and self.phase == "claim" else []
         if self.seats[s].declined_win:
             more.append(("declined_win", True))
+        replacement = self.replacement_of(s) if from_seat is None else None
+        if replacement is not None:
+            more.append(("replacement", replacement))  # the win's tile is a kong's or a flower's replacement
         st = self.seats[s]
-        if from_seat is None and self.turn == s and st.last_draw_back and st.last_back_reason in ("kong", "flower"):
-            more.append(("replacement", st.last_back_reason))  # the win's tile is a kong's or a flower's replacement
+        more += early_ready_extra(st.heavenly_ready, st.earthly_ready)  # 天听 / 地听 (seed 002)
         return tuple(sorted(out + tuple(more), key=lambda kv: kv[0])) if more else out
+
+    def replacement_of(self, s: int) -> str | None:
+        """``"kong"`` or ``"flower"`` when seat ``s``'s last draw was the replacement for a kong or a
+        flower and that tile is still the one it may win on by itself: in its own turn, or kept as
+        its seabed tile (二、一)6 e ②: no discard, the seabed goes on from the next seat, and the
+        seat may win on it first). Else None. (二、二)9 "开杠或补花时，用杠尾摸的那张牌（岭上牌）而和牌".)"""
+        st = self.seats[s]
+        if not st.last_draw_back or st.last_back_reason not in ("kong", "flower"):
+            return None
+        if self.turn == s or (self.phase == "seabed" and self.seabed_drawer == s):
+            return st.last_back_reason
+        return None
 
     def can_win_now(self, st: SeatState) -> bool:
         """Do the seat's tiles (one more than a hand) win as they stand (shape and score)?"""
@@ -1140,9 +1181,8 @@ class HandReplay:
         """What-if for oracles: the ruleset's total if seat ``s`` won on ``t`` right now — its own
         last draw (``self_drawn``), the open discard, or the open added kong (robbing) — or None if
         the tiles do not win. Dead/barred seats, 过水 and the minimum are not applied here."""
-        st = self.seats[s]
         robbing = not self_drawn and self.phase == "rob"
-        kong = robbing or (self_drawn and st.last_draw_back and st.last_back_reason == "kong")
+        kong = robbing or (self_drawn and self.replacement_of(s) == "kong")
         sit, score, _ = self.evaluate(s, t, self_drawn=self_drawn, in_hand=self_drawn, kong=kong,
                                       last_tile=False if robbing else self.wall_exhausted(),
                                       from_seat=None if self_drawn else self.turn)

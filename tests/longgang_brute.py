@@ -203,8 +203,8 @@ def best_winner_key(sit: WinSituation, rules: S.Rules) -> tuple[tuple[int, int, 
 
 def other_best_key(concealed, melds, flowers, seat_wind, w: S.Wilds, rules: S.Rules) -> tuple[int, int, int]:
     """A 陪家: each wild joins a kind it holds naturally, or is wasted (卖兵); the options
-    ``wild_beyond_fourth_copy``, ``non_winner_single_two_wilds`` and ``non_winner_wild_choice``
-    are read from ``rules``."""
+    ``wild_beyond_fourth_copy``, ``non_winner_single_two_wilds``, ``non_winner_split_triplet`` and
+    ``non_winner_wild_choice`` are read from ``rules``."""
     c = T.counts(concealed)
     nat = [0 if t in w.all else c[t] for t in range(34)]
     n_wild = sum(c[t] for t in w.all)
@@ -220,6 +220,8 @@ def other_best_key(concealed, melds, flowers, seat_wind, w: S.Wilds, rules: S.Ru
             m = min(nat[t], (nat[t] + a) // 3)  # every triplet holds a natural tile
             if not rules.non_winner_single_two_wilds:
                 m = min(m, max(nat[t] // 3, nat[t] // 2))  # … two of them (一、A)2))
+            elif not rules.non_winner_split_triplet:
+                m = min(m, -(-nat[t] // 3))  # natural sets kept whole: one more triplet at most, from a pair or a single
             if t not in (T.RED, T.GREEN, T.wind_tile(seat_wind)) and rules.wild_beyond_fourth_copy != "any":
                 m = min(m, max(nat[t] // 3, max(nat[t], 4 - sum(x.tiles[:4].count(t) for x in melds)) // 3))
             if m > nat[t] // 3:

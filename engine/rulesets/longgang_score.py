@@ -215,9 +215,11 @@ class Rules:
     four_winds_wild_restriction: bool = False
     appendix_hands: frozenset[str] = frozenset()
     zuo_is_second_caishen: bool = True
-    wild_beyond_fourth_copy: str = "value_honours"
+    wild_beyond_fourth_copy: str = "any"
     non_winner_single_two_wilds: bool = True
     non_winner_wild_choice: str = "caishen_first"
+    non_winner_split_triplet: bool = False
+    home_caishen_pair: str = "own_kind"
 
 
 # ------------------------------------------------------------------ helpers
@@ -423,6 +425,10 @@ def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContex
         if mh:
             hu.append((mh[0], mh[1], "hu"))
     tiles = [R.free_tile(r, i, w.caishen_kind) for i in range(len(r.parts))]
+    if rules.home_caishen_pair == "also_wild":
+        # option: a pair of two 正财 at home (财神归位, 硬胡) also stands for whatever pair suits the patterns
+        tiles = [None if p.kind == PAIR and p.tile is not None and p.tile == w.caishen_kind and p.wilds == 0 else t
+                 for p, t in zip(r.parts, tiles, strict=True)]
     for i, p in enumerate(arr.parts):
         free = tiles[i]  # p.tile, unless the part is all wilds standing for another tile
         if p.kind == TRIPLET and free is not None:
@@ -617,7 +623,8 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     real = sum(c[t] for t in w.real)
     limits = copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
     best: Score | None = None
-    for chosen in other_placements(nat, wild_n, limits, rules.non_winner_single_two_wilds):
+    for chosen in other_placements(nat, wild_n, limits, rules.non_winner_single_two_wilds,
+                                   rules.non_winner_split_triplet):
         used = wild_cost(nat, chosen)
         if rules.non_winner_wild_choice == "best":
             splits = range(max(0, used - (wild_n - real)), min(real, used) + 1)
@@ -689,11 +696,15 @@ def _triplet_tai(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> l
 
 
 def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4,) * 34,
-                     single_two_wilds: bool = True) -> list[tuple[tuple[int, int], ...]]:
+                     single_two_wilds: bool = True, split: bool = False) -> list[tuple[tuple[int, int], ...]]:
     """Every placement of a 陪家's wilds (``budget`` of them): for each kind with ``n``
     natural tiles, ``m`` concealed triplets (each with a natural tile: 三个财神不能当独作刻子),
     using ``3m − n`` wilds, at most ``limits[kind]`` copies (see :func:`copy_limits_of`: beyond
     the fourth copy only for 中, 发 and the seat wind, 二、三)e "手中有四个红中配双财神").
+    The natural tiles keep their sets: a triplet stays one, a pair takes one wild, a single two,
+    and four alike may make two triplets (the fourth, or two pairs) — ``m ≤ ⌈n / 3⌉``; with
+    ``split`` (option ``non_winner_split_triplet``) the wilds may also split them
+    (发发发 + three wilds: 发发 + 1, 发 + 2, two 发 triplets), ``m ≤ n``.
     Without ``single_two_wilds`` (option ``non_winner_single_two_wilds``) every triplet holds
     two natural tiles (``m ≤ n // 2``).
     Returns the (kind, m) choices that differ from the plain ``n // 3`` (∅ first)."""
@@ -702,10 +713,11 @@ def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4
         n = nat[t]
         if not n:
             continue
+        top = (n if split else -(-n // 3)) if single_two_wilds else n // 2
         grown = []
         for chosen in out:
             left = budget - sum(3 * m - nat[k] for k, m in chosen if 3 * m > nat[k])
-            for m in range(n // 3 + 1, (n if single_two_wilds else n // 2) + 1):
+            for m in range(n // 3 + 1, top + 1):
                 cost = 3 * m - n
                 if cost > left or 3 * m > limits[t]:
                     break
@@ -727,23 +739,45 @@ def follow_hu(follow_tai: int, rebought: bool) -> int:
     return table[max(0, min(3, follow_tai))]
 
 
-def settle_hu(winner: int, dealer: int, totals: Sequence[int], follow: int) -> list[int]:
-    """Per-seat change in 胡: every loser pays the winner (double to/from the dealer)
-    plus 跟胡数; the losers settle the differences of their own totals among themselves,
-    doubled where the dealer is one side."""
-    deltas = [0, 0, 0, 0]
-    t = totals[winner]
+def settle_pairs(winner: int, dealer: int, totals: Sequence[int], follow: int,
+                 liable: int | None = None) -> tuple[tuple[int, int, int], ...]:
+    """Who pays whom in 胡, ``(payer, payee, amount)`` with amount > 0 (五、(四) "陪家付给胡家相应胡数
+    的筹码，各陪家间再按各自胡数的差值付筹。庄家输赢加倍"): every loser pays the winner its total
+    (double to/from the dealer) plus 跟胡数 — all of it paid by ``liable`` when a 包三家 discard was won
+    on — and the losers pay each other the differences of their own totals, doubled where the dealer
+    is one side. The one declaration of a won hand's money: :func:`settle_hu` is its net."""
+    out: list[tuple[int, int, int]] = list(_winner_pairs(winner, dealer, totals[winner], follow, liable))
     losers = [s for s in range(4) if s != winner]
-    for s in losers:
-        pay = (2 if dealer in (s, winner) else 1) * t + follow
-        deltas[s] -= pay
-        deltas[winner] += pay
     for i, a in enumerate(losers):
         for b in losers[i + 1:]:
             diff = (totals[a] - totals[b]) * (2 if dealer in (a, b) else 1)
-            deltas[a] += diff
-            deltas[b] -= diff
-    return deltas
+            if diff > 0:
+                out.append((b, a, diff))
+            elif diff < 0:
+                out.append((a, b, -diff))
+    return tuple(out)
+
+
+def _winner_pairs(winner: int, dealer: int, total: int, follow: int,
+                  liable: int | None) -> tuple[tuple[int, int, int], ...]:
+    return tuple((s if liable is None else liable, winner, (2 if dealer in (s, winner) else 1) * total + follow)
+                 for s in range(4) if s != winner)
+
+
+def net_of(pairs: Iterable[tuple[int, int, int]], n: int = 4) -> list[int]:
+    """Each side's net change of ``(payer, payee, amount)`` payments."""
+    out = [0] * n
+    for payer, payee, amount in pairs:
+        out[payer] -= amount
+        out[payee] += amount
+    return out
+
+
+def settle_hu(winner: int, dealer: int, totals: Sequence[int], follow: int) -> list[int]:
+    """Per-seat change in 胡 (the net of :func:`settle_pairs`): every loser pays the winner
+    (double to/from the dealer) plus 跟胡数; the losers settle the differences of their own
+    totals among themselves, doubled where the dealer is one side."""
+    return net_of(settle_pairs(winner, dealer, totals, follow))
 
 
 def false_win_chips(seat: int, dealer: int) -> tuple[int, int, int, int]:
@@ -821,14 +855,9 @@ def liability_transfer(hu: Sequence[int], winner: int, liable: int, dealer: int,
                        follow: int) -> list[int]:
     """The liable discarder pays the winner what each other loser would have paid (包三家);
     the losers' settlement among themselves stays as it was (陪家间另算)."""
-    out = list(hu)
-    for s in range(4):
-        if s in (winner, liable):
-            continue
-        pay = (2 if dealer in (s, winner) else 1) * total + follow
-        out[s] += pay
-        out[liable] -= pay
-    return out
+    moved = net_of(_winner_pairs(winner, dealer, total, follow, liable))
+    kept = net_of(_winner_pairs(winner, dealer, total, follow, None))
+    return [h + m - k for h, m, k in zip(hu, moved, kept, strict=True)]
 
 
 def with_seat(items: Iterable[ScoreItem], seat: int) -> tuple[ScoreItem, ...]:
