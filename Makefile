@@ -56,7 +56,7 @@ FUZZ_ARGS ?= --rounds 20
 fuzz: $(STAMP)
 	$(BIN)/python -m tests.fuzzing $(FUZZ_ARGS)
 
-# detection power and false flags of pair_stats (docs/collusion.md); ~20 CPU-minutes
+# detection power of every collusion style and false flags, in every ruleset (docs/collusion.md); ~1.5 CPU-hours
 collusion-power: $(STAMP)
 	$(BIN)/python -m bench.collusion_power
 

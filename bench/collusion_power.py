@@ -1,9 +1,12 @@
-"""``make collusion-power``: how well ``pair_stats`` finds a colluding pair, and how often
-it flags an honest one.
+"""``make collusion-power``: how well the collusion statistics find a colluding pair of
+each style, and how often they flag an honest one, in every ruleset.
 
-* Power: for each seed, a colluding pair (``p1`` feeds ``p2``) plays at a table of four
-  (``--players 4``, so every hand is shared); the statistics are built on the first
-  S hands for each S of ``--sizes``; a seed counts as found at S when (p1, p2) is flagged.
+* Power: for each ruleset, style (``feed``, ``soft``, ``dump``, ``signal``:
+  ``engine.sim.collusion``) and seed, a colluding pair (``p1`` with ``p2``) plays at a
+  table of four (``--players 4``, so every hand is shared); the statistics are built on
+  the first S hands for each S of ``--sizes``; a seed counts as found at S when (p1, p2)
+  — or, for soft play, either order — is flagged, and as found *for its behaviour* when
+  the flag names the style's behaviour (feeding, soft play, dumping).
 * False flags: honest corpora of ``--honest-hands`` hands from a population of six
   (tables drawn per game, seats in random order); a seed counts when any pair is flagged.
   Each honest corpus is also seated again ``--relabel`` times (the same hands, other
@@ -60,33 +63,43 @@ def audited_db(games: Iterable[dict], path: str = ":memory:") -> duckdb.DuckDBPy
     return con
 
 
-def _games(ruleset: str, seed: int, n_games: int, players: int, collude: Sequence[str] | None) -> list[dict]:
+# The behaviour each simulated style should be flagged for (pipeline.collusion.BEHAVIOURS).
+STYLE_BEHAVIOUR = {"feed": "feeding", "soft": "soft_play", "dump": "dumping", "signal": "feeding"}
+
+
+def _games(ruleset: str, seed: int, n_games: int, players: int, collude: Sequence[str] | None,
+           style: str = "feed") -> list[dict]:
     from mahjong_audit.engine.sim import Population, simulate_one
 
-    pop = Population.of_size(players, collude)
+    pop = Population.of_size(players, collude, style)
     return [simulate_one(ruleset, seed, i, 4, None, pop) for i in range(n_games)]
 
 
-def power_seed(args: tuple[str, int, tuple[int, ...]]) -> dict:
-    """One colluding corpus: for each size (hands), is (p1, p2) flagged, and its p-value."""
-    ruleset, seed, sizes = args
-    games = _games(ruleset, seed, max(sizes) // 4, 4, ("p1", "p2"))
+def power_seed(args: tuple[str, str, int, tuple[int, ...]]) -> dict:
+    """One colluding corpus: for each size (hands), is the pair flagged (for its style's
+    behaviour), by which statistics, and how many other pairs are flagged."""
+    ruleset, style, seed, sizes = args
+    games = _games(ruleset, seed, max(sizes) // 4, 4, ("p1", "p2"), style)
+    pair = ("('p1', 'p2'), ('p2', 'p1')" if style == "soft" else "('p1', 'p2')")
     out = {}
     for size in sizes:
         con = audited_db(games[:size // 4])
-        row = con.execute("SELECT flagged, p_value, deal_ins_a_to_b, expected_a_to_b FROM pair_stats "
-                          "WHERE player_a = 'p1' AND player_b = 'p2'").fetchone()
-        others = con.execute("SELECT count(*) FROM pair_stats WHERE flagged AND NOT "
-                             "(player_a = 'p1' AND player_b = 'p2')").fetchone()[0]
-        out[size] = {"flagged": bool(row and row[0]), "p_value": row[1] if row else None,
-                     "observed": row[2] if row else 0, "expected": row[3] if row else 0.0, "other_flags": others}
-    return {"seed": seed, "sizes": out}
+        row = con.execute(f"SELECT flatten(list(behaviours)), min(p_value) FROM pair_stats "
+                          f"WHERE (player_a, player_b) IN ({pair})").fetchone()
+        stats = sorted({s for (s,) in con.execute(
+            f"SELECT statistic FROM pair_evidence WHERE flagged AND (player_a, player_b) IN ({pair})").fetchall()})
+        others = con.execute(f"SELECT count(*) FROM pair_stats WHERE len(behaviours) > 0 AND "
+                             f"(player_a, player_b) NOT IN ({pair})").fetchone()[0]
+        behaviours = sorted(set(row[0] or ())) if row else []
+        out[size] = {"flagged": bool(behaviours), "for_its_behaviour": STYLE_BEHAVIOUR[style] in behaviours,
+                     "behaviours": behaviours, "statistics": stats, "other_flags": int(others)}
+    return {"ruleset": ruleset, "style": style, "seed": seed, "sizes": out}
 
 
 def _honest_counts(con: duckdb.DuckDBPyConnection) -> tuple[int, int, float | None]:
     flagged, tested, min_p = con.execute(
-        "SELECT count(*) FILTER (WHERE flagged), count(*) FILTER (WHERE tested), min(p_value) FROM pair_stats"
-    ).fetchall()[0]
+        "SELECT count(DISTINCT (player_a, player_b)) FILTER (WHERE flagged), count(*) FILTER (WHERE tested), "
+        "min(p_value) FROM pair_evidence").fetchall()[0]
     return int(flagged), int(tested), min_p
 
 
@@ -108,10 +121,12 @@ def honest_seed(args: tuple[str, int, int, int]) -> dict:
                                                        for i in range(len(ids))]})
         con.register("_seating", tables)
         con.execute("UPDATE games SET players = s.players FROM _seating s WHERE games.game_id = s.game_id")
+        con.execute("UPDATE hands SET players = NULL")  # the seating is the game's (one hand per seat order)
         con.unregister("_seating")
         collusion.build(con)
         again.append(_honest_counts(con)[0])
-    return {"seed": seed, "flagged": flagged, "tested": tested, "min_p": min_p, "relabelled_flagged": again}
+    return {"ruleset": ruleset, "seed": seed, "flagged": flagged, "tested": tested, "min_p": min_p,
+            "relabelled_flagged": again}
 
 
 def clopper_pearson_upper(k: int, n: int, alpha: float = 0.05) -> float:
@@ -130,9 +145,12 @@ def clopper_pearson_upper(k: int, n: int, alpha: float = 0.05) -> float:
     return hi
 
 
-def power_svg(ruleset: str, sizes: Sequence[int], rates: Sequence[float], seeds: int) -> str:
-    """A line chart of detection power against hands shared (log-scaled x)."""
-    w, h, left, right, top, bottom = 560, 310, 56, 20, 44, 46
+STYLE_COLOURS = {"feed": "#3b6ea5", "soft": "#c27c1b", "dump": "#7a3ba5", "signal": "#3b9a5a"}
+
+
+def power_svg(ruleset: str, sizes: Sequence[int], series: dict[str, Sequence[float]], seeds: int) -> str:
+    """A line chart of detection power against hands shared (log-scaled x), one line per style."""
+    w, h, left, right, top, bottom = 560, 330, 56, 90, 44, 46
     xs = [math.log(s) for s in sizes]
     x0, x1 = min(xs), max(xs)
 
@@ -144,75 +162,100 @@ def power_svg(ruleset: str, sizes: Sequence[int], rates: Sequence[float], seeds:
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
              'font-family="sans-serif" font-size="12">',
-             f'<text x="{w / 2}" y="18" text-anchor="middle" font-weight="bold">'
-             f'Colluding pair flagged ({ruleset}, {seeds} seeds per point)</text>']
+             f'<text x="{(w - right + left) / 2}" y="18" text-anchor="middle" font-weight="bold">'
+             f'Colluding pair flagged for its behaviour ({ruleset}, {seeds} seeds per point)</text>']
     for r in (0, 0.25, 0.5, 0.75, 0.9, 1.0):
         style = 'stroke="#c23b3b" stroke-dasharray="4 3"' if r == 0.9 else 'stroke="#ddd"'
         parts.append(f'<line x1="{left}" x2="{w - right}" y1="{py(r):.1f}" y2="{py(r):.1f}" {style}/>')
         parts.append(f'<text x="{left - 6}" y="{py(r) + 4:.1f}" text-anchor="end">{int(r * 100)}%</text>')
     for i, s in enumerate(sizes):
         parts.append(f'<text x="{px(i):.1f}" y="{h - bottom + 16}" text-anchor="middle">{s:,}</text>')
-    parts.append(f'<text x="{w / 2}" y="{h - 8}" text-anchor="middle">hands the pair shared (log scale)</text>')
-    pts = " ".join(f"{px(i):.1f},{py(r):.1f}" for i, r in enumerate(rates))
-    parts.append(f'<polyline points="{pts}" fill="none" stroke="#3b6ea5" stroke-width="2"/>')
-    for i, r in enumerate(rates):
-        parts.append(f'<circle cx="{px(i):.1f}" cy="{py(r):.1f}" r="3.5" fill="#3b6ea5"/>')
-        parts.append(f'<text x="{px(i):.1f}" y="{py(r) - 8:.1f}" text-anchor="middle">{int(round(r * 100))}%</text>')
+    parts.append(f'<text x="{(w - right + left) / 2}" y="{h - 8}" text-anchor="middle">'
+                 'hands the pair shared (log scale)</text>')
+    for n, (style, rates) in enumerate(series.items()):
+        colour = STYLE_COLOURS.get(style, "#333")
+        pts = " ".join(f"{px(i):.1f},{py(r):.1f}" for i, r in enumerate(rates))
+        parts.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        for i, r in enumerate(rates):
+            parts.append(f'<circle cx="{px(i):.1f}" cy="{py(r):.1f}" r="3" fill="{colour}"/>')
+        parts.append(f'<text x="{w - right + 10}" y="{top + 16 * n + 4}" fill="{colour}">{style}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
 
+def _table(result: dict) -> str:
+    """The Markdown table docs/collusion.md shows: per ruleset and style, the share of seeds
+    flagged for their behaviour at each size, and the honest corpora with any flag."""
+    sizes = result["sizes"]
+    lines = ["| ruleset | style | " + " | ".join(f"{s:,}" for s in sizes) + " |",
+             "|---|---|" + "---|" * len(sizes)]
+    for ruleset, styles in result["power"].items():
+        for style, rates in styles.items():
+            lines.append(f"| {ruleset} | {style} | " + " | ".join(
+                f"{rates[str(s)]['for_its_behaviour']:.0%} ({rates[str(s)]['flagged']:.0%})" for s in sizes) + " |")
+        hon = result["honest"][ruleset]
+        lines.append(f"| {ruleset} | honest: corpora with any flag | {hon['seeds_with_a_flag']} of {hon['seeds']} "
+                     f"({hon['hands']:,} hands); reseated {hon['relabelled_with_a_flag']} of "
+                     f"{hon['relabelled_corpora']} |" + " |" * (len(sizes) - 1))
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
+    from mahjong_audit.engine.sim.collusion import STYLES
+
     ap = argparse.ArgumentParser(prog="python -m bench.collusion_power", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--ruleset", default="guangdong")
-    ap.add_argument("--seeds", type=int, default=20, help="colluding corpora (default 20)")
-    ap.add_argument("--sizes", default="100,200,300,500,1000,2000", help="hands shared, comma-separated")
-    ap.add_argument("--honest-seeds", type=int, default=40, help="honest corpora (default 40)")
+    ap.add_argument("--rulesets", default="mcr,guangdong,longgang", help="comma-separated (default all three)")
+    ap.add_argument("--styles", default=",".join(STYLES), help="comma-separated (default all)")
+    ap.add_argument("--seeds", type=int, default=10, help="colluding corpora per ruleset and style (default 10)")
+    ap.add_argument("--sizes", default="200,500,1000,2000", help="hands shared, comma-separated")
+    ap.add_argument("--honest-seeds", type=int, default=20, help="honest corpora per ruleset (default 20)")
     ap.add_argument("--honest-hands", type=int, default=1000, help="hands per honest corpus (default 1000)")
-    ap.add_argument("--relabel", type=int, default=20, help="reseatings of each honest corpus (default 20)")
+    ap.add_argument("--relabel", type=int, default=10, help="reseatings of each honest corpus (default 10)")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--out", default=str(DOCS), help="folder for collusion-power.json/.svg (default docs/)")
-    ap.add_argument("--chart-only", action="store_true", help="redraw the SVG from an existing collusion-power.json")
+    ap.add_argument("--out", default=str(DOCS), help="folder for collusion-power.json/.md/.svg (default docs/)")
     a = ap.parse_args(argv)
-    if a.chart_only:
-        saved = json.loads((Path(a.out) / "collusion-power.json").read_text(encoding="utf-8"))
-        sizes = tuple(int(s) for s in saved["power"])
-        svg = power_svg(saved["ruleset"], sizes, [saved["power"][str(s)] for s in sizes], len(saved["detail"]["power"]))
-        (Path(a.out) / "collusion-power.svg").write_text(svg, encoding="utf-8")
-        return 0
+    rulesets = tuple(a.rulesets.split(","))
+    styles = tuple(a.styles.split(","))
+    bad = [x for x in styles if x not in STYLES]
+    if bad:
+        ap.error(f"--styles: {', '.join(bad)} not in {', '.join(STYLES)}")
     sizes = tuple(sorted(int(s) for s in a.sizes.split(",")))
     t0 = time.perf_counter()
+    jobs = [(r, st, 1000 + s, sizes) for r in rulesets for st in styles for s in range(a.seeds)]
     with ProcessPoolExecutor(a.workers) as pool:
-        power = list(pool.map(power_seed, [(a.ruleset, 1000 + s, sizes) for s in range(a.seeds)]))
-        print(f"power: {a.seeds} seeds in {time.perf_counter() - t0:.0f} s", flush=True)
-        honest = list(pool.map(honest_seed, [(a.ruleset, 5000 + s, a.honest_hands, a.relabel)
-                                             for s in range(a.honest_seeds)]))
-    rates = [sum(p["sizes"][s]["flagged"] for p in power) / max(1, len(power)) for s in sizes]
-    any_flag = sum(1 for h in honest if h["flagged"])
-    result = {
-        "ruleset": a.ruleset, "seconds": round(time.perf_counter() - t0),
-        "power": {str(s): r for s, r in zip(sizes, rates, strict=True)},
-        "other_pairs_flagged_in_colluding_corpora": {
-            str(s): sum(p["sizes"][s]["other_flags"] for p in power) for s in sizes},
-        "honest": {"seeds": len(honest), "hands": a.honest_hands, "seeds_with_a_flag": any_flag,
-                   "rate": any_flag / max(1, len(honest)),
-                   "rate_upper_95": clopper_pearson_upper(any_flag, len(honest)) if honest else None,
-                   "pairs_tested_per_seed": sum(h["tested"] for h in honest) / max(1, len(honest)),
-                   "relabelled_corpora": sum(len(h["relabelled_flagged"]) for h in honest),
-                   "relabelled_with_a_flag": sum(1 for h in honest for f in h["relabelled_flagged"] if f)},
-        "detail": {"power": power, "honest": honest},
-    }
+        power = list(pool.map(power_seed, jobs))
+        print(f"power: {len(jobs)} corpora in {time.perf_counter() - t0:.0f} s", flush=True)
+        honest = list(pool.map(honest_seed, [(r, 5000 + s, a.honest_hands, a.relabel)
+                                             for r in rulesets for s in range(a.honest_seeds)]))
+    result: dict = {"sizes": list(sizes), "seeds": a.seeds, "power": {}, "other_pairs_flagged": {}, "honest": {}}
+    for r in rulesets:
+        result["power"][r], result["other_pairs_flagged"][r] = {}, {}
+        for st in styles:
+            runs = [p for p in power if p["ruleset"] == r and p["style"] == st]
+            result["power"][r][st] = {str(s): {
+                "for_its_behaviour": sum(p["sizes"][s]["for_its_behaviour"] for p in runs) / max(1, len(runs)),
+                "flagged": sum(p["sizes"][s]["flagged"] for p in runs) / max(1, len(runs))} for s in sizes}
+            result["other_pairs_flagged"][r][st] = {str(s): sum(p["sizes"][s]["other_flags"] for p in runs)
+                                                    for s in sizes}
+        hon = [h for h in honest if h["ruleset"] == r]
+        any_flag = sum(1 for h in hon if h["flagged"])
+        result["honest"][r] = {
+            "seeds": len(hon), "hands": a.honest_hands, "seeds_with_a_flag": any_flag,
+            "rate_upper_95": clopper_pearson_upper(any_flag, len(hon)) if hon else None,
+            "statistics_tested_per_seed": sum(h["tested"] for h in hon) / max(1, len(hon)),
+            "relabelled_corpora": sum(len(h["relabelled_flagged"]) for h in hon),
+            "relabelled_with_a_flag": sum(1 for h in hon for f in h["relabelled_flagged"] if f)}
+    result["seconds"] = round(time.perf_counter() - t0)
+    result["detail"] = {"power": power, "honest": honest}
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "collusion-power.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    (out / "collusion-power.svg").write_text(power_svg(a.ruleset, sizes, rates, len(power)), encoding="utf-8")
-    for s, r in zip(sizes, rates, strict=True):
-        print(f"  {s:>6,} hands shared: flagged in {r:.0%} of {len(power)} seeds")
-    print(f"  honest: a pair flagged in {any_flag} of {len(honest)} seeds "
-          f"(≤ {result['honest']['rate_upper_95']:.1%} at 95%)" if honest else "  honest: no seeds")
-    hr = result["honest"]
-    print(f"  honest, reseated: a pair flagged in {hr['relabelled_with_a_flag']} of {hr['relabelled_corpora']} corpora")
-    print(f"  in {result['seconds']} s; wrote {out / 'collusion-power.json'} and {out / 'collusion-power.svg'}")
+    (out / "collusion-power.md").write_text(_table(result), encoding="utf-8")
+    for r in rulesets:
+        series = {st: [result["power"][r][st][str(s)]["for_its_behaviour"] for s in sizes] for st in styles}
+        (out / f"collusion-power-{r}.svg").write_text(power_svg(r, sizes, series, a.seeds), encoding="utf-8")
+    sys.stdout.write(_table(result))
+    print(f"in {result['seconds']} s; wrote {out / 'collusion-power.json'}, .md and one .svg per ruleset")
     return 0
 
 

@@ -129,7 +129,7 @@ def _audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0
         seat_items=items, n_events=len(hand.events), n_findings=len(findings),
         draw_reason=("penalty_verdict" if verdict is not None else replay.draw_reason) if result == "draw" else None,
         standing_computed=standing_share, standing_recorded=outcome.out_delta if outcome else None,
-        penalty_deltas=tuple(penalties),
+        penalty_deltas=tuple(penalties), chances=replay.chances.facts(),
     )
     return facts, findings, payments
 

@@ -21,6 +21,7 @@ from itertools import chain, repeat
 
 from mahjong_audit.engine import seabed as SB
 from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.chances import ChanceTally
 from mahjong_audit.engine.findings import Finding, Severity
 from mahjong_audit.engine.hand import (
     Meld,
@@ -185,6 +186,7 @@ class HandReplay:
         self.last_acting = -1  # the seat holding one tile more at the last tile-count check (-1: none)
         #: 明星三缺一 (seed 002): note after each discard whether the seat is ready early (天听 / 地听)
         self.tracks_early_ready = ruleset.tracks_early_ready
+        self.chances = ChanceTally()  # who could have won or called on whose discard (collusion statistics)
 
     # ------------------------------------------------------------------ helpers
     def find(self, code: str, message: str, *, seat: int | None = None, severity: Severity = Severity.ERROR,
@@ -659,6 +661,7 @@ class HandReplay:
             return
         discarder, t, dseq = self.last_discard
         self.check_priority(self.claims, executed, discarder, dseq)
+        self.chances.window(self, discarder, t, executed)  # before the scan sets 过水 (engine.chances)
         if self.scans_claim_window:
             self.scan_claim_window(discarder, t, executed)
         if executed is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mahjong_audit.engine.chances import Chances
 from mahjong_audit.engine.findings import Finding
 from mahjong_audit.engine.hand import Score, ScoreItem
 
@@ -61,6 +62,8 @@ class HandFacts:
     #: where chips are kept: the payments, 断子, 加筹 and end behind ``chips`` (derived from them and the
     #: hand's money, so left out of the repr the verdict digest hashes)
     chip_facts: ChipFacts | None = field(default=None, repr=False)
+    #: who could have won or called on whose discard, and passed (engine.chances; statistics, not verdicts)
+    chances: Chances | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

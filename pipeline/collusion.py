@@ -13,12 +13,19 @@ Tables (every figure is per ruleset: MCR points, 龙港 chips and 广东 番 nev
   feeder to receiver, the number expected if the feeder's deal-ins went to the others at
   the table in proportion to their wins on discards, points either way, the one-sided
   p-value and its BH q-value;
+* ``pair_evidence`` — one row per ordered pair (A, B), ruleset and statistic of A
+  favouring B (:data:`STATISTICS`: feeding, soft play, dumping): what was observed, what
+  was expected, the p-value and a Benjamini–Hochberg q-value over **every** tested
+  statistic of every pair (one family), and, for a flag that shares a player with a
+  stronger flagged pair, that pair (``explained_by``);
 * ``player_anomalies`` — one row per player, ruleset and rate (win, self-draw, deal-in,
   false win, limit hand): the rate with its 95% Wilson interval against the rest of the
-  population, a two-sided exact binomial p-value and its BH q-value.
+  population (the players of flagged pairs left out of it), a two-sided exact binomial
+  p-value and its BH q-value.
 
-Views: ``suspicious_pairs`` (the flagged pairs) and ``anomalous_players`` (the flagged
-rates). What each statistic assumes and cannot see: ``docs/collusion.md``.
+Views: ``suspicious_pairs`` (the flagged pairs, with the behaviours that flagged them and
+their evidence) and ``anomalous_players`` (the flagged rates). What each statistic
+assumes and cannot see: ``docs/collusion.md``.
 """
 
 from __future__ import annotations
@@ -31,7 +38,15 @@ import duckdb
 import pyarrow as pa
 from pydantic import BaseModel, ConfigDict
 
-from mahjong_audit.pipeline.stats_math import betabinom_sf, bh_adjust, binom_two_sided, wilson
+from mahjong_audit.pipeline.stats_math import (
+    betabinom_cdf,
+    betabinom_sf,
+    bh_adjust,
+    binom_two_sided,
+    mann_whitney_sf,
+    midranks,
+    wilson,
+)
 from mahjong_audit.pipeline.tables import arrow_schema, column_names, create_table_sql
 
 
@@ -45,6 +60,11 @@ class Settings:
     prior: int = 30  # a player's share of deal-ins is shrunk toward the ruleset's by this many deal-ins
     passes: int = 4  # estimates again without the strongest flagged pair, at most this many times in all
     min_player_hands: int = 100  # a player's rates are tested from this many hands on
+    min_chances: int = 5  # passed wins / calls: tested from this many of A's chances on B's discards
+    chance_prior: int = 30  # A's pass rate on the others' discards is shrunk toward the ruleset's by this many
+    min_value_deal_ins: int = 5  # value tests: this many deal-ins from A to B …
+    min_receiver_wins: int = 15  # … and this many of B's wins on the others' discards
+    big_share: float = 0.1  # a big hand: at the ruleset's limit, or in the top tenth of its deal-in values
 
 
 SETTINGS = Settings()
@@ -54,6 +74,19 @@ SETTINGS = Settings()
 LIMIT_TOTALS: typing.Mapping[str, int] = types.MappingProxyType({"mcr": 64, "guangdong": 5, "longgang": 300})
 
 RATES = ("win", "self_draw", "deal_in", "false_win", "limit_hand")
+
+# Statistic of the ordered pair (A, B) -> (the behaviour of A toward B it tests, what it compares).
+STATISTICS: typing.Mapping[str, tuple[str, str]] = types.MappingProxyType({
+    "feeding": ("feeding", "A's deal-ins to B, against the number B's wins on others' discards predict (upper tail)"),
+    "deal_in_deficit": ("soft_play", "B's deal-ins to A, against the number expected (lower tail): A spares B"),
+    "wins_passed": ("soft_play", "wins A could have made on B's discards and passed, against A's rate on others'"),
+    "calls_passed": ("soft_play", "pons and kongs A could have made on B's discards and passed, against A's rate "
+                                  "on others'"),
+    "deal_in_value": ("dumping", "the points A paid B through deal-ins, against the points of B's wins on others' "
+                                 "discards (Mann–Whitney, upper tail)"),
+    "big_hands": ("dumping", "A's deal-ins into B's big hands, against B's share of big hands on others' discards"),
+})
+BEHAVIOURS = ("feeding", "soft_play", "dumping")
 
 
 class _Row(BaseModel):
@@ -77,9 +110,29 @@ class PairStatRow(_Row):
     points_b_to_a: float
     net_flow_a_to_b: float
     p_value: float | None  # P(≥ observed | no preference), None when not tested
-    q_value: float | None  # Benjamini–Hochberg over the tested pairs
+    q_value: float | None  # the feeding statistic's q in pair_evidence's family
+    tested: bool
+    flagged: bool  # flagged for feeding
+    behaviours: list[str]  # every behaviour of A toward B that pair_evidence flagged
+    explained_by: str | None  # "X→Y": a stronger flagged pair sharing a player (its flag may be a side effect)
+
+
+class PairEvidenceRow(_Row):
+    """One statistic (:data:`STATISTICS`) of A favouring B, in one ruleset."""
+
+    ruleset: str
+    player_a: str
+    player_b: str
+    statistic: str
+    behaviour: str  # feeding | soft_play | dumping
+    trials: int  # deal-ins, chances or values the statistic rests on
+    observed: float
+    expected: float | None
+    p_value: float | None
+    q_value: float | None  # Benjamini–Hochberg over every tested statistic of every pair
     tested: bool
     flagged: bool
+    explained_by: str | None
 
 
 class PlayerAnomalyRow(_Row):
@@ -93,7 +146,7 @@ class PlayerAnomalyRow(_Row):
     rate: float
     ci_low: float
     ci_high: float
-    population_rate: float  # the other players' pooled rate
+    population_rate: float  # the other players' pooled rate (players of flagged pairs left out)
     p_value: float | None
     q_value: float | None
     tested: bool
@@ -103,17 +156,24 @@ class PlayerAnomalyRow(_Row):
 
 TABLES: typing.Mapping[str, type[_Row]] = types.MappingProxyType({
     "pair_stats": PairStatRow,
+    "pair_evidence": PairEvidenceRow,
     "player_anomalies": PlayerAnomalyRow,
 })
 
 VIEWS: typing.Mapping[str, str] = types.MappingProxyType({
     "suspicious_pairs": """
-SELECT ruleset, player_a AS feeder, player_b AS receiver, hands_together,
-       a_deal_ins_together AS feeder_deal_ins, deal_ins_a_to_b AS deal_ins_to_receiver,
-       round(expected_a_to_b, 1) AS expected, round(ratio, 2) AS ratio,
-       round(net_flow_a_to_b, 1) AS net_flow, p_value, q_value
-FROM pair_stats WHERE flagged
-ORDER BY p_value, ruleset, player_a, player_b
+SELECT ps.ruleset, ps.player_a AS feeder, ps.player_b AS receiver, array_to_string(ps.behaviours, ',') AS behaviours,
+       e.evidence, ps.explained_by, ps.hands_together,
+       ps.a_deal_ins_together AS feeder_deal_ins, ps.deal_ins_a_to_b AS deal_ins_to_receiver,
+       round(ps.expected_a_to_b, 1) AS expected, round(ps.net_flow_a_to_b, 1) AS net_flow,
+       e.p_value, e.q_value
+FROM pair_stats ps
+JOIN (SELECT ruleset, player_a, player_b, min(p_value) AS p_value, min(q_value) AS q_value,
+             string_agg(statistic || ' ' || round(observed, 1) || ' vs ' || coalesce(round(expected, 1)::VARCHAR, '–')
+                        || ' (q ' || printf('%.2g', q_value) || ')', '; ' ORDER BY p_value) AS evidence
+      FROM pair_evidence WHERE flagged GROUP BY ruleset, player_a, player_b) e
+  USING (ruleset, player_a, player_b)
+ORDER BY ps.explained_by IS NOT NULL, e.p_value, ps.ruleset, ps.player_a, ps.player_b
 """,
     "anomalous_players": """
 SELECT ruleset, player, rate_name, direction, hands, count, round(rate, 4) AS rate,
@@ -276,6 +336,40 @@ ORDER BY s.ruleset, s.player
 """
 
 
+# Per ordered pair (A, B): A's chances on B's discards (engine.chances; hands.win_chances
+# and its sisters hold them per seat pair, index seat * 4 + from_seat).
+CHANCE_SQL = """
+WITH ch AS (
+  SELECT h.ruleset, coalesce(h.players, g.players[1:4]) AS seating,
+         unnest(range(16)) AS i, unnest(h.win_chances) AS wc, unnest(h.wins_passed) AS wp,
+         unnest(h.call_chances) AS cc, unnest(h.calls_passed) AS cp
+  FROM hands h JOIN games g USING (game_id)
+  WHERE h.win_chances IS NOT NULL
+)
+SELECT ruleset, seating[i // 4 + 1] AS a, seating[i % 4 + 1] AS b, sum(wc), sum(wp), sum(cc), sum(cp)
+FROM ch
+WHERE (wc > 0 OR cc > 0) AND seating[i // 4 + 1] <> seating[i % 4 + 1]
+GROUP BY ruleset, a, b
+ORDER BY ruleset, a, b
+"""
+
+# Every deal-in with its value: the discarder A, the winner B and B's total (hands.total is
+# the first winner's; a second winner of the same discard has none).
+VALUE_SQL = f"""
+WITH {_SEATS},
+dw AS (
+  SELECT h.game_id, h.hand_no, h.ruleset, h.discarder, h.total, h.winners[1] AS first, unnest(h.winners) AS w
+  FROM hands h
+  WHERE h.result = 'win' AND h.win_type IN ('discard', 'robbing_kong') AND h.discarder IS NOT NULL
+)
+SELECT dw.ruleset, a.player, b.player, dw.total
+FROM dw
+JOIN seats a ON a.game_id = dw.game_id AND a.hand_no = dw.hand_no AND a.seat = dw.discarder
+JOIN seats b ON b.game_id = dw.game_id AND b.hand_no = dw.hand_no AND b.seat = dw.w
+WHERE a.player <> b.player AND dw.w = dw.first AND dw.total IS NOT NULL
+ORDER BY dw.ruleset, b.player, dw.game_id, dw.hand_no
+"""
+
 # --------------------------------------------------------------------------- rows
 
 
@@ -292,10 +386,11 @@ def pair_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS) -> 
     rows = []
     for ruleset, a, b, games, hands, a_all, n, k, expected, m, ab, ba in counts:
         tested = hands >= settings.min_hands_together and n >= settings.min_deal_ins and expected > 0
-        p = None
+        p = p_low = None
         if tested:
             share = min(1.0 - 1e-9, expected / n)
             p = betabinom_sf(int(k), int(n), share * m, (1.0 - share) * m)
+            p_low = betabinom_cdf(int(k), int(n), share * m, (1.0 - share) * m)
         rows.append({
             "ruleset": ruleset, "player_a": a, "player_b": b, "games_together": int(games),
             "hands_together": int(hands), "a_deal_ins": int(a_all), "a_deal_ins_together": int(n),
@@ -303,15 +398,22 @@ def pair_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS) -> 
             "ratio": (k / expected) if expected > 0 else None,
             "points_a_to_b": float(ab), "points_b_to_a": float(ba), "net_flow_a_to_b": float(ab - ba),
             "p_value": p, "q_value": None, "tested": tested, "flagged": False,
+            "behaviours": [], "explained_by": None, "p_low": p_low,
         })
     _adjust(rows, settings)
     return rows
 
 
-def player_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS) -> list[dict]:
-    """``player_anomalies`` rows from the counts of :data:`PLAYER_SQL` (one family for BH)."""
+def player_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS,
+                left_out: typing.AbstractSet[tuple[str, str]] = frozenset()) -> list[dict]:
+    """``player_anomalies`` rows from the counts of :data:`PLAYER_SQL` (one family for BH).
+    The population a player is compared with leaves out the ``left_out`` (ruleset, player)
+    — the players of flagged pairs, whose collusion would bend it (a feeder's deal-ins
+    would make everyone else's rate look low)."""
     totals: dict[tuple[str, str], list[int]] = {}
-    for ruleset, _player, hands, *events in counts:
+    for ruleset, player, hands, *events in counts:
+        if (ruleset, player) in left_out:
+            continue
         for name, k in zip(RATES, events, strict=True):
             t = totals.setdefault((ruleset, name), [0, 0])
             t[0] += hands
@@ -319,8 +421,11 @@ def player_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS) -
     rows = []
     for ruleset, player, hands, *events in counts:
         for name, k in zip(RATES, events, strict=True):
-            all_hands, all_k = totals[(ruleset, name)]
-            rest_n, rest_k = all_hands - hands, all_k - k
+            all_hands, all_k = totals.get((ruleset, name), (0, 0))
+            if (ruleset, player) in left_out:
+                rest_n, rest_k = all_hands, all_k
+            else:
+                rest_n, rest_k = all_hands - hands, all_k - k
             pop = rest_k / rest_n if rest_n else 0.0
             lo, hi = wilson(k, hands)
             tested = hands >= settings.min_player_hands and rest_n > 0
@@ -342,6 +447,160 @@ def _adjust(rows: list[dict], settings: Settings) -> None:
         r["flagged"] = q <= settings.fdr
 
 
+def _evidence(ruleset: str, a: str, b: str, statistic: str, trials: int, observed: float,
+              expected: float | None, p: float | None) -> dict:
+    return {"ruleset": ruleset, "player_a": a, "player_b": b, "statistic": statistic,
+            "behaviour": STATISTICS[statistic][0], "trials": int(trials), "observed": float(observed),
+            "expected": None if expected is None else float(expected), "p_value": p, "q_value": None,
+            "tested": p is not None, "flagged": False, "explained_by": None}
+
+
+def _shrunk(k: float, n: float, pop: float, prior: float) -> tuple[float, float]:
+    """The Beta(α, β) of a rate seen as k in n, shrunk toward ``pop`` by ``prior`` trials."""
+    m = n + prior
+    r = min(1.0 - 1e-9, max(1e-9, (k + prior * pop) / m))
+    return r * m, (1.0 - r) * m
+
+
+def count_evidence(pairs: typing.Sequence[dict], settings: Settings = SETTINGS) -> list[dict]:
+    """``feeding`` and ``deal_in_deficit`` rows from the ``pair_stats`` rows: A's deal-ins to
+    B above the number expected, and B's deal-ins to A below it (A does not take them)."""
+    by_key = {(r["ruleset"], r["player_a"], r["player_b"]): r for r in pairs}
+    out = []
+    for r in pairs:
+        out.append(_evidence(r["ruleset"], r["player_a"], r["player_b"], "feeding", r["a_deal_ins_together"],
+                             r["deal_ins_a_to_b"], r["expected_a_to_b"], r["p_value"]))
+        back = by_key.get((r["ruleset"], r["player_b"], r["player_a"]))
+        if back is not None:
+            out.append(_evidence(r["ruleset"], r["player_a"], r["player_b"], "deal_in_deficit",
+                                 back["a_deal_ins_together"], back["deal_ins_a_to_b"], back["expected_a_to_b"],
+                                 back.get("p_low")))
+    return out
+
+
+def chance_evidence(pairs: typing.Sequence[dict], chances: typing.Sequence[tuple],
+                    settings: Settings = SETTINGS) -> list[dict]:
+    """``wins_passed`` and ``calls_passed`` rows: of A's chances to win (or pon/kong) on B's
+    discards, the ones A let pass, against A's own rate on everyone else's discards
+    (beta-binomial upper tail; A's rate shrunk toward the ruleset's by ``chance_prior``)."""
+    per_pair = {(r, a, b): (wc, wp, cc, cp) for r, a, b, wc, wp, cc, cp in chances}
+    per_a: dict[tuple[str, str], list[int]] = {}
+    per_rs: dict[str, list[int]] = {}
+    for (r, a, _b), counts in per_pair.items():
+        for acc in (per_a.setdefault((r, a), [0, 0, 0, 0]), per_rs.setdefault(r, [0, 0, 0, 0])):
+            for i, v in enumerate(counts):
+                acc[i] += int(v)
+    out = []
+    for row in pairs:
+        r, a, b = row["ruleset"], row["player_a"], row["player_b"]
+        mine = per_pair.get((r, a, b), (0, 0, 0, 0))
+        tot, rs = per_a.get((r, a), [0, 0, 0, 0]), per_rs.get(r, [0, 0, 0, 0])
+        for statistic, i in (("wins_passed", 0), ("calls_passed", 2)):
+            n, k = int(mine[i]), int(mine[i + 1])
+            n_else, k_else = tot[i] - n, tot[i + 1] - k
+            pop = (rs[i + 1] + 0.5) / (rs[i] + 1.0)
+            alpha, beta = _shrunk(k_else, n_else, pop, settings.chance_prior)
+            expected = n * alpha / (alpha + beta)
+            tested = row["hands_together"] >= settings.min_hands_together and n >= settings.min_chances
+            out.append(_evidence(r, a, b, statistic, n, k, expected,
+                                 betabinom_sf(k, n, alpha, beta) if tested else None))
+    return out
+
+
+def big_threshold(totals: typing.Sequence[int], limit: int | None, share: float) -> int | None:
+    """A big hand's least total: the ruleset's limit, or the total the top ``share`` of its
+    deal-in values reaches, whichever is lower.
+
+    >>> big_threshold(list(range(1, 101)), 300, 0.1), big_threshold(list(range(1, 101)), 50, 0.1)
+    (91, 50)
+    """
+    if not totals:
+        return limit
+    ordered = sorted(totals)
+    top = ordered[min(len(ordered) - 1, int(len(ordered) * (1.0 - share)))]
+    return top if limit is None else min(limit, top)
+
+
+def value_evidence(pairs: typing.Sequence[dict], values: typing.Sequence[tuple],
+                   settings: Settings = SETTINGS) -> list[dict]:
+    """``deal_in_value`` and ``big_hands`` rows from every deal-in's (ruleset, A, B, total).
+
+    * ``deal_in_value``: the values of A's deal-ins to B ranked among all of B's wins on
+      discards, a one-sided Mann–Whitney test (do A's rank higher than the others'?);
+    * ``big_hands``: of A's deal-ins to B, the big ones (:func:`big_threshold`), against B's
+      share of big hands among its wins on the others' discards (beta-binomial upper tail,
+      shrunk toward the ruleset's share by ``prior`` wins)."""
+    by_b: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    totals: dict[str, list[int]] = {}
+    for r, a, b, total in values:
+        by_b.setdefault((r, b), []).append((a, int(total)))
+        totals.setdefault(r, []).append(int(total))
+    least = {r: big_threshold(t, LIMIT_TOTALS.get(r), settings.big_share) for r, t in totals.items()}
+    pop_big = {r: sum(v >= (least[r] or 0) for v in t) / len(t) for r, t in totals.items()}
+    ranked: dict[tuple[str, str], tuple[dict[str, list[float]], dict[str, list[int]], float, int]] = {}
+    for key, wins in by_b.items():
+        ranks, ties = midranks([float(v) for _, v in wins])
+        per_a: dict[str, list[float]] = {}
+        vals: dict[str, list[int]] = {}
+        for (a, v), rank in zip(wins, ranks, strict=True):
+            per_a.setdefault(a, []).append(rank)
+            vals.setdefault(a, []).append(v)
+        ranked[key] = (per_a, vals, ties, len(wins))
+    out = []
+    for row in pairs:
+        r, a, b = row["ruleset"], row["player_a"], row["player_b"]
+        per_a, vals, ties, n_all = ranked.get((r, b), ({}, {}, 0.0, 0))
+        mine, mine_v = per_a.get(a, []), vals.get(a, [])
+        n1, n2 = len(mine), n_all - len(mine)
+        tested = (row["hands_together"] >= settings.min_hands_together and n1 >= settings.min_value_deal_ins
+                  and n2 >= settings.min_receiver_wins)
+        others = [v for x, vs in vals.items() if x != a for v in vs]
+        mean_else = sum(others) / len(others) if others else None
+        out.append(_evidence(r, a, b, "deal_in_value", n1, sum(mine_v) / n1 if n1 else 0.0, mean_else,
+                             mann_whitney_sf(sum(mine), n1, n2, ties) if tested else None))
+        cut = least.get(r)
+        k = sum(v >= cut for v in mine_v) if cut is not None else 0
+        k_else = sum(v >= cut for v in others) if cut is not None else 0
+        alpha, beta = _shrunk(k_else, n2, pop_big.get(r, 0.0), settings.prior)
+        out.append(_evidence(r, a, b, "big_hands", n1, k, n1 * alpha / (alpha + beta),
+                             betabinom_sf(k, n1, alpha, beta) if tested and cut is not None else None))
+    return out
+
+
+def judge(evidence: list[dict], pairs: list[dict], settings: Settings = SETTINGS) -> None:
+    """One Benjamini–Hochberg family over every tested statistic; then each pair's flagged
+    behaviours, and for a flagged pair sharing one player with a stronger flagged pair
+    (smaller p-value), that pair (its flag may be the stronger pair's side effect: an
+    innocent player who deals into a fed receiver)."""
+    _adjust(evidence, settings)
+    best: dict[tuple[str, str, str], float] = {}
+    behaviours: dict[tuple[str, str, str], list[str]] = {}
+    for e in evidence:
+        if e["flagged"]:
+            key = (e["ruleset"], e["player_a"], e["player_b"])
+            best[key] = min(best.get(key, 1.0), e["p_value"])
+            if e["behaviour"] not in behaviours.setdefault(key, []):
+                behaviours[key].append(e["behaviour"])
+    order = sorted(best, key=lambda k: (best[k], k))
+    explained: dict[tuple[str, str, str], str] = {}
+    for i, key in enumerate(order):
+        for stronger in order[:i]:
+            if stronger[0] == key[0] and len({stronger[1], stronger[2]} & {key[1], key[2]}) == 1 \
+                    and stronger not in explained:
+                explained[key] = f"{stronger[1]}→{stronger[2]}"
+                break
+    for e in evidence:
+        e["explained_by"] = explained.get((e["ruleset"], e["player_a"], e["player_b"])) if e["flagged"] else None
+    feeding = {(e["ruleset"], e["player_a"], e["player_b"]): e for e in evidence if e["statistic"] == "feeding"}
+    for r in pairs:
+        key = (r["ruleset"], r["player_a"], r["player_b"])
+        f = feeding.get(key)
+        r["q_value"] = f["q_value"] if f is not None else None
+        r["flagged"] = bool(f is not None and f["flagged"])
+        r["behaviours"] = sorted(behaviours.get(key, []), key=BEHAVIOURS.index)
+        r["explained_by"] = explained.get(key)
+
+
 # --------------------------------------------------------------------------- build
 
 
@@ -349,7 +608,8 @@ def _adjust(rows: list[dict], settings: Settings) -> None:
 class Built:
     pairs: int
     pairs_tested: int
-    pairs_flagged: int
+    pairs_flagged: int  # pairs with any flagged behaviour
+    statistics_tested: int
     player_rates: int
     player_rates_flagged: int
 
@@ -366,7 +626,7 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict]) -> Non
     if not rows:
         return
     model = TABLES[table]
-    arrow = pa.Table.from_pylist(rows, schema=arrow_schema(model))
+    arrow = pa.Table.from_pylist(rows, schema=arrow_schema(model))  # keys beyond the model's are left out
     cols = ", ".join(f'"{c}"' for c in column_names(model))
     con.register("_collusion_rows", arrow)
     try:
@@ -420,9 +680,15 @@ def build(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -> Buil
     for stmt in ddl():
         con.execute(stmt)
     pairs = pair_passes(con, settings)
+    evidence = (count_evidence(pairs, settings) + chance_evidence(pairs, con.execute(CHANCE_SQL).fetchall(), settings)
+                + value_evidence(pairs, con.execute(VALUE_SQL).fetchall(), settings))
+    judge(evidence, pairs, settings)
+    left_out = {(r["ruleset"], p) for r in pairs if r["behaviours"] for p in (r["player_a"], r["player_b"])}
     names = sorted(LIMIT_TOTALS)
-    players = player_rows(con.execute(PLAYER_SQL, [names, [LIMIT_TOTALS[n] for n in names]]).fetchall(), settings)
+    players = player_rows(con.execute(PLAYER_SQL, [names, [LIMIT_TOTALS[n] for n in names]]).fetchall(), settings,
+                          left_out)
     _insert(con, "pair_stats", pairs)
+    _insert(con, "pair_evidence", evidence)
     _insert(con, "player_anomalies", players)
-    return Built(len(pairs), sum(r["tested"] for r in pairs), sum(r["flagged"] for r in pairs),
-                 len(players), sum(r["flagged"] for r in players))
+    return Built(len(pairs), sum(r["tested"] for r in pairs), sum(bool(r["behaviours"]) for r in pairs),
+                 sum(e["tested"] for e in evidence), len(players), sum(r["flagged"] for r in players))

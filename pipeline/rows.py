@@ -115,6 +115,17 @@ def _instant(text: str | None) -> datetime | None:
     return parse_instant(text) if text is not None else None
 
 
+_NO_CHANCES = MappingProxyType(dict.fromkeys(("win_chances", "wins_passed", "call_chances", "calls_passed")))
+
+
+def _chance_values(h: HandFacts) -> Mapping[str, list[int] | None]:
+    c = h.chances
+    if c is None:
+        return _NO_CHANCES
+    return {"win_chances": list(c.win_chances), "wins_passed": list(c.wins_passed),
+            "call_chances": list(c.call_chances), "calls_passed": list(c.calls_passed)}
+
+
 def _hand_values(game_id: str, ruleset: str, game_players: tuple[str, ...], h: HandFacts,
                  started_at: datetime | None = None) -> list[Row]:
     players = h.players or game_players[:4]  # the hand's seating; facts made without one: the game's order
@@ -138,6 +149,7 @@ def _hand_values(game_id: str, ruleset: str, game_players: tuple[str, ...], h: H
         chips_broke=list(cf.broke) if cf is not None else None,
         chips_rebuy=cf.rebuy if cf is not None else None,
         chips_end=cf.ended if cf is not None else None,
+        **_chance_values(h),
     )]
     for item in h.seat_items:
         seat = item.seat if item.seat is not None else (first.seat if first else None)

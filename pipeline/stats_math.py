@@ -1,5 +1,6 @@
-"""Small exact statistics in the standard library: binomial tails, Wilson intervals and
-Benjamini–Hochberg adjustment (used by :mod:`pipeline.collusion`).
+"""Small statistics in the standard library: exact binomial and beta-binomial tails, the
+Mann–Whitney rank test, Wilson intervals and Benjamini–Hochberg adjustment (used by
+:mod:`pipeline.collusion`).
 
 >>> round(binom_sf(3, 3, 0.5), 6)
 0.125
@@ -94,6 +95,63 @@ def betabinom_sf(k: int, n: int, a: float, b: float) -> float:
         if term < total * _TINY:
             break
     return max(0.0, 1.0 - total)
+
+
+def betabinom_cdf(k: int, n: int, a: float, b: float) -> float:
+    """P(X ≤ k) for X ~ BetaBinomial(n, a, b): the lower tail (a deficit)."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    return betabinom_sf(n - k, n, b, a)  # X ≤ k  ⇔  n − X ≥ n − k, and n − X ~ BetaBinomial(n, b, a)
+
+
+def normal_sf(z: float) -> float:
+    """P(Z ≥ z) for a standard normal Z."""
+    return 0.5 * math.erfc(z / math.sqrt(2.0))
+
+
+def midranks(values: Sequence[float]) -> tuple[tuple[float, ...], float]:
+    """The rank of each value among ``values`` (ties get the mean of their ranks, from 1),
+    and the tie term Σ (t³ − t) over groups of t equal values (for :func:`mann_whitney_sf`).
+
+    >>> midranks((3.0, 1.0, 3.0))
+    ((2.5, 1.0, 2.5), 6.0)
+    """
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    ties = 0.0
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for r in range(i, j + 1):
+            ranks[order[r]] = (i + j) / 2 + 1
+        t = j - i + 1
+        ties += t ** 3 - t
+        i = j + 1
+    return tuple(ranks), ties
+
+
+def mann_whitney_sf(rank_sum: float, n1: int, n2: int, ties: float = 0.0) -> float:
+    """One-sided Mann–Whitney p-value: P(U ≥ u) that a sample of ``n1`` values ranks this
+    high among ``n1 + n2`` (``rank_sum``: the sum of its midranks in the pooled sample;
+    ``ties``: the pooled sample's Σ (t³ − t)), by the normal approximation with the tie
+    correction and a continuity correction of ½. Exchangeable samples (the null) give a
+    U of mean n1·n2/2.
+
+    >>> mann_whitney_sf(sum(range(11, 21)), 10, 10) < 1e-4  # the 10 largest of 20
+    True
+    """
+    n = n1 + n2
+    if n1 <= 0 or n2 <= 0:
+        return 1.0
+    u = rank_sum - n1 * (n1 + 1) / 2
+    var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)))
+    if var <= 0:
+        return 1.0
+    return min(1.0, normal_sf((u - n1 * n2 / 2 - 0.5) / math.sqrt(var)))
 
 
 def binom_cdf(k: int, n: int, p: float) -> float:

@@ -113,6 +113,13 @@ class HandRow(_Row):
                                                       "this hand (an index into games.players)")
     chips_end: bool | None = Field(None, description="where chips are kept: the game (牌局) ended with this hand "
                                                      "(a second 断子, or two in one hand)")
+    # Claim chances (engine.chances), per ordered seat pair at index seat * 4 + from_seat (16 values),
+    # for the collusion statistics' soft play; null where the hand was not replayed (an engine error).
+    win_chances: list[int] | None = Field(None, description="times seat could have won on from_seat's discard")
+    wins_passed: list[int] | None = Field(None, description="of win_chances, the wins let pass (not declared)")
+    call_chances: list[int] | None = Field(None, description="times seat could have ponged/konged from_seat's "
+                                           "discard")
+    calls_passed: list[int] | None = Field(None, description="of call_chances, the calls let pass (not declared)")
 
 
 class HandScoreRow(_Row):

@@ -160,10 +160,10 @@ def complete_counts(counts: Sequence[int], n_melds: int) -> bool:
 def knitted_shape(counts: Sequence[int], n_melds: int) -> bool:
     """全不靠 / 七星不靠 (14 distinct tiles from a knitted pattern + honours) or
     组合龙 + one set + pair."""
+    distinct = n_melds == 0 and sum(counts[:34]) == 14 and max(counts[:34]) <= 1  # the same for every pattern
     for pattern in KNITTED:
-        if n_melds == 0 and sum(counts[:34]) == 14 and all(n <= 1 for n in counts[:34]):
-            if all(counts[t] == 0 or t in pattern or t >= 27 for t in range(34)):
-                return True
+        if distinct and all(counts[t] == 0 or t in pattern or t >= 27 for t in range(34)):
+            return True
         if all(counts[t] >= 1 for t in pattern):
             rest = list(counts[:34])
             for t in pattern:

@@ -574,11 +574,13 @@ class HandSim:
             if not st.counts[t] and (k != 1 or not rs.chi_allowed or t >= 27):
                 continue
             plain = st.plain()
-            if (st.counts[t] >= 3 and self.drawable_left() > 0 and st.bot.wants_kong(t)
+            if self.policy is not None and st.counts[t] >= 2 and not self.policy.may_call(y, d):
+                self.cov["policy_passed_calls"] += 1
+            elif (st.counts[t] >= 3 and self.drawable_left() > 0 and st.bot.wants_kong(t)
                     and self.rng.random() < 0.7):
                 decl.append((y, "kong", None))
                 continue
-            if st.counts[t] >= 2 and not (rs.passed_pon_rule and t in st.passed_pon) and (
+            elif st.counts[t] >= 2 and not (rs.passed_pon_rule and t in st.passed_pon) and (
                     st.bot.wants_call(plain, nm, nw, t, (t, t)) or self.rng.random() < 0.02) and \
                     self.can_discard_after(plain, (t, t), Meld.pon(t, (y - d) % 4)):
                 decl.append((y, "pon", None))

@@ -42,6 +42,12 @@ def register(subparsers) -> None:
     p.add_argument("--collude", metavar="A,B",
                    help="with --players: A feeds B (discards B's winning tiles, never wins off B); "
                         "games where both sit go to --labels")
+    from mahjong_audit.engine.sim.collusion import STYLES
+
+    p.add_argument("--collude-style", choices=STYLES, default=None,
+                   help="with --collude: feed (default: A discards B's winning tiles), soft (A and B never win on, "
+                        "pon or kong each other's discards), dump (A feeds B's big hands only), signal (A feeds "
+                        "B's wait 5%% of the time); docs/collusion.md")
     p.add_argument("--workers", type=int, default=1, help="processes generating games (default 1)")
     p.add_argument("--quiet", action="store_true", help="no coverage report on stderr")
     p.add_argument("--rules", metavar="FILE",
@@ -136,7 +142,9 @@ def _population(a: Any) -> Any:
         if a.collude:
             raise ValueError("--collude needs --players N")
         return None
-    return Population.of_size(a.players, a.collude.split(",") if a.collude else None)
+    if a.collude_style is not None and not a.collude:
+        raise ValueError("--collude-style needs --collude A,B")
+    return Population.of_size(a.players, a.collude.split(",") if a.collude else None, a.collude_style or "feed")
 
 
 def run(a: Any) -> int:

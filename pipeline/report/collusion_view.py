@@ -1,6 +1,7 @@
 """The report's collusion section: a money-flow heat map of the most active players per
-ruleset, and each flagged pair with its evidence, linked to the hands where the feeder
-dealt in to the receiver (``pipeline.collusion`` builds the tables it reads).
+ruleset, and each flagged pair with the behaviours that flagged it (feeding, soft play,
+dumping), every flagged statistic's evidence, and the hands where the feeder dealt in to
+the receiver (``pipeline.collusion`` builds the tables it reads).
 
 A database written before these tables existed shows a note instead of the section.
 """
@@ -13,7 +14,7 @@ from html import escape
 
 import duckdb
 
-from mahjong_audit.pipeline.collusion import SETTINGS
+from mahjong_audit.pipeline.collusion import SETTINGS, STATISTICS
 from mahjong_audit.pipeline.report.charts import FONT, _figure, _text_width
 from mahjong_audit.pipeline.words import count
 
@@ -42,6 +43,19 @@ class PairEvidence:
     q_value: float
     net_flow: float
     hands: tuple[tuple[str, int, str | None], ...]  # (game_id, hand_no, winning tile) of the deal-ins, first N
+    behaviours: tuple[str, ...] = ("feeding",)
+    evidence: tuple[Evidence, ...] = ()  # the flagged statistics, strongest first
+    explained_by: str | None = None  # a stronger flagged pair sharing a player
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    statistic: str
+    trials: int
+    observed: float
+    expected: float | None
+    p_value: float
+    q_value: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +76,24 @@ def load(con: duckdb.DuckDBPyConnection, *, max_players: int = 12, max_pairs: in
     counts = con.execute("SELECT count(*), count(*) FILTER (WHERE tested) FROM pair_stats").fetchone()
     pairs, tested = counts if counts is not None else (0, 0)
     flagged = []
-    for r in con.execute(
-            "SELECT ruleset, player_a, player_b, hands_together, a_deal_ins_together, deal_ins_a_to_b, "
-            "expected_a_to_b, p_value, q_value, net_flow_a_to_b FROM pair_stats WHERE flagged "
-            "ORDER BY p_value, ruleset, player_a, player_b LIMIT ?", [max_pairs]).fetchall():
+    has_evidence = "pair_evidence" in have
+    evidence: dict[tuple[str, str, str], list[Evidence]] = {}
+    if has_evidence:
+        for r in con.execute("SELECT ruleset, player_a, player_b, statistic, trials, observed, expected, p_value, "
+                             "q_value FROM pair_evidence WHERE flagged ORDER BY p_value, statistic").fetchall():
+            evidence.setdefault((r[0], r[1], r[2]), []).append(
+                Evidence(str(r[3]), int(r[4]), float(r[5]), None if r[6] is None else float(r[6]), float(r[7]),
+                         float(r[8])))
+    sql = ("SELECT ruleset, player_a, player_b, hands_together, a_deal_ins_together, deal_ins_a_to_b, "
+           "expected_a_to_b, coalesce(p_value, 1), coalesce(q_value, 1), net_flow_a_to_b, behaviours, explained_by "
+           "FROM pair_stats WHERE len(behaviours) > 0" if has_evidence else
+           "SELECT ruleset, player_a, player_b, hands_together, a_deal_ins_together, deal_ins_a_to_b, "
+           "expected_a_to_b, p_value, q_value, net_flow_a_to_b, ['feeding'], NULL FROM pair_stats WHERE flagged")
+    rows = con.execute(sql).fetchall()
+    strongest = {(r[0], r[1], r[2]): min((e.p_value for e in evidence.get((r[0], r[1], r[2]), ())), default=r[7])
+                 for r in rows}
+    rows.sort(key=lambda r: (r[11] is not None, strongest[(r[0], r[1], r[2])], r[0], r[1], r[2]))
+    for r in rows[:max_pairs]:
         hands = tuple(con.execute("""
             SELECT h.game_id, h.hand_no, h.winning_tile
             FROM hands h JOIN games g USING (game_id)
@@ -75,7 +103,8 @@ def load(con: duckdb.DuckDBPyConnection, *, max_players: int = 12, max_pairs: in
               AND list_contains(h.winners, list_position(coalesce(h.players, g.players[1:4]), ?) - 1)
             ORDER BY h.game_id, h.hand_no LIMIT ?""", [r[0], r[1], r[2], max_hands]).fetchall())
         flagged.append(PairEvidence(str(r[0]), str(r[1]), str(r[2]), int(r[3]), int(r[4]), int(r[5]),
-                                    float(r[6]), float(r[7]), float(r[8]), float(r[9]), hands))
+                                    float(r[6]), float(r[7]), float(r[8]), float(r[9]), hands,
+                                    tuple(r[10]), tuple(evidence.get((r[0], r[1], r[2]), ())), r[11]))
     matrices = []
     for (ruleset,) in con.execute("SELECT DISTINCT ruleset FROM pair_stats ORDER BY ruleset").fetchall():
         players = tuple(p for (p,) in con.execute(
@@ -157,7 +186,10 @@ def render(data: CollusionData | None, anchors: Mapping[HandKey, str]) -> str:
                f"minimum sample ({SETTINGS.min_hands_together} hands together, {SETTINGS.min_deal_ins} of the "
                f"feeder's deal-ins) and were tested: deal-ins from feeder to receiver against the number expected "
                f"if the feeder's deal-ins went to the others in proportion to their wins on discards "
-               f"(beta-binomial tail), flagged by Benjamini–Hochberg at a false discovery rate of {SETTINGS.fdr:.0%}. "
+               "(beta-binomial tail). Beside feeding, each pair is tested for soft play (the partner's deal-ins "
+               "missing, wins and calls on the partner's discards passed up) and dumping (deal-ins worth more than "
+               "the partner's other wins, or into its big hands); every statistic of every pair is one family, "
+               f"flagged by Benjamini–Hochberg at a false discovery rate of {SETTINGS.fdr:.0%}. "
                "A flag is a reason to look, not a verdict: see docs/collusion.md.</p>")
     if data.matrices:
         out.append('<div class="grid">' + "".join(heatmap(m) for m in data.matrices) + "</div>")
@@ -165,9 +197,9 @@ def render(data: CollusionData | None, anchors: Mapping[HandKey, str]) -> str:
         out.append('<p class="verdict ok">No pair is flagged.</p></section>')
         return "".join(out)
     out.append(f'<h3>Flagged pairs ({len(data.flagged)})</h3>')
-    head = ("<tr><th>ruleset</th><th>feeder → receiver</th><th class=num>hands together</th>"
+    head = ("<tr><th>ruleset</th><th>A → B</th><th>behaviour</th><th>evidence</th><th class=num>hands together</th>"
             "<th class=num>feeder's deal-ins</th><th class=num>to the receiver</th><th class=num>expected</th>"
-            "<th class=num>p-value</th><th class=num>q-value</th><th class=num>net points</th><th>hands</th></tr>")
+            "<th class=num>feeding p</th><th class=num>feeding q</th><th class=num>net points</th><th>hands</th></tr>")
     rows = []
     for p in data.flagged:
         links = []
@@ -178,13 +210,27 @@ def render(data: CollusionData | None, anchors: Mapping[HandKey, str]) -> str:
         more = p.deal_ins - len(p.hands)
         hands_html = (f"<details><summary>{count(len(p.hands), 'hand')}"
                       f"{f' (of {p.deal_ins})' if more > 0 else ''}</summary>" + "<br>".join(links) + "</details>")
+        behaviour = ", ".join(b.replace("_", " ") for b in p.behaviours)
+        if p.explained_by:
+            behaviour += f'<br><span class="muted">beside the stronger pair {escape(p.explained_by)}</span>'
         rows.append(f"<tr><td>{escape(p.ruleset)}</td><td>{escape(p.feeder)} → {escape(p.receiver)}</td>"
+                    f"<td>{behaviour}</td><td>{_evidence_html(p.evidence)}</td>"
                     f"<td class=num>{p.hands_together:,}</td><td class=num>{p.feeder_deal_ins:,}</td>"
                     f"<td class=num>{p.deal_ins:,}</td><td class=num>{p.expected:.1f}</td>"
                     f"<td class=num>{_fmt_p(p.p_value)}</td><td class=num>{_fmt_p(p.q_value)}</td>"
                     f"<td class=num>{p.net_flow:+,.0f}</td><td>{hands_html}</td></tr>")
     out.append(f'<table id="pairs"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table></section>')
     return "".join(out)
+
+
+def _evidence_html(evidence: Sequence[Evidence]) -> str:
+    items = []
+    for e in evidence:
+        expected = f" vs {e.expected:,.1f} expected" if e.expected is not None else ""
+        tip = escape(STATISTICS[e.statistic][1], quote=True)
+        items.append(f'<span title="{tip}">{escape(e.statistic.replace("_", " "))}: {e.observed:,.1f}{expected} '
+                     f"of {e.trials:,} (q {_fmt_p(e.q_value)})</span>")
+    return "<br>".join(items)
 
 
 def ordered_keys(first: Sequence[HandKey], more: Sequence[HandKey]) -> list[HandKey]:
