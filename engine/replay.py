@@ -1100,11 +1100,13 @@ class HandReplay:
         """Do the seat's tiles (one more than a hand) win as they stand (shape and score)?"""
         if st.dead or st.barred or st.last_draw is None or st.hand[st.last_draw] <= 0:
             return False
+        counts = list(st.hand)
+        counts[st.last_draw] -= 1
+        if not self.rs.may_complete_with_one(tuple(counts), st.melds, st.wilds):
+            return False  # the hand before the draw could not win on any tile
         kept = any(st.hand[T.FLOWER0:])
         if not self.rs.is_complete(st.hand[:] if kept else st.hand[:34], st.melds, st.wilds):
             return False
-        counts = list(st.hand)
-        counts[st.last_draw] -= 1
         concealed = tiles_of(counts)
         sit = WinSituation(concealed=concealed, melds=tuple(st.melds), win_tile=st.last_draw, self_drawn=True,
                            seat_wind=(st.seat - self.dealer) % 4, round_wind=self.round_wind,
@@ -1130,6 +1132,8 @@ class HandReplay:
         st = self.seats[y]
         if st.dead or st.barred or st.passed_win:
             return False
+        if not self.rs.may_complete_with_one(tuple(st.hand), st.melds, st.wilds):
+            return False  # no tile wins this hand
         kept = any(st.hand[T.FLOWER0:]) or T.is_flower(t)  # flowers in hand or discarded: all 42 counts
         counts = st.hand[:] if kept else st.hand[:34]
         counts[t] += 1

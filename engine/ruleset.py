@@ -364,6 +364,11 @@ class Ruleset:
         The replay passes per-tile counts: 34 entries, or 42 when the seat keeps flowers in hand."""
         raise NotImplementedError
 
+    def may_complete_with_one(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:
+        """A quick no before the replay's what-ifs: False only when no tile added to these
+        standing tiles (42 per-tile counts) could make :meth:`is_complete` true. Default: maybe."""
+        return True
+
     def instant_win(self, concealed: Sequence[int], seat: int, dealer: int, indicator: int | None) -> bool:
         """True if these standing tiles win at any moment, outside the seat's turn too
         (longgang's 三财神). A log shows it as a ``win`` with ``from`` = the seat, on a tile it holds."""

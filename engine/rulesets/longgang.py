@@ -292,6 +292,10 @@ class Longgang(Ruleset):
         """Standing tiles (a tile sequence, or 34/42 per-tile counts) incl. the winning tile."""
         return S.complete(concealed, len(melds), wilds, self.rules)
 
+    def may_complete_with_one(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:
+        """The hand with one wild more (see :func:`longgang_score.may_complete_with_one`)."""
+        return S.may_complete_with_one(counts, len(melds), wilds, self.rules)
+
     def instant_win(self, concealed: Sequence[int], seat: int, dealer: int, indicator: int | None) -> bool:
         """三财神 (推土机): holding three 正财 wins at any moment, outside the turn too."""
         w = self.wilds(seat, dealer, indicator)
