@@ -153,6 +153,7 @@ class HandReplay:
         # Per-hand constants, looked up once rather than on every event (some are option properties).
         self.hand_size = ruleset.hand_size
         self.abortive = ruleset.checks_abortive_draws
+        self.context_kinds = ruleset.discard_context_kinds
         self.seat_wall_size = ruleset.seat_wall_size
         #: the claim-window scan of the other seats (过水, passed pons, declined wins) has work to do
         self.scans_claim_window = ruleset.passed_win_rule or ruleset.tracks_declined_wins or ruleset.passed_pon_rule
@@ -591,7 +592,7 @@ class HandReplay:
                 self.can_win_now(st):
             st.declined_win = True  # a complete hand discarded instead of a self-drawn win
         self.discard_fields = ()
-        if self.rs.discard_context:
+        if self.rs.discard_context and (self.context_kinds is None or t in self.context_kinds):
             self.discard_fields = self.rs.discard_extra(DiscardContext(
                 s, t, self.dealer, tuple(st.hand), tuple(self.discarded), tuple(tuple(x.melds) for x in self.seats),
                 self.drawable_left(), st.wilds))

@@ -216,6 +216,9 @@ class Ruleset:
     unkept_flower_is_dead: ClassVar[bool] = False
     #: the replay asks :meth:`discard_extra` at every discard
     discard_context: ClassVar[bool] = False
+    #: the discarded kinds :meth:`discard_extra` can answer for (None: every kind); the replay
+    #: builds the context for these only
+    discard_context_kinds: ClassVar[frozenset[int] | None] = None
     #: the replay notes a win a seat could have made and did not (``declined_win`` in the extra)
     tracks_declined_wins: ClassVar[bool] = False
     #: the replay asks :meth:`abortive_draw` (may be a property that reads the options)

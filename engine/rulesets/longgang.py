@@ -215,6 +215,8 @@ class Longgang(Ruleset):
     unkept_flower_is_dead = True
     #: 包三家 is judged at the discard (see :meth:`discard_extra`)
     discard_context = True
+    #: 包三家 is about a discarded 中 or 发 only (:func:`longgang_score.liable_discard`)
+    discard_context_kinds = frozenset(S.DRAGON_KINDS)
     #: 三财神吊字牌 needs to know whether the seat let a win pass (see :meth:`forbidden_win`)
     tracks_declined_wins = True
     #: concealed kongs at the deal by any seat, 东→南→西→北 (二、二)10)
