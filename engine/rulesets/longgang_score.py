@@ -358,7 +358,8 @@ def winner_context(sit: WinSituation, rules: Rules) -> WinnerContext:
     been set aside."""
     w = wilds_of(sit)
     c = T.counts(sit.full_concealed)
-    bad_flowers = [t for t in range(T.FLOWER0, T.N_TILES) if c[t] and t not in w.all]
+    wild = w.all
+    bad_flowers = [t for t in range(T.FLOWER0, T.N_TILES) if c[t] and t not in wild]
     if bad_flowers:
         raise NotAWin("not_a_win", f"flower {T.name(bad_flowers[0])} held but not set aside")
     special: list[str] = []
@@ -382,7 +383,7 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
         items = [("底胡", WINNER_BASE, "hu"), *flower_items, ("三财神", LIMIT_TAI, "tai")]
         items += [(s, LIMIT_TAI, "tai") for s in special]
         return _limit_score(items, ("三财神", *special))
-    nat = [0 if t in w.all else c[t] for t in range(34)]
+    nat = _natural(c, w.all)
     n_sets = 5 - len(sit.melds)
     if n_sets < 0:
         raise NotAWin("not_a_win", "more than five melds")
@@ -394,7 +395,7 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
                                  real - (win in w.real), zuo - (win == w.zuo), w.caishen_kind, n_sets,
                                  rules.eight_pairs and not sit.melds)
     robbing = sit.kong and not sit.self_drawn
-    copy_limits = copy_limits_of(sit.melds, sit.seat_wind, [0 if t in w.all else c[t] for t in range(34)],
+    copy_limits = copy_limits_of(sit.melds, sit.seat_wind, _natural(c, w.all),
                                  rules.wild_beyond_fourth_copy == "any")
     best: tuple[tuple[int, int, int], Score] | None = None
     for r in readings:
@@ -667,7 +668,7 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     triplet (财神卖兵 otherwise), and so do their 台. No base, no 硬胡/混一色/对对胡.
     The placement of the wilds is the most favourable one (what the others pay depends on it)."""
     c = T.counts(concealed)
-    nat = [0 if t in w.all else c[t] for t in range(34)]
+    nat = _natural(c, w.all)
     wild_n = sum(c[t] for t in w.all)
     real = sum(c[t] for t in w.real)
     limits = copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
@@ -699,7 +700,7 @@ def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowe
     ``used_real`` of them 正财, the rest 坐花 (default: the 正财 first, 三)f's example)."""
     c = T.counts(concealed)
     real = sum(c[t] for t in w.real)
-    nat = [0 if t in w.all else c[t] for t in range(34)]
+    nat = _natural(c, w.all)
     swt = T.wind_tile(seat_wind)
     hu: list[tuple[str, int, str]] = []
     tai: list[tuple[str, int, str]] = []
