@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: audit test accel test-accel accel-remove bench bench-quick fuzz collusion-power lint clean
+.PHONY: audit test accel test-accel accel-remove bench bench-quick bench-serve fuzz collusion-power lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,8 +44,14 @@ bench: accel
 bench-quick: accel
 	$(BIN)/python -m bench --quick
 
+# the live audit under wrk (docs/performance.md): SOAK=120 SECONDS=30 by default
+SOAK ?= 120
+SECONDS ?= 30
+bench-serve: $(STAMP)
+	$(BIN)/python -m bench.serve_bench --soak $(SOAK) --seconds $(SECONDS)
+
 # Many rounds of mutated logs through a whole audit on 2 workers (make test runs one round).
-# FUZZ_ARGS="--seed 7 --rounds 50" reproduces or widens a run.
+# FUZZ_ARGS="--seed 7 --rounds 50" reproduces or widens a run; --serve posts them to serve too.
 FUZZ_ARGS ?= --rounds 20
 fuzz: $(STAMP)
 	$(BIN)/python -m tests.fuzzing $(FUZZ_ARGS)

@@ -14,8 +14,9 @@ from typing import Any
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.findings import Finding, Severity
 from mahjong_audit.engine.hand import ScoreItem
+from mahjong_audit.engine.house_rules import Profile, effective_options, readings_json
 from mahjong_audit.engine.replay import HandReplay
-from mahjong_audit.engine.result import GameAudit, HandFacts, WinFacts
+from mahjong_audit.engine.result import ChipFacts, GameAudit, HandFacts, WinFacts
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.schemas import log as L
@@ -24,9 +25,15 @@ WINDS = "ESWN"
 WRONG_ACTION = "wrong_action"  # outcome.penalties kind: a judge's penalty verdict ended the hand
 
 
-def audit_game(game: L.Game) -> GameAudit:
-    """Audit one validated game. Deterministic: the same log always gives the same findings."""
-    ruleset = RULESETS[game.ruleset](game.options)
+def audit_game(game: L.Game, profile: Profile | None = None) -> GameAudit:
+    """Audit one validated game. Deterministic: the same log always gives the same findings.
+
+    ``profile``: a house-rules profile for the whole corpus; the game's own ``options`` win
+    over it, it wins over the defaults (:func:`engine.house_rules.effective_options`). Raises
+    :class:`engine.ruleset.OptionError` when the game's options and the profile do not go
+    together (the pipeline rejects such a game as it rejects a log whose options are invalid)."""
+    options = game.options if profile is None else effective_options(game.ruleset, game.options, profile)
+    ruleset = RULESETS[game.ruleset](options)
     findings: list[Finding] = []
     hands: list[HandFacts] = []
     names = tuple(game.players or ("", "", "", ""))
@@ -35,8 +42,9 @@ def audit_game(game: L.Game) -> GameAudit:
     for i, hand in enumerate(game.hands):
         seated = tuple(names[p] for p in game.seating(hand))
         standing = tuple(names[p] for p in game.standing_out(hand))
+        payments: tuple[tuple[int, int, int], ...] = ()
         try:
-            facts, hand_findings = audit_hand(hand_rs, hand, standing=len(standing))
+            facts, hand_findings, payments = _audit_hand(hand_rs, hand, standing=len(standing))
         except Exception as exc:  # noqa: BLE001 — an engine bug must not stop the batch; it is reported
             hand_findings = [Finding("invalid_log/engine_error",
                                      f"the engine failed on this hand: {type(exc).__name__}: {exc}",
@@ -46,7 +54,7 @@ def audit_game(game: L.Game) -> GameAudit:
                               (), len(hand.events), 1)
         facts = replace(facts, players=seated, standing=standing)
         if ledger is not None:
-            facts, chip_findings = check_chips(ledger, game, i, facts)
+            facts, chip_findings = check_chips(ledger, game, i, facts, hand_rs, payments)
             hand_findings.extend(chip_findings)
             if ledger.rebought:
                 hand_rs = ruleset.after_break()
@@ -56,21 +64,33 @@ def audit_game(game: L.Game) -> GameAudit:
     return GameAudit(
         game_id=game.game_id, ruleset=game.ruleset, platform=game.platform,
         players=names, hands=tuple(hands), findings=tuple(findings),
+        readings=readings_json(game.ruleset, ruleset.options),
+        profile=profile.name if profile is not None else "",
+        profile_sha256=profile.sha256 if profile is not None else "",
     )
 
 
 def audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0) -> tuple[HandFacts, list[Finding]]:
     """Replay and settle one hand. ``standing``: how many players stand out this hand (five-player
     games); a false winner also pays each of them its share (:meth:`Ruleset.false_win_standing_share`)."""
+    facts, findings, _ = _audit_hand(ruleset, hand, standing)
+    return facts, findings
+
+
+def _audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0
+                ) -> tuple[HandFacts, list[Finding], tuple[tuple[int, int, int], ...]]:
+    """:func:`audit_hand` and the won hand's pairwise payments (``Settlement.payments``, seats)."""
     replay = HandReplay(ruleset, hand, WINDS.index(hand.round_wind))
     findings = replay.run()
     legal = [w for w in replay.wins if w.legal]
     end = replay.hand_end()
     items: tuple[ScoreItem, ...] = ()
+    payments: tuple[tuple[int, int, int], ...] = ()
     if end.wins:
         settlement = ruleset.settle(end)
         deltas = [a + b for a, b in zip(settlement.deltas, replay.penalties, strict=True)]
         items = ruleset.seat_items(end)
+        payments = settlement.payments
     else:
         deltas = list(replay.penalties)
     penalties = list(replay.penalties)
@@ -111,7 +131,7 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0) -> tuple[HandF
         standing_computed=standing_share, standing_recorded=outcome.out_delta if outcome else None,
         penalty_deltas=tuple(penalties),
     )
-    return facts, findings
+    return facts, findings, payments
 
 
 def penalty_verdict(ruleset: Ruleset, hand: L.Hand) -> int | None:
@@ -298,27 +318,43 @@ def check_seating(ruleset: Ruleset, game: L.Game, i: int, dealer: int) -> list[F
                     hand_no=hand.hand_no, expected=str(list(expected)), recorded=str(list(game.seating(hand))))]
 
 
-def check_chips(ledger: Any, game: L.Game, i: int, facts: HandFacts) -> tuple[HandFacts, list[Finding]]:
+def check_chips(ledger: Any, game: L.Game, i: int, facts: HandFacts, ruleset: Ruleset,
+                payments: tuple[tuple[int, int, int], ...] = ()) -> tuple[HandFacts, list[Finding]]:
     """Hand ``i`` on the game's chips (牌局, longgang): the balances it gives, compared with
-    ``hand.chips`` where recorded; a hand after the game ended is reported once."""
+    ``hand.chips`` where recorded; a hand after the game ended is reported once.
+
+    The hand is paid pair by pair (``payments``: the recomputed settlement, seats) when the log's
+    deltas are the recomputed ones; where they differ (a ``payout_mismatch`` already) the pairs are
+    unknown and the recorded changes are paid loser to gainer (:func:`longgang_chips.from_net`).
+    Each false win's debts (the ruleset's 诈胡 penalty, and the share of each player standing out)
+    wait for the end of the game."""
+    from mahjong_audit.engine.rulesets import longgang_chips as C
+
     hand = game.hands[i]
     out: list[Finding] = []
     if ledger.ended_at is not None and (i == 0 or game.hands[i - 1].hand_no == ledger.ended_at):
         out.append(Finding("continuity/chips", f"hand {hand.hand_no} is played after the game ended with hand "
                            f"{ledger.ended_at} (a second player broke, 断子)", hand_no=hand.hand_no))
     seating = game.seating(hand)
+    standing = game.standing_out(hand)
     n = len(ledger.balances)
+    false_wins: list[C.Payment] = []
+    for s in facts.false_wins:
+        pen = ruleset.false_win_penalty(s, hand.dealer)
+        false_wins += [C.Payment(seating[s], seating[t], x) for t, x in enumerate(pen) if x > 0]
+        share = ruleset.false_win_standing_share(s, hand.dealer)
+        false_wins += [C.Payment(seating[s], p, share) for p in standing]
     changes = [0] * n
     for p, change in player_changes(game, hand, facts).items():
         changes[p] = change
-    penalties = [0] * n
-    for s, p in enumerate(seating):
-        penalties[p] = facts.penalty_deltas[s] if s < len(facts.penalty_deltas) else 0
-    for p in game.standing_out(hand):
-        penalties[p] = changes[p]  # a player standing out only takes part in a 诈胡
+    pen_net = C.net_change(false_wins, n)
+    play = tuple(c - x for c, x in zip(changes, pen_net, strict=True))
+    debts = tuple(C.Payment(seating[a], seating[b], x) for a, b, x in payments)
     legal = [w.seat for w in facts.wins if w.legal]
     winner = seating[legal[0]] if legal else None
-    result = ledger.hand(hand.hand_no, seating, winner, changes, penalties)
+    if C.net_change(debts, n) != play:
+        debts = C.from_net(play, ledger.orders((p for p in range(n) if play[p] < 0), winner, seating))
+    result = ledger.hand(hand.hand_no, seating, winner, debts, false_wins)
     expected = result.balances
     if result.ended or i == len(game.hands) - 1:
         expected = ledger.settle_false_wins()
@@ -329,5 +365,7 @@ def check_chips(ledger: Any, game: L.Game, i: int, facts: HandFacts) -> tuple[Ha
         out.append(Finding("continuity/chips", f"hand {hand.hand_no}: chips after the hand: {wrong}",
                            hand_no=hand.hand_no, expected=str(list(expected)), recorded=str(list(hand.chips))))
         ledger.resync(hand.chips)
+    chip_facts = ChipFacts(tuple((d.payer, d.payee, d.amount) for d in result.paid if d.amount > 0), result.broke,
+                           result.rebuy, result.ended)
     return replace(facts, chips=tuple(hand.chips) if hand.chips is not None else tuple(expected),
-                   n_findings=facts.n_findings + len(out)), out
+                   n_findings=facts.n_findings + len(out), chip_facts=chip_facts), out

@@ -7,7 +7,7 @@ check that every code has a test that triggers it and one where it must not fire
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
@@ -107,7 +107,10 @@ def kind_of(code: str) -> Kind:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One problem found in a game. ``hand_no``/``seq``/``seat`` are None where not applicable."""
+    """One problem found in a game. ``hand_no``/``seq``/``seat`` are None where not applicable.
+
+    ``depends_on``: the house-rules readings (``option=value``) under any one of which this
+    error goes away (engine.rechecks); empty for an error that holds under every reading."""
 
     code: str
     message: str
@@ -117,6 +120,9 @@ class Finding:
     severity: Severity = Severity.ERROR
     expected: str | None = None
     recorded: str | None = None
+    # An annotation of the re-checks (engine.rechecks), not a verdict of the audit: left out of
+    # repr, so bench.verdict_digest (a hash of the audits' reprs) measures verdicts alone.
+    depends_on: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def kind(self) -> Kind:

@@ -136,7 +136,9 @@ def situation_extra(*, dealer: int, seat: int, from_seat: int | None, discards_m
                     wilds: frozenset[int]) -> tuple[tuple[str, object], ...]:
     """The ruleset fields of a win that the table state decides (sorted pairs for WinSituation.extra):
     dealer and seat, a ready declaration, 天和 / 地和 / 人和 timing (and ``first_round_discards``: the
-    discards made so far while the first go-round is unbroken by calls), the wild-tile indicator and wilds."""
+    discards made so far while the first go-round is unbroken by calls; ``first_round_win``: a non-dealer
+    wins on its first draw or on one of the first four discards, 地胡 of seed 002), the wild-tile indicator
+    and wilds."""
     heavenly = seat == dealer and discards_made == 0 and from_seat is None
     earthly = seat != dealer and discards_made <= 1 and first_go_round and not any_melds
     out: list[tuple[str, object]] = [("dealer", dealer), ("seat", seat)]
@@ -150,10 +152,30 @@ def situation_extra(*, dealer: int, seat: int, from_seat: int | None, discards_m
         out.append(("human", True))
     if first_go_round and not any_melds:
         out.append(("first_round_discards", discards_made))  # discards so far, the first go-round unbroken
+        if seat != dealer and discards_made <= (3 if from_seat is None else 4):
+            out.append(("first_round_win", True))  # 地胡 (seed 002): "任何在第一圈由非庄家所胡的牌"
     if indicator is not None:
         out.append(("indicator", indicator))
     out.append(("wilds", tuple(sorted(wilds))))
     return tuple(sorted(out, key=lambda kv: kv[0]))
+
+
+#: 地听 (seed 002) "起牌后海底八张牌…以内": ready while at most this many tiles have been drawn from the wall
+EARLY_READY_DRAWS = 8
+
+
+def early_ready_moments(own_discards: int, live_drawn: int, calls: bool) -> tuple[bool, bool]:
+    """Which early-ready facts of 明星三缺一 (seed 002) a seat's discard can establish, if the seat
+    is ready after it: (天听 "打出第一张牌后，已经听牌": it is the seat's first discard; 地听
+    "起牌后海底八张牌，且四家不碰牌吃牌以内情况下听牌": at most ``EARLY_READY_DRAWS`` tiles drawn from
+    the wall and no chi, pon or exposed kong yet). The replay and the simulator both ask this."""
+    return own_discards == 1, live_drawn <= EARLY_READY_DRAWS and not calls
+
+
+def early_ready_extra(heavenly_ready: bool, earthly_ready: bool) -> tuple[tuple[str, object], ...]:
+    """The ``WinSituation.extra`` pairs of a seat's early-ready facts (天听 / 地听)."""
+    return ((("earthly_ready", True),) if earthly_ready else ()) + \
+        ((("heavenly_ready", True),) if heavenly_ready else ())
 
 
 class NotAWin(ValueError):

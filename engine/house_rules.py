@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
+import sys
 import tomllib
 import types
 from collections.abc import Mapping
@@ -198,6 +200,14 @@ class Profile:
     def options_for(self, ruleset: str) -> Mapping[str, Any]:
         return self.tables.get(ruleset, types.MappingProxyType({}))
 
+    def plain_tables(self) -> dict[str, dict[str, Any]]:
+        """The tables as plain dicts (what pickling and JSON take)."""
+        return {ruleset: dict(table) for ruleset, table in self.tables.items()}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a plain picklable value: the pipeline ships a profile to remote workers inside its DoFns
+        return (_restore_profile, (self.plain_tables(), self.name, self.sha256))
+
     def to_toml(self) -> str:
         """The profile as TOML text (what ``calibrate -o`` writes; ``load`` reads it back)."""
         lines: list[str] = []
@@ -210,7 +220,18 @@ class Profile:
         return "\n".join(lines) + "\n"
 
 
+def load_profile(path: str | None) -> Profile | None:
+    """The profile of a command's ``--rules FILE`` (None without one). One that cannot be used
+    raises :class:`ProfileError` (a ValueError) with one line naming the option and what it
+    allows: ``audit``, ``simulate`` and ``score`` refuse it before any work."""
+    return None if path is None else Profile.load(path)
+
+
 EMPTY_PROFILE = Profile("", "", types.MappingProxyType({}))
+
+
+def _restore_profile(tables: dict[str, dict[str, Any]], name: str, sha256: str) -> Profile:
+    return Profile.from_tables(tables, name=name, sha256=sha256)
 
 
 def toml_value(value: object) -> str:
@@ -275,6 +296,13 @@ def effective_options(ruleset: str, game_options: Mapping[str, Any] | None,
     return merged
 
 
+def readings_json(ruleset: str, options: Any) -> str:
+    """:func:`differing_from_defaults` as compact JSON text with sorted keys (``games.readings``):
+    ``{}`` for a game audited under the defaults."""
+    return json.dumps(differing_from_defaults(ruleset, options), ensure_ascii=False, sort_keys=True,
+                      separators=(",", ":"))
+
+
 def differing_from_defaults(ruleset: str, options: Any) -> dict[str, object]:
     """The readings of parsed ``options`` that differ from the ruleset's defaults, as JSON
     values (what a ``games`` row records of the readings its verdicts were reached under)."""
@@ -284,3 +312,67 @@ def differing_from_defaults(ruleset: str, options: Any) -> dict[str, object]:
         if value != spec.default:
             out[spec.name] = to_json(value)
     return out
+
+
+# --------------------------------------------------------------------------- listing
+
+
+def shown(value: object) -> str:
+    """A default or a choice as the listing and the rules pages show it (JSON; sets as lists)."""
+    return json.dumps(to_json(value), ensure_ascii=False)
+
+
+def allowed_values(spec: OptionSpec) -> str:
+    """The values an option takes, in words: its choices, or its type."""
+    if spec.choices is None:
+        return spec.type
+    shown_choices = ", ".join(shown(c) for c in spec.choices)
+    return f"a list of {shown_choices}" if spec.set_valued else shown_choices
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+#: the marker comments around each rules page's generated option table
+TABLE_BEGIN = ("<!-- options: generated from the {ruleset} Options (engine/house_rules.py markdown_table); "
+               "python -m mahjong_audit.engine.house_rules --write-docs regenerates it -->")
+TABLE_END = "<!-- options: end -->"
+
+
+def markdown_table(ruleset: str) -> str:
+    """Every option of ``ruleset`` as a Markdown table (the option table of docs/rules/<ruleset>.md)."""
+    lines = ["| option | values | default | what it changes | seed |", "|---|---|---|---|---|"]
+    for spec in option_specs(ruleset):
+        lines.append(f"| `{spec.name}` | {_cell(allowed_values(spec))} | `{_cell(shown(spec.default))}` "
+                     f"| {_cell(spec.help)} | {_cell(spec.seed)} |")
+    return "\n".join(lines) + "\n"
+
+
+def with_table(page: str, ruleset: str) -> str:
+    """``page`` (a rules page's text) with its generated option table replaced by the current one."""
+    begin = TABLE_BEGIN.format(ruleset=ruleset)
+    head, found, rest = page.partition(begin)
+    _, found_end, tail = rest.partition(TABLE_END)
+    if not found or not found_end:
+        raise ValueError(f"the page has no {begin!r} … {TABLE_END!r} block")
+    return f"{head}{begin}\n{markdown_table(ruleset)}{TABLE_END}{tail}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m mahjong_audit.engine.house_rules [RULESET]`` prints a ruleset's table;
+    ``--write-docs`` regenerates the tables of docs/rules/*.md in place."""
+    args = sys.argv[1:] if argv is None else argv
+    if args == ["--write-docs"]:
+        docs = Path(__file__).resolve().parent.parent / "docs" / "rules"
+        for ruleset in RULESETS:
+            page = docs / f"{ruleset}.md"
+            page.write_text(with_table(page.read_text(encoding="utf-8"), ruleset), encoding="utf-8")
+        return 0
+    for ruleset in args or list(RULESETS):
+        print(markdown_table(ruleset), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

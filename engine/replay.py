@@ -22,7 +22,16 @@ from itertools import chain, repeat
 from mahjong_audit.engine import seabed as SB
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.findings import Finding, Severity
-from mahjong_audit.engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
+from mahjong_audit.engine.hand import (
+    Meld,
+    MeldKind,
+    NotAWin,
+    Score,
+    WinSituation,
+    early_ready_extra,
+    early_ready_moments,
+    situation_extra,
+)
 from mahjong_audit.engine.ruleset import (
     DiscardContext,
     HandEnd,
@@ -75,6 +84,9 @@ class SeatState:
     feeders: list[int] = field(default_factory=list)  # seat that supplied each claimed set
     seabed_draws: int = 0  # tiles received in the seabed phase (kept, never discarded)
     declined_win: bool = False  # could have won this hand and did not (rulesets with tracks_declined_wins)
+    heavenly_ready: bool = False  # 天听: ready right after its first discard (rulesets with tracks_early_ready)
+    earthly_ready: bool = False  # 地听: ready within the first eight wall draws, before any call
+    own_discards: int = 0  # discards made (claimed ones too), counted when tracks_early_ready
 
     size: int = 0  # sum(hand), kept up to date by add() so the per-event count check is O(1)
 
@@ -172,6 +184,8 @@ class HandReplay:
         self.deal_kong_pos = 0  # the latest seat (counted from the dealer) that declared a kong at the deal
         self.deal_melds = 0  # concealed kongs made at the deal (not calls, for the first go-round)
         self.last_acting = -1  # the seat holding one tile more at the last tile-count check (-1: none)
+        #: 明星三缺一 (seed 002): note after each discard whether the seat is ready early (天听 / 地听)
+        self.tracks_early_ready = ruleset.tracks_early_ready
 
     # ------------------------------------------------------------------ helpers
     def find(self, code: str, message: str, *, seat: int | None = None, severity: Severity = Severity.ERROR,
@@ -608,12 +622,25 @@ class HandReplay:
         st.called = None
         st.passed_win = False  # 过水 lasts until the seat's own discard
         self.discards_made += 1
+        if self.tracks_early_ready:
+            self.note_early_ready(st)
         self.last_discard = (s, t, ev.seq)
         self.window_wins = set()
         self.claims = ev.claims
         self.claim_seq = ev.seq
         self.turn = s
         self.phase = "claim"
+
+    # 明星三缺一 (seed 002): the early-ready facts ------------------------------------------
+    def note_early_ready(self, st: SeatState) -> None:
+        """After seat ``st``'s discard: is it ready now, at a moment that makes 天听 or 地听?"""
+        st.own_discards += 1
+        first, early = early_ready_moments(
+            st.own_discards, self.live_drawn,
+            any(not m.is_concealed for x in self.seats for m in x.melds))
+        if (first or early) and self.rs.is_ready(st.hand, st.melds):
+            st.heavenly_ready = st.heavenly_ready or first
+            st.earthly_ready = st.earthly_ready or early
 
     @staticmethod
     def swap_call(meld: Meld, t: int) -> bool:
@@ -1083,6 +1110,8 @@ class HandReplay:
         replacement = self.replacement_of(s) if from_seat is None else None
         if replacement is not None:
             more.append(("replacement", replacement))  # the win's tile is a kong's or a flower's replacement
+        st = self.seats[s]
+        more += early_ready_extra(st.heavenly_ready, st.earthly_ready)  # 天听 / 地听 (seed 002)
         return tuple(sorted(out + tuple(more), key=lambda kv: kv[0])) if more else out
 
     def replacement_of(self, s: int) -> str | None:

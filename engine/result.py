@@ -6,7 +6,7 @@ table rows. Nothing here knows about Beam or DuckDB.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mahjong_audit.engine.findings import Finding
 from mahjong_audit.engine.hand import Score, ScoreItem
@@ -24,6 +24,18 @@ class WinFacts:
     legal: bool
     score: Score | None
     recorded_total: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChipFacts:
+    """What a hand did to a game's chips (龙港's 牌局), worked out by the auditor: each debt as paid
+    (``(payer, payee, amount)``, indexes into the game's players; a short payer's below what it
+    owed), who went broke (断子), who re-bought (加筹) and whether the game ended with the hand."""
+
+    paid: tuple[tuple[int, int, int], ...] = ()
+    broke: tuple[int, ...] = ()
+    rebuy: int | None = None
+    ended: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +58,9 @@ class HandFacts:
     standing_recorded: int | None = None  # outcome.out_delta as logged
     penalty_deltas: tuple[int, ...] = ()  # the 诈胡 part of computed_deltas, per seat (standing shares included)
     chips: tuple[int, ...] | None = None  # each player's chips after the hand (players order), where kept
+    #: where chips are kept: the payments, 断子, 加筹 and end behind ``chips`` (derived from them and the
+    #: hand's money, so left out of the repr the verdict digest hashes)
+    chip_facts: ChipFacts | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,3 +71,10 @@ class GameAudit:
     players: tuple[str, ...]
     hands: tuple[HandFacts, ...]
     findings: tuple[Finding, ...]
+    # The readings the verdicts were reached under (kept out of the repr, which is the verdict
+    # bench.verdict_digest hashes): the options that differ from the ruleset's defaults, as JSON
+    # text (engine.house_rules.readings_json), and the house-rules profile's name and SHA-256
+    # ("" when none was given).
+    readings: str = field(default="{}", repr=False)
+    profile: str = field(default="", repr=False)
+    profile_sha256: str = field(default="", repr=False)

@@ -109,6 +109,9 @@ class Settlement:
 
     deltas: tuple[int, int, int, int]
     penalties: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: who pays whom, ``(payer seat, payee seat, amount)``, where a ruleset's money is paid
+    #: pairwise (龙港's chips, whose short payers pay in an order); their net is ``deltas``
+    payments: tuple[tuple[int, int, int], ...] = ()
 
 
 def _coerce(name: str, value: Any, hint: Any) -> Any:
@@ -226,6 +229,9 @@ class Ruleset:
     #: every seat may declare concealed kongs at the deal (before the first discard), seat by
     #: seat in turn order from the dealer; they do not count as calls for the first go-round
     deal_kongs: ClassVar[bool] = False
+    #: the replay and the simulator note after each discard whether the seat is ready early (天听 /
+    #: 地听 of seed 002's 明星三缺一; may be a property that reads the options) — see :meth:`is_ready`
+    tracks_early_ready: ClassVar[bool] = False
 
     # --- scored situations (engine/situation_check.py) ------------------------------------
     #: the ``ruleset_fields`` a scored situation may carry, with their strict types
@@ -371,6 +377,18 @@ class Ruleset:
         """A quick no before the replay's what-ifs: False only when no tile added to these
         standing tiles (42 per-tile counts) could make :meth:`is_complete` true. Default: maybe."""
         return True
+
+    def is_ready(self, counts: Sequence[int], melds: Sequence[Meld]) -> bool:
+        """听牌: one more tile of some playing kind would make ``counts`` (per kind, the standing
+        tiles) a winning shape with ``melds``. By shape: a kind whose four copies are held counts."""
+        c = list(counts[:34])
+        for t in range(34):
+            c[t] += 1
+            done = self.is_complete(c, melds, frozenset())
+            c[t] -= 1
+            if done:
+                return True
+        return False
 
     def instant_win(self, concealed: Sequence[int], seat: int, dealer: int, indicator: int | None) -> bool:
         """True if these standing tiles win at any moment, outside the seat's turn too

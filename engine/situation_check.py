@@ -67,6 +67,8 @@ ERRORS: Mapping[str, str] = MappingProxyType({
     "wild_discard_win": "a win on a discarded (or robbed) wild tile: wilds are never discarded",
     "flag_needs_dealer": "a flag only the dealer can have (heavenly: 天和/天胡) on another seat",
     "flag_needs_non_dealer": "a flag only a non-dealer can have (earthly, human, dihu) on the dealer",
+    "flag_needs_seat": "a flag only one seat can have (mcr's earthly 地和: the dealer's next seat, seat wind S) "
+                       "on another",
     "flag_needs_self_draw": "a self-draw flag (heavenly, earthly) on a win on a discard",
     "flag_needs_discard": "a flag of a win on a discard (longgang's human/dihu 地胡; winners > 1) on a self-draw",
     "flag_needs_no_call": "a first-go-round flag (heavenly, earthly, human, dihu) on a hand with a chi, pon or "
@@ -110,6 +112,8 @@ class FieldSpec:
     self_drawn: bool | None = None
     #: the flag is a first-go-round win: no seat has called yet, so no chi, pon or exposed kong
     no_call: bool = False
+    #: the only seat wind (0 = E … 3 = N) that can have the flag; None = any
+    seat_wind: int | None = None
 
 
 def _fail(code: str, message: str) -> InvalidSituation:
@@ -239,6 +243,9 @@ def _flag_checks(rs: Ruleset, sit: WinSituation) -> None:
             raise _fail("flag_needs_self_draw", f"{flag} is a self-drawn win: self_drawn must be true")
         if spec.self_drawn is False and sit.self_drawn:
             raise _fail("flag_needs_discard", f"{flag} is a win on a discard: self_drawn must be false")
+        if spec.seat_wind is not None and sit.seat_wind != spec.seat_wind:
+            raise _fail("flag_needs_seat", f"{flag}: only seat wind {'ESWN'[spec.seat_wind]} can have it, not "
+                                           f"{'ESWN'[sit.seat_wind]}")
         if spec.no_call and any(not m.is_concealed for m in sit.melds):
             raise _fail("flag_needs_no_call", f"{flag} is a win before anyone called: no chi, pon or exposed kong")
     winners = sit.get("winners", 1)

@@ -8,18 +8,23 @@ import gc
 import importlib
 import re
 import sys
-import traceback
 
-COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report")
+from mahjong_audit import __version__
+from mahjong_audit.pipeline import exits
+
+COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report", "calibrate",
+            "rules", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mahjong-audit",
         description="Replay, verify and score mahjong game logs; results into DuckDB.",
+        epilog=exits.epilog(), formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--debug", action="store_true",
-                        help="show the traceback of an error (also accepted after the command)")
+                        help="add the traceback to every error reported (also accepted after the command)")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         try:
@@ -77,27 +82,28 @@ def main(argv: list[str] | None = None) -> int:
 
     warm_pool.start_early(words)  # worker processes import beside our own start-up
     args = build_parser().parse_args(words)
+    with exits.debugging(debug):
+        return _run(args, debug)
+
+
+def _run(args: argparse.Namespace, debug: bool) -> int:
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print(f"mahjong-audit {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return exits.INTERRUPTED
     except BrokenPipeError:  # output piped into a command that stopped reading
         sys.stderr.close()
-        return 1
+        return exits.FAILED
     except OSError as e:  # an expected failure: a file that cannot be read or written
-        if debug:
-            traceback.print_exc()
         where = f"{e.filename}: " if e.filename else ""
-        print(f"mahjong-audit {args.command}: {where}{e.strerror or e}", file=sys.stderr)
-        return 1
+        exits.error(args.command, f"{where}{e.strerror or e}")
+        return exits.FAILED
     except Exception as e:  # noqa: BLE001  one clear line instead of a traceback; --debug shows it
-        if debug:
-            traceback.print_exc()
         text = str(e).strip().splitlines()
-        print(f"mahjong-audit {args.command}: error: {type(e).__name__}: {text[0] if text else ''}"
-              + ("" if debug else "  (--debug shows the traceback)"), file=sys.stderr)
-        return 1
+        exits.error(args.command, f"error: {type(e).__name__}: {text[0] if text else ''}"
+                    + ("" if debug else "  (--debug shows the traceback)"))
+        return exits.FAILED
 
 
 def command() -> int:

@@ -72,3 +72,20 @@ def known_files(con, paths: Sequence[str]) -> dict[str, tuple[int, datetime | No
     rows = con.execute("SELECT path, size, mtime, content_hash FROM files "
                        "WHERE path IN (SELECT unnest(?::VARCHAR[]))", [list(paths)]).fetchall()
     return {p: (size, mtime, h) for p, size, mtime, h in rows}
+
+
+def audited_under_other_rules(con, paths: Sequence[str], profile_sha256: str) -> set[str]:
+    """The ``paths`` some of whose games were audited under another house-rules profile than the
+    one of this run (``profile_sha256``; "" for none): ``--skip-audited`` audits them again, so
+    no verdict stands under readings the operator no longer asked for. Games of a database or
+    dataset older than the ``games.profile_sha256`` column were audited without a profile."""
+    if not paths:
+        return set()
+    have = {c for (c,) in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'games'").fetchall()}
+    if not have:
+        return set()
+    recorded = "coalesce(profile_sha256, '')" if "profile_sha256" in have else "''"
+    rows = con.execute(f"SELECT DISTINCT source_file FROM games WHERE source_file IN (SELECT unnest(?::VARCHAR[])) "
+                       f"AND {recorded} <> ?", [list(paths), profile_sha256]).fetchall()
+    return {p for (p,) in rows}

@@ -421,7 +421,11 @@ def _encoding_of(head: bytes) -> str | None:
 
 
 def _raw_chunks(f) -> Iterator[bytes]:
-    while chunk := f.read(CHUNK_BYTES):
+    """The stream's bytes in chunks of at most CHUNK_BYTES. A gzip stream is read with
+    ``read1``, which hands over what it decompressed before the stream breaks: ``read``
+    would drop up to a whole chunk of complete lines before a truncation."""
+    read = f.read1 if isinstance(f, gzip.GzipFile) else f.read
+    while chunk := read(CHUNK_BYTES):
         yield chunk
 
 
@@ -578,8 +582,8 @@ def is_document_file(path: str) -> bool:
     return path.lower().removesuffix(".gz").endswith(".json")
 
 
-def _native_records(path: str, lines: Iterable[str]) -> Iterator[RawRecord]:
-    if is_document_file(path):
+def _native_records(path: str, lines: Iterable[str], document: bool | None = None) -> Iterator[RawRecord]:
+    if is_document_file(path) if document is None else document:
         doc = whole_document(lines)
         if doc is not None:
             yield RawRecord(path, *doc)
@@ -604,12 +608,15 @@ def _size_over(text: str, limit: int) -> int | None:
 
 
 def _records_of(path: str, importer: str | None, lines: Iterable[str],
-                limit: int) -> Iterator[RawRecord | Rejection]:
-    """The records in a file's lines; one over the size limit is a Rejection stating its size."""
-    if importer is not None or is_document_file(path):
+                limit: int, document: bool | None = None) -> Iterator[RawRecord | Rejection]:
+    """The records in a file's lines; one over the size limit is a Rejection stating its size.
+    ``document``: whether native lines are one document (None: as the file's name says)."""
+    if document is None:
+        document = is_document_file(path)
+    if importer is not None or document:
         lines = bounded_paragraphs(lines, limit)
     records: Iterable[RawRecord] = (
-        _native_records(path, lines) if importer is None else
+        _native_records(path, lines, document) if importer is None else
         (RawRecord(rec.source, rec.line, rec.text, importer)
          for rec in IMPORTERS[importer].records(path, lines)))
     for rec in records:
@@ -640,13 +647,31 @@ def _all_records(path: str, importer: str | None, limit: int) -> Iterator[RawRec
     yield from _records_of(path, importer, iter_lines(path, limit), limit)
 
 
+def read_body(source: str, data: bytes, importer: str | None = None, document: bool = False,
+              limit: int = MAX_RECORD_BYTES) -> Iterator[RawRecord | Rejection]:
+    """The records of bytes held in memory (a request body of ``mahjong-audit serve``),
+    named ``source``: what :func:`read_records` gives for a file of these bytes, read as
+    JSON Lines, as one document (``document``, like a ``.json`` file) or by ``importer``."""
+    lines = split_lines(_utf8_chunks(iter((data,))), limit)
+    if importer is None and not document:
+        return _json_lines_records(source, lines, limit)
+    return _records_of(source, importer, (_line_text(size, raw) for size, raw in lines), limit, document)
+
+
 def read_records(path: str, importer: str | None = None,
                  limit: int = MAX_RECORD_BYTES) -> Iterator[RawRecord | Rejection]:
     """Stream the records of one file. ``importer`` must already be resolved (see importer_for)."""
     return _all_records(path, importer, limit)
 
 
-_READ_ERRORS = (OSError, EOFError, zlib.error, ImportFailure)
+_STREAM_ERRORS = (OSError, EOFError, zlib.error)  # the bytes stop: I/O, a truncated or corrupt .gz
+_READ_ERRORS = (*_STREAM_ERRORS, ImportFailure)
+
+
+def _broken_at(lines: int) -> str:
+    """Where a stream broke, after ``lines`` complete lines."""
+    before = {0: "nothing before it", 1: "the line before it is read"}.get(lines, f"the {lines} lines before it are read")
+    return f"from line {lines + 1} on (the stream breaks there; {before})"
 
 
 def _read_whole(path: str, chosen_importer: str | None,
@@ -668,7 +693,9 @@ def _read_whole(path: str, chosen_importer: str | None,
                 yield rec
             h.drain()
             complete = True
-    except _READ_ERRORS as e:
+    except _STREAM_ERRORS as e:
+        yield Rejection(path, None, "invalid_log/json", f"file unreadable {_broken_at(lines)}: {short(str(e))}")
+    except ImportFailure as e:
         after = f" after line {line}" if line else ""
         yield Rejection(path, None, "invalid_log/json", f"file unreadable{after}: {short(str(e))}")
     except Exception as e:  # noqa: BLE001  an importer's splitter failed: the rest of the file is lost, said so

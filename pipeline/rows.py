@@ -107,6 +107,7 @@ def finding_values(f: Finding, *, game_id: str | None, ruleset: str | None,
         kind=str(f.kind), code=f.code, severity=str(f.severity),
         expected=f.expected, recorded=f.recorded, message=f.message,
         ruleset=ruleset, source_file=source_file, source_line=source_line,
+        depends_on=list(f.depends_on),
     )
 
 
@@ -120,6 +121,7 @@ def _hand_values(game_id: str, ruleset: str, game_players: tuple[str, ...], h: H
     legal = tuple(w for w in h.wins if w.legal)
     first = legal[0] if legal else None
     hand_no = h.hand_no
+    cf = h.chip_facts
     rows: list[Row] = [HandValues(
         game_id=game_id, hand_no=hand_no, ruleset=ruleset, round_wind=h.round_wind,
         dealer=h.dealer, started_at=started_at, result=h.result, draw_reason=h.draw_reason,
@@ -133,6 +135,9 @@ def _hand_values(game_id: str, ruleset: str, game_players: tuple[str, ...], h: H
         false_wins=list(h.false_wins), events=h.n_events, findings=h.n_findings,
         players=list(players), standing=list(h.standing) if h.standing else None,
         chips=list(h.chips) if h.chips is not None else None,
+        chips_broke=list(cf.broke) if cf is not None else None,
+        chips_rebuy=cf.rebuy if cf is not None else None,
+        chips_end=cf.ended if cf is not None else None,
     )]
     for item in h.seat_items:
         seat = item.seat if item.seat is not None else (first.seat if first else None)
@@ -170,6 +175,7 @@ def audit_values(parsed: ParsedGame, audit: GameAudit, run_id: str) -> tuple[Row
         game_id=audit.game_id, run_id=run_id, platform=audit.platform, ruleset=audit.ruleset,
         started_at=game_time, players=list(players), hands=len(audit.hands),
         findings=len(audit.findings), source_file=parsed.source, source_line=parsed.line,
+        readings=audit.readings, profile=audit.profile or None, profile_sha256=audit.profile_sha256 or None,
     )]
     for h in audit.hands:
         rows += _hand_values(audit.game_id, audit.ruleset, players, h, hand_times.get(h.hand_no, game_time))
@@ -222,6 +228,14 @@ def duplicate_values(dup: ParsedGame, kept: ParsedGame) -> tuple[Row, ...]:
 def duplicate_rows(dup: ParsedGame, kept: ParsedGame) -> tuple[_Row, ...]:
     """:func:`duplicate_values` as models."""
     return models(duplicate_values(dup, kept))
+
+
+def invalid_options(parsed: ParsedGame, error: BaseException, profile: str = "") -> Rejection:
+    """A game whose own options do not go with the house-rules profile: rejected as a log whose
+    options are invalid is (``invalid_log/schema``, "options: …")."""
+    under = f" (with the house rules of {profile})" if profile else ""
+    return Rejection(parsed.source, parsed.line, "invalid_log/schema", f"options{under}: {short(str(error))}",
+                     parsed.game.game_id, parsed.game.ruleset, parsed.shard_start)
 
 
 def engine_error(parsed: ParsedGame, error: BaseException | str) -> Rejection:

@@ -64,9 +64,37 @@ def _fs():
 LOCK_POLL_SECONDS = 0.5
 
 
+#: bytes 8..12 of every DuckDB database file (after the header's checksum)
+DUCKDB_MAGIC = b"DUCK"
+
+
+def check_database_file(path: str) -> None:
+    """Refuse a local ``path`` that exists but is not a DuckDB database.
+
+    DuckDB opens an existing ``.json``, ``.jsonl``, ``.csv`` or ``.parquet`` file (even an
+    empty one) as an in-memory database: a run would report success and store nothing.
+    An absent path is fine (it is created); so is a URL (DuckDB's own)."""
+    if "://" in path or path == ":memory:":
+        return
+    if os.path.isdir(path):
+        raise DatabaseError(f"{path} is a folder, not a DuckDB database file")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(12)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise DatabaseError(f"cannot open database {path}: {e.strerror or e}") from None
+    if head[8:12] != DUCKDB_MAGIC:
+        raise DatabaseError(f"{path} is not a DuckDB database (a log or data file given as --db?); "
+                            "give a .duckdb file, or a new name to create one")
+
+
 def connect(path: str, *, read_only: bool = False, wait: float = 0.0) -> duckdb.DuckDBPyConnection:
     """Open the database, turning a held lock into :class:`DatabaseLocked`; while another
-    process holds it, try again every half second for up to ``wait`` seconds."""
+    process holds it, try again every half second for up to ``wait`` seconds. A file that
+    is not a DuckDB database is refused (:func:`check_database_file`)."""
+    check_database_file(path)
     deadline = time.monotonic() + max(0.0, wait)
     while True:
         try:
@@ -353,6 +381,7 @@ def _duplicate_findings_sql() -> str:
         "severity": f"'{DUPLICATE.severity.value}'", "expected": "NULL",
         "recorded": "first_at", "message": "format(?, game_id, first_at)",
         "ruleset": "ruleset", "source_file": "source_file", "source_line": "source_line",
+        "depends_on": "[]::VARCHAR[]",
     }
     cols = column_names(FindingRow)
     if set(exprs) != set(cols):
@@ -411,59 +440,70 @@ def load(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
     those. ``make_run(summary)`` builds the runs row, inserted last, with one ``files``
     row per input file (``stats``: its size and modification time).
     """
-    id_sources = [
-        f"SELECT game_id FROM read_parquet({_sql_list(files[t])})"
-        for t in ("games", "findings", "rejected") if t in files
-    ]
     con.execute("BEGIN TRANSACTION")
     try:
-        _line_bases(con, files)
-        con.execute("CREATE OR REPLACE TEMP TABLE _run_sources AS "
-                    "SELECT unnest(?::VARCHAR[]) AS source_file", [list(sources)])
-        con.execute("CREATE OR REPLACE TEMP TABLE _run_ids AS SELECT DISTINCT game_id FROM ("
-                    + (" UNION ALL ".join(id_sources) or "SELECT NULL::VARCHAR AS game_id")
-                    + ") WHERE game_id IS NOT NULL")
-        con.execute(
-            "CREATE OR REPLACE TEMP TABLE _dups AS SELECT * FROM ("
-            "  SELECT game_id, source_file, source_line, ruleset,"
-            "         row_number() OVER w AS copy,"
-            "         first_value(source_file || ':' || source_line) OVER w AS first_at"
-            f"  FROM ({_occurrences_sql(files)})"
-            "  WINDOW w AS (PARTITION BY game_id ORDER BY source_file, source_line)"
-            ") WHERE copy > 1")
-        n_dups = _inserted(con, "SELECT count(*) FROM _dups")
-        for t in GAME_TABLES:
-            con.execute(f"DELETE FROM {t} WHERE game_id IN (SELECT game_id FROM _run_ids)")
-        con.execute(f"DELETE FROM findings WHERE {_RUN_FINDINGS}")
-        con.execute("DELETE FROM rejected WHERE source_file IN (SELECT source_file FROM _run_sources)")
-        counts = dict.fromkeys((t for t in TABLES if t not in BOOKKEEPING_TABLES), 0)
-        for t in counts:
-            if t not in files:
-                continue
-            cols = ", ".join(_quote(c) for c in column_names(TABLES[t]))
-            scan = f"SELECT {cols} FROM {_staged(files, t)} AS s"
-            if n_dups:
-                scan += f" WHERE NOT EXISTS (SELECT 1 FROM _dups AS d WHERE {_SAME_OCCURRENCE})"
-            counts[t] = _inserted(con, f"INSERT INTO {_quote(t)} ({cols}) {scan}")
-        if n_dups:
-            counts["findings"] += _inserted(
-                con, f"INSERT INTO findings {_duplicate_findings_sql()}", [DUPLICATE_MESSAGE])
-        per_file = _load_file_counts(con, files, run_id_of(make_run))
-        by_kind = tuple((k, int(n)) for k, n in con.execute(
-            f"SELECT kind, count(*) FROM findings WHERE {_RUN_FINDINGS} "
-            "GROUP BY kind ORDER BY count(*) DESC, kind").fetchall())
-        summary = Summary(MappingProxyType(counts), by_kind, int(n_dups), per_file)
-        run_row = make_run(summary)
-        _insert_rows(con, "runs", [run_row])
-        con.execute("DELETE FROM files WHERE path IN (SELECT source_file FROM _run_sources)")
-        _insert_rows(con, "files", file_rows(con, files, sources, stats or {}, run_row.run_id))
-        collusion.build(con)  # pair_stats, player_anomalies: rebuilt from the whole database
-        for tmp in ("_run_sources", "_run_ids", "_dups", "_line_base"):
-            con.execute(f"DROP TABLE IF EXISTS {tmp}")
+        summary = load_rows(con, files, sources, make_run, stats)
     except BaseException:
         con.execute("ROLLBACK")
         raise
     con.execute("COMMIT")
+    return summary
+
+
+def load_rows(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]],
+              sources: Sequence[str], make_run: Callable[[Summary], RunRow],
+              stats: Mapping[str, FileStat] | None = None, *, collusion_tables: bool = True) -> Summary:
+    """What :func:`load` does, inside the caller's transaction (``mahjong-audit serve``
+    commits several requests' games at once this way). ``collusion_tables=False`` leaves
+    ``pair_stats`` and ``player_anomalies`` as they are (the caller rebuilds them later)."""
+    id_sources = [
+        f"SELECT game_id FROM read_parquet({_sql_list(files[t])})"
+        for t in ("games", "findings", "rejected") if t in files
+    ]
+    _line_bases(con, files)
+    con.execute("CREATE OR REPLACE TEMP TABLE _run_sources AS "
+                "SELECT unnest(?::VARCHAR[]) AS source_file", [list(sources)])
+    con.execute("CREATE OR REPLACE TEMP TABLE _run_ids AS SELECT DISTINCT game_id FROM ("
+                + (" UNION ALL ".join(id_sources) or "SELECT NULL::VARCHAR AS game_id")
+                + ") WHERE game_id IS NOT NULL")
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _dups AS SELECT * FROM ("
+        "  SELECT game_id, source_file, source_line, ruleset,"
+        "         row_number() OVER w AS copy,"
+        "         first_value(source_file || ':' || source_line) OVER w AS first_at"
+        f"  FROM ({_occurrences_sql(files)})"
+        "  WINDOW w AS (PARTITION BY game_id ORDER BY source_file, source_line)"
+        ") WHERE copy > 1")
+    n_dups = _inserted(con, "SELECT count(*) FROM _dups")
+    for t in GAME_TABLES:
+        con.execute(f"DELETE FROM {t} WHERE game_id IN (SELECT game_id FROM _run_ids)")
+    con.execute(f"DELETE FROM findings WHERE {_RUN_FINDINGS}")
+    con.execute("DELETE FROM rejected WHERE source_file IN (SELECT source_file FROM _run_sources)")
+    counts = dict.fromkeys((t for t in TABLES if t not in BOOKKEEPING_TABLES), 0)
+    for t in counts:
+        if t not in files:
+            continue
+        cols = ", ".join(_quote(c) for c in column_names(TABLES[t]))
+        scan = f"SELECT {cols} FROM {_staged(files, t)} AS s"
+        if n_dups:
+            scan += f" WHERE NOT EXISTS (SELECT 1 FROM _dups AS d WHERE {_SAME_OCCURRENCE})"
+        counts[t] = _inserted(con, f"INSERT INTO {_quote(t)} ({cols}) {scan}")
+    if n_dups:
+        counts["findings"] += _inserted(
+            con, f"INSERT INTO findings {_duplicate_findings_sql()}", [DUPLICATE_MESSAGE])
+    per_file = _load_file_counts(con, files, run_id_of(make_run))
+    by_kind = tuple((k, int(n)) for k, n in con.execute(
+        f"SELECT kind, count(*) FROM findings WHERE {_RUN_FINDINGS} "
+        "GROUP BY kind ORDER BY count(*) DESC, kind").fetchall())
+    summary = Summary(MappingProxyType(counts), by_kind, int(n_dups), per_file)
+    run_row = make_run(summary)
+    _insert_rows(con, "runs", [run_row])
+    con.execute("DELETE FROM files WHERE path IN (SELECT source_file FROM _run_sources)")
+    _insert_rows(con, "files", file_rows(con, files, sources, stats or {}, run_row.run_id))
+    if collusion_tables:
+        collusion.build(con)  # pair_stats, player_anomalies: rebuilt from the whole database
+    for tmp in ("_run_sources", "_run_ids", "_dups", "_line_base"):
+        con.execute(f"DROP TABLE IF EXISTS {tmp}")
     return summary
 
 

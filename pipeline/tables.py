@@ -122,6 +122,8 @@ STAGING_SCHEMAS: typing.Mapping[str, pa.Schema] = types.MappingProxyType(
      for name, model in {**TABLES, **STAGING_ONLY}.items() if name not in BOOKKEEPING_TABLES}
 )
 
+# finding_summary counts apart the error findings that depend on house rules: ones a documented
+# reading clears (findings.depends_on, engine.rechecks), beside the hard ones.
 # Summary views. Seats map to players through each hand's seating (hands.players: the
 # players in seats 0..3, 0-based seat -> 1-based list), so a player who changes seats or
 # stands out (five-player 龙港) is followed as one person; rows written before that column
@@ -265,7 +267,8 @@ GROUP BY hs.ruleset, hs.item, hs.unit
 ORDER BY hs.ruleset, hands DESC, hs.item
 """,
     "finding_summary": """
-SELECT kind, code, severity, count(*) AS count, count(DISTINCT game_id) AS games
+SELECT kind, code, severity, count(*) AS count, count(DISTINCT game_id) AS games,
+       count(*) FILTER (WHERE len(depends_on) > 0) AS depends_on_rules
 FROM findings
 GROUP BY kind, code, severity
 ORDER BY count DESC, kind, code

@@ -20,6 +20,7 @@ FileSystems paths, and no Python state is shared between workers.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gc
 import pickle
 from collections.abc import Callable
@@ -41,7 +42,7 @@ DUPLICATES = "duplicates"
 COUNTS = "counts"  # records parsed per file (rows.FileCount)
 PARTS = "parts"  # what each shard read (pipeline.splits.PartRead)
 
-AuditFn = Callable[[Any], Any]  # engine.audit.audit_game: Game -> GameAudit
+AuditFn = Callable[[Any], Any]  # engine.rechecks.audit_with_rechecks: Game -> GameAudit
 
 
 def _counter(name: str):
@@ -229,27 +230,41 @@ class ParseAndValidate(beam.PTransform):
 
 
 def _engine_audit_game() -> AuditFn:
-    from mahjong_audit.engine.audit import audit_game
+    """The engine's audit with its re-checks (engine.rechecks): each error finding that a
+    documented house-rules reading clears records which (``findings.depends_on``). It runs
+    here, in the per-game step, so every runner does it beside the audit."""
+    from mahjong_audit.engine.rechecks import audit_with_rechecks
 
-    return audit_game
+    return audit_with_rechecks
 
 
 class ReplayFn(_MarkingDoFn):
-    """ParsedGame -> (ParsedGame, GameAudit). ``audit_fn`` defaults to engine.audit.audit_game."""
+    """ParsedGame -> (ParsedGame, GameAudit). ``audit_fn`` defaults to the engine's audit with
+    its re-checks (engine.rechecks.audit_with_rechecks).
+
+    ``profile`` (an ``engine.house_rules.Profile``, pickled with the DoFn to every worker) is
+    the house rules of the whole run; a game whose own options do not go with it leaves as
+    (ParsedGame, Rejection): rejected like a log whose options are invalid."""
 
     phase = "audited"
 
-    def __init__(self, audit_fn: AuditFn | None = None, progress_dir: str | None = None):
+    def __init__(self, audit_fn: AuditFn | None = None, progress_dir: str | None = None, profile: Any = None):
         super().__init__(progress_dir)
-        self.audit_fn = audit_fn
+        self.audit_fn, self.profile = audit_fn, profile
         self._audit: AuditFn | None = None
 
     def setup(self) -> None:
         super().setup()
-        self._audit = self.audit_fn or _engine_audit_game()
+        audit: Callable[..., Any] = self.audit_fn or _engine_audit_game()
+        self._audit = audit if self.profile is None else functools.partial(audit, profile=self.profile)
 
     def process(self, parsed):
-        audit = self._audit(parsed.game)
+        from mahjong_audit.engine.ruleset import OptionError
+
+        try:
+            audit = self._audit(parsed.game)
+        except OptionError as e:  # the game's options with the profile's: not a valid combination
+            audit = rows.invalid_options(parsed, e, self.profile.name if self.profile is not None else "")
         self._mark()
         yield parsed, audit
 
@@ -264,13 +279,13 @@ class Replay(beam.PTransform):
 
     An exception from the engine is a dead letter (invalid_log/engine_error)."""
 
-    def __init__(self, audit_fn: AuditFn | None = None, progress_dir: str | None = None):
+    def __init__(self, audit_fn: AuditFn | None = None, progress_dir: str | None = None, profile: Any = None):
         super().__init__()
-        self.audit_fn, self.progress_dir = audit_fn, progress_dir
+        self.audit_fn, self.progress_dir, self.profile = audit_fn, progress_dir, profile
 
     def expand(self, games):
         good, bad = games | "AuditGame" >> beam.ParDo(
-            ReplayFn(self.audit_fn, self.progress_dir)).with_output_types(
+            ReplayFn(self.audit_fn, self.progress_dir, self.profile)).with_output_types(
             beam.typehints.Tuple[read.ParsedGame, Any]).with_exception_handling(
             main_tag="audited", dead_letter_tag="failed")
         failed = bad | "EngineErrors" >> beam.Map(_dead_letter)
@@ -289,6 +304,8 @@ def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None, in
     an ``invalid_log/engine_error`` rejection."""
     if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], read.ParsedGame):
         parsed = item[0]
+        if isinstance(item[1], read.Rejection):  # options that do not go with the profile (ReplayFn)
+            return rows.rejection_values(item[1], run_id), parsed.source, parsed.line, parsed.shard_start
         try:
             made = rows.audit_values(parsed, item[1], run_id)
             rows.check_storable(made)
@@ -392,16 +409,17 @@ class AuditPipeline(beam.PTransform):
 
     def __init__(self, *, run_id: str, staging: str, importer: str | None = None,
                  audit_fn: AuditFn | None = None, progress_dir: str | None = None,
-                 batch_rows: int = staging.BATCH_ROWS, max_record_bytes: int = read.MAX_RECORD_BYTES):
+                 batch_rows: int = staging.BATCH_ROWS, max_record_bytes: int = read.MAX_RECORD_BYTES,
+                 profile: Any = None):
         super().__init__()
         self.run_id, self.staging, self.importer = run_id, staging, importer
         self.audit_fn, self.progress_dir, self.batch_rows = audit_fn, progress_dir, batch_rows
-        self.max_record_bytes = max_record_bytes
+        self.max_record_bytes, self.profile = max_record_bytes, profile
 
     def expand(self, shards):
         records = shards | "ReadRecords" >> ReadRecords(self.importer, self.progress_dir, self.max_record_bytes)
         parsed = records | "ParseAndValidate" >> ParseAndValidate(self.progress_dir)
-        replayed = parsed.games | "Replay" >> Replay(self.audit_fn, self.progress_dir)
+        replayed = parsed.games | "Replay" >> Replay(self.audit_fn, self.progress_dir, self.profile)
         outputs = {"Audited": replayed["audited"], "EngineErrors": replayed[REJECTED],
                    "Rejected": parsed[REJECTED], "Duplicates": parsed[DUPLICATES],
                    "Counts": parsed[COUNTS], "Parts": parsed[PARTS]}

@@ -7,6 +7,8 @@ sequence numbers, known ruleset and options); *rules* are the replay engine's jo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -301,11 +303,50 @@ def format_loc(loc: tuple[Any, ...]) -> str:
     return out
 
 
+#: pydantic's error types whose own message names a Python type or a model class, as what
+#: the JSON should have held (the user writes JSON, not Python)
+_EXPECTED: Mapping[str, str] = MappingProxyType({
+    "model_type": "a JSON object", "model_attributes_type": "a JSON object", "dict_type": "a JSON object",
+    "dataclass_type": "a JSON object", "list_type": "a JSON array", "tuple_type": "a JSON array",
+    "string_type": "a string", "bool_type": "true or false", "bool_parsing": "true or false",
+    "int_type": "an integer", "int_parsing": "an integer", "int_from_float": "an integer",
+    "float_type": "a number", "float_parsing": "a number",
+})
+#: the rest of pydantic's wording for the same reason
+_PLAIN: Mapping[str, str] = MappingProxyType({"extra_forbidden": "unknown field", "missing": "missing (required)"})
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, in JSON's words: ``an array``, ``a string``, ``null``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "an array"
+    return "an object" if isinstance(value, dict) else type(value).__name__
+
+
+def _message(e: Mapping[str, Any], top: str) -> str:
+    """One pydantic error in the user's words (the JSON types, never a class name)."""
+    expected = _EXPECTED.get(e["type"])
+    if expected is not None:
+        whole = f" ({top})" if not e["loc"] and expected == "a JSON object" and top else ""
+        return f"expected {expected}{whole}, got {_json_kind(e.get('input'))}"
+    return _PLAIN.get(e["type"]) or e["msg"].removeprefix("Value error, ")
+
+
 def describe_errors(err: ValidationError, limit: int = 5) -> str:
-    """One line naming where and what, e.g. ``hands[2].events[17].tile: '10m' is not a tile``."""
+    """One line naming where and what, e.g. ``hands[2].events[17].tile: '10m' is not a tile``,
+    ``melds[0]: expected a JSON object, got an array``."""
     parts = []
+    top = f"a {err.title.lower()}" if err.title.isalpha() else ""
     for e in err.errors()[:limit]:
-        msg = e["msg"].removeprefix("Value error, ")
+        msg = _message(e, top)
         loc = format_loc(tuple(e["loc"]))
         parts.append(f"{loc}: {msg}" if loc else msg)
     more = len(err.errors()) - limit

@@ -68,6 +68,12 @@ class GameRow(_Row):
     findings: int
     source_file: str
     source_line: int
+    readings: str | None = Field(None, description="the readings the verdicts were reached under: the options "
+                                 "that differ from the ruleset's defaults, as JSON ({} for none; null in rows "
+                                 "written before it was recorded)")
+    profile: str | None = Field(None, description="the house-rules profile (--rules FILE) the game was audited "
+                                "under, by file name; null for none")
+    profile_sha256: str | None = Field(None, description="the SHA-256 of that profile's bytes")
 
 
 class HandRow(_Row):
@@ -100,6 +106,13 @@ class HandRow(_Row):
     chips: list[int] | None = Field(
         None, description="each player's chips (子) after the hand, in games.players order: the recorded balance, "
                           "else the recomputed one; null where the game keeps no chips (longgang logs recording them)")
+    chips_broke: list[int] | None = Field(
+        None, description="where chips are kept: the players who went broke (断子) in this hand, as the auditor "
+                          "settles it; 0-based indexes into games.players, like chips")
+    chips_rebuy: int | None = Field(None, description="where chips are kept: the player who re-bought (加筹) after "
+                                                      "this hand (an index into games.players)")
+    chips_end: bool | None = Field(None, description="where chips are kept: the game (牌局) ended with this hand "
+                                                     "(a second 断子, or two in one hand)")
 
 
 class HandScoreRow(_Row):
@@ -145,6 +158,10 @@ class FindingRow(_Row):
     ruleset: str | None
     source_file: str
     source_line: int | None
+    depends_on: list[str] | None = Field(
+        None, description="the house-rules readings (option=value) under any one of which this error finding goes "
+                          "away (engine.rechecks); empty: it holds under every documented reading. Null in rows "
+                          "written before it existed")
 
 
 class RejectedRow(_Row):

@@ -322,17 +322,58 @@ def run_and_check(corpus: Corpus, db: Path, extra: tuple[str, ...] = ("--in-memo
     return Outcome(status, files, errors, out.getvalue(), seconds)
 
 
+def post_and_check(corpus: Corpus, server) -> tuple[dict[str, int], list[str]]:
+    """Post every file of the corpus to a running ``serve`` (``tests.serve_harness.Server``):
+    native ``.json`` as one game, other native files as JSON Lines, importer files with
+    ``?from=``. Each must be answered 200, 400 or 413, a batch must account for every record,
+    and the service must stay up. Returns the status of each file (by its path in the corpus)
+    and the problems."""
+    statuses: dict[str, int] = {}
+    problems: list[str] = []
+    for path in corpus.inputs:
+        data = path.read_bytes()
+        fmt = path.parent.name if path.parent.parent.name == "importers" else None
+        if fmt is not None:
+            reply = server.post(data, "text/plain", query=f"?from={fmt}&name={path.name}")
+        else:
+            reply = server.post(data, "application/json" if path.name.endswith(".json") else "application/x-ndjson")
+        statuses[path.relative_to(corpus.root).as_posix()] = reply.status
+        if reply.status not in (200, 400, 413):
+            problems.append(f"{path}: HTTP {reply.status}: {reply.body[:300]!r}")
+        elif reply.status == 200 and "records" in (got := reply.json()):
+            if got["records"] != got["games"] + got["duplicates"] + got["rejected"] or got["records"] != len(got["verdicts"]):
+                problems.append(f"{path}: {got['records']} records but {got['games']} games + {got['duplicates']} "
+                                f"duplicates + {got['rejected']} rejected")
+    health = server.get("/healthz")
+    if health.status != 200:
+        problems.append(f"/healthz: HTTP {health.status} after the corpus")
+    return statuses, problems
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tests.fuzzing", description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=20, help="mutants of each kind per seed file (default 20)")
     ap.add_argument("--seed", type=int, default=int(time.time()) % 100_000, help="random seed (default: from the clock)")
     ap.add_argument("--dir", type=Path, default=Path("fuzz-out"), help="where the corpus and database go")
     ap.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--serve", action="store_true", help="also post the corpus to `mahjong-audit serve`")
     args = ap.parse_args(argv)
     import shutil
 
     shutil.rmtree(args.dir, ignore_errors=True)
     corpus = build_corpus(args.dir / "corpus", args.seed, args.rounds)
+    if args.serve:
+        from tests.serve_harness import Server
+
+        with Server(args.dir / "serve.duckdb", "--max-record-bytes", str(LIMIT), "--publish-seconds", "0") as server:
+            statuses, problems = post_and_check(corpus, server)
+        counts = {s: list(statuses.values()).count(s) for s in sorted(set(statuses.values()))}
+        print(f"serve: {len(statuses)} files posted, statuses {counts}; problems {len(problems)}")
+        for problem in problems:
+            print("  serve:", problem)
+        if problems:
+            print(f"corpus kept in {args.dir}", file=sys.stderr)
+            return 1
     outcome = run_and_check(corpus, args.dir / "fuzz.duckdb", ("--workers", str(args.workers)))
     print(outcome.summary, end="")
     records = sum(f[1] for f in outcome.files)

@@ -99,7 +99,7 @@ def test_a_seeded_colluding_pair_is_flagged_end_to_end(tmp_path, capsys):
     capsys.readouterr()
     assert main(["stats", "--db", str(db), "--view", "suspicious_pairs"]) == 0
     printed = capsys.readouterr().out
-    assert "suspicious_pairs (1 rows)" in printed  # the pair, and not the others it bent
+    assert "suspicious_pairs (1 row)" in printed  # the pair, and not the others it bent
     assert printed.splitlines()[3].split()[:3] == ["guangdong", "p1", "p2"]
     import duckdb
 

@@ -90,7 +90,7 @@ def _db(games: list[tuple[str, str, list[str]]], hands: list[tuple], payouts: li
     con = duckdb.connect(":memory:")
     for stmt in ddl():
         con.execute(stmt)
-    con.executemany("INSERT INTO games VALUES (?, 'r', NULL, ?, NULL, ?, 0, 0, 'f', 1)",
+    con.executemany("INSERT INTO games VALUES (?, 'r', NULL, ?, NULL, ?, 0, 0, 'f', 1, NULL, NULL, NULL)",
                     [(g, rs, p) for g, rs, p in games])
     of = {g: (rs, p) for g, rs, p in games}
     con.executemany("INSERT INTO hands (game_id, hand_no, ruleset, round_wind, dealer, result, draw_reason, "

@@ -234,14 +234,19 @@ def test_an_older_database_is_upgraded_in_place(tmp_path):
     path = str(tmp_path / "old.duckdb")
     con = sink.connect(path)
     sink.ensure_schema(con)
-    # the layout before: started_at as text, no hands.started_at
+    # the layout before: started_at as text, no hands.started_at, no games.readings / profile
     con.execute("ALTER TABLE games ALTER started_at TYPE VARCHAR")
     con.execute("ALTER TABLE hands DROP COLUMN started_at")
+    for column in ("readings", "profile", "profile_sha256"):
+        con.execute(f"ALTER TABLE games DROP COLUMN {column}")
     con.execute("INSERT INTO games VALUES ('g', 'r', NULL, 'mcr', '2022-06-25', ['a','b','c','d'], 0, 0, 'f', 1)")
     con.execute("INSERT INTO games VALUES ('h', 'r', NULL, 'mcr', 'whenever', ['a','b','c','d'], 0, 0, 'f', 2)")
     sink.ensure_schema(con)
     got = dict(con.execute("SELECT game_id, started_at FROM games").fetchall())
     assert got["g"] == datetime(2022, 6, 25, tzinfo=UTC) and got["h"] is None
+    # games audited before the readings were recorded say so: NULL, not "the defaults"
+    assert con.execute("SELECT DISTINCT readings, profile, profile_sha256 FROM games").fetchall() == [
+        (None, None, None)]
     assert "started_at" in {c for (c,) in con.execute(
         "SELECT column_name FROM information_schema.columns WHERE table_name = 'hands'").fetchall()}
     con.close()
@@ -260,7 +265,7 @@ def test_report_shows_trends_and_one_player_table_per_ruleset(db):
     assert built.data.untimed_games == 1
     html = built.html
     assert 'id="trends"' in html and "Findings per week, by kind" in html
-    assert "1 games without a start time are left out" in html
+    assert "1 game without a start time is left out" in html
     players = html.split('id="players"')[1].split("</section>")[0]
     assert "<h3>longgang</h3>" in players and "<h3>mcr</h3>" in players
 

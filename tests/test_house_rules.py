@@ -1,5 +1,7 @@
 """engine/house_rules.py: the options as data, profiles and their precedence."""
 
+from pathlib import Path
+
 import pytest
 
 from mahjong_audit.engine import house_rules as H
@@ -73,3 +75,35 @@ def test_an_unreadable_or_non_toml_profile_is_refused(tmp_path):
     bad.write_text("[longgang\n", encoding="utf-8")
     with pytest.raises(H.ProfileError, match="not a TOML file"):
         H.Profile.load(bad)
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+
+
+def test_every_option_names_its_seed_passage():
+    missing = [(s.ruleset, s.name) for s in H.option_specs() if not s.seed]
+    assert missing == []
+
+
+@pytest.mark.parametrize("ruleset", list(RULESETS))
+def test_the_rules_pages_option_tables_are_generated_from_the_options(ruleset):
+    # as docs/findings.md is from the finding catalogue: `python -m mahjong_audit.engine.house_rules
+    # --write-docs` regenerates the block between the marker comments
+    page = (DOCS / f"{ruleset}.md").read_text(encoding="utf-8")
+    assert H.markdown_table(ruleset) in page
+    assert H.with_table(page, ruleset) == page
+    for spec in H.option_specs(ruleset):
+        assert f"| `{spec.name}` |" in page
+
+
+@pytest.mark.parametrize("ruleset", list(RULESETS))
+def test_the_rules_pages_review_the_defaults_of_their_legality_options(ruleset):
+    page = (DOCS / f"{ruleset}.md").read_text(encoding="utf-8")
+    review = page.split("\n## Defaults review\n")[1].split("\n## ")[0]
+    named = {spec.name for spec in H.option_specs(ruleset) if f"`{spec.name}`" in review}
+    assert named == {spec.name for spec in H.option_specs(ruleset)}  # each: reviewed or listed as scoring only
+
+
+def test_a_page_without_the_markers_is_refused():
+    with pytest.raises(ValueError, match="no "):
+        H.with_table("# a page\n", "mcr")

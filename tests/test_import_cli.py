@@ -48,7 +48,7 @@ def test_rejected_records_are_reported_with_file_line_and_match(tmp_path, capsys
     start = len(good.split("\n")) + 2
     assert f"{src}:{start}: invalid_log/import: botzone-txt: match 61602cb45ddc087351c04358: line " in err
     assert "'X3' is not a Botzone tile" in err
-    assert "1 records rejected" in err
+    assert "1 record rejected" in err
 
 
 def test_botzone_json_rejection_names_the_match(tmp_path, capsys):

@@ -282,7 +282,7 @@ def test_simulator_plays_five_player_games(tmp_path):
 
     out = tmp_path / "five.jsonl"
     assert main(["simulate", "--ruleset", "longgang", "--games", "4", "--seed", "3", "--hands-per-game", "5",
-                 "--five", "-o", str(out), "--quiet"]) == 0
+                 "--five", "--false-wins", "0", "-o", str(out), "--quiet"]) == 0
     for line in out.read_text(encoding="utf-8").splitlines():
         game = L.parse_game(json.loads(line))
         assert len(game.players or ()) == 5

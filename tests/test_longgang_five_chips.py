@@ -10,7 +10,16 @@ from typing import Any
 
 from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.engine.rulesets.longgang import Longgang
-from mahjong_audit.engine.rulesets.longgang_chips import REBUY, ChipLedger, pay_short, start_balance
+from mahjong_audit.engine.rulesets.longgang_chips import (
+    BANK,
+    REBUY,
+    ChipLedger,
+    Payment,
+    from_net,
+    priority,
+    settle,
+    start_balance,
+)
 from mahjong_audit.schemas import log as L
 from tests.test_longgang_five import five_player, four_player_sample, with_false_win
 
@@ -67,25 +76,143 @@ def test_false_win_is_paid_when_the_game_ends():
     assert chip_findings(paid_at_once) == [(1, "[119, 133, 64, 64, 95]")]
 
 
+def false_win_debts() -> list[Payment]:
+    """丙 (seat 2, not the dealer) false-wins in hand 1 of five_player(): 20 to the dealer 乙
+    (seat 1), 10 to 丁 and 戊 and to 甲 standing out ("五人来的，岸上的人也有份")."""
+    return [Payment(丙, 乙, 20), Payment(丙, 丁, 10), Payment(丙, 戊, 10), Payment(丙, 甲, 10)]
+
+
+def test_false_win_at_the_end_is_capped_by_what_the_false_winner_holds():
+    # "诈胡者在牌局结束后出钱给各家" and "(加筹后)牌局结束时筹码不够数，付给胡牌者优先，以断筹为限，少不补":
+    # 丙 holds 25 at the end and owes 50: it pays in turn order from its seat 2 — 丁 (3), 戊 (0),
+    # 乙 (1) — and 甲, standing out, last: 丁 10, 戊 10, 乙 5, 甲 nothing
+    ledger = ChipLedger(5, False, True)
+    ledger.resync([95, 95, 25, 95, 95])
+    ledger.hand(1, (戊, 乙, 丙, 丁), None, [], false_win_debts())
+    assert ledger.settle_false_wins() == (95, 100, 0, 105, 105)
+    assert Longgang({}).options.false_win_short == "capped"
+
+
+def test_option_false_win_paid_in_full_below_zero():
+    # false_win_short "full": the false winner pays all of it, even below zero
+    ledger = Longgang({"false_win_short": "full"}).chips_ledger(5)
+    ledger.resync([95, 95, 25, 95, 95])
+    ledger.hand(1, (戊, 乙, 丙, 丁), None, [], false_win_debts())
+    assert ledger.settle_false_wins() == (105, 115, -25, 105, 105)
+
+
+def test_false_win_debts_wait_for_the_end_of_the_game():
+    ledger = ChipLedger(5, False, True)
+    res = ledger.hand(1, (戊, 乙, 丙, 丁), None, [], false_win_debts())
+    assert res.balances == (95,) * 5 and res.broke == ()  # nothing paid yet, nobody broke by it
+    assert ledger.settle_false_wins() == (105, 115, 45, 105, 105)
+
+
 # ------------------------------------------------------------------ short of chips
+#
+# "不够者付给胡牌者优先，再按逆时针顺序,以断筹为限，筹码不够的部分不需下圈加筹补齐" (五、(三)): a hand
+# is paid pair by pair (each loser to the winner, the 陪家 差价 between two losers, the dealer's
+# side doubled); a short payer pays the winner first, then the others in turn order.
+
+甲, 乙, 丙, 丁, 戊 = range(5)
 
 
-def test_short_payer_pays_the_winner_first():
-    # "不够者付给胡牌者优先，再按逆时针顺序,以断筹为限，筹码不够的部分不需下圈加筹补齐"
-    # seat 2 has 10 and owes 31; the winner (seat 1) gains 38, seat 0 gains 24: the 21 it cannot
-    # pay is lost by the last in its order (winner 1, then 3, 0): seat 0
-    after = pay_short([95, 95, 10, 95], [24, 38, -31, -31], {2: (1, 3, 0), 3: (1, 0, 2)})
-    assert after == [95 + 24 - 21, 95 + 38, 0, 64]
+def test_sample_hand_is_paid_pair_by_pair():
+    # "陪家付给胡家相应胡数的筹码，各陪家间再按各自胡数的差值付筹。庄家输赢加倍": dealer 甲 (100 胡) and
+    # 丙, 丁 (0) lose to 乙 (50 胡, 1 台: 跟 60): 甲 pays 2 × 50 + 60, 丙 and 丁 50 + 60 each, and
+    # each pays the dealer 甲 the 差价 doubled, 2 × 100
+    res = audit_game(L.parse_game(four_player_sample()))
+    assert res.hands[0].chip_facts is None  # the log records no chips: no ledger
+    g = four_player_sample()
+    g["hands"][0]["chips"] = [119, 133, 64, 64]
+    facts = audit_game(L.parse_game(g)).hands[0].chip_facts
+    assert facts is not None and sorted(facts.paid) == sorted([(甲, 乙, 16), (丙, 乙, 11), (丁, 乙, 11),
+                                                               (丙, 甲, 20), (丁, 甲, 20)])
+
+
+def test_short_payer_pays_the_winner_first_not_the_net_gainers():
+    # issue 26 (session 118, hand 18 of the independent run): 丁 holds 9, owes the winner 丙 9 and
+    # 戊 2 (戊 loses in the hand overall). By the seed 丙 gets 9 and 戊 nothing: 丙 126, 戊 180
+    # (taking the shortfall out of the net gainers gave 丙 124, 戊 182)
+    ledger = ChipLedger(5, False, True)
+    ledger.resync([60, 95, 100, 9, 187])
+    seating = (甲, 丙, 丁, 戊)  # 乙 stands out
+    debts = [Payment(甲, 丙, 10), Payment(戊, 丙, 7), Payment(丁, 丙, 9), Payment(丁, 戊, 2)]
+    res = ledger.hand(18, seating, 丙, debts)
+    assert Payment(丁, 戊, 0) in res.paid and Payment(丁, 丙, 9) in res.paid
+    assert res.broke == (丁,) and res.rebuy == 丁  # and 丁 re-buys: 0 + 100
+    assert res.balances == (50, 95, 126, 0 + 100, 180)
+
+
+def sample_debts() -> list[Payment]:
+    """A hand at seats 甲 乙 丙 丁 (0..3), dealer 甲, winner 乙: 丁 has the lowest total and owes 甲
+    and 丙 their 差价 besides what it owes the winner."""
+    return [Payment(丁, 乙, 11), Payment(丁, 甲, 20), Payment(丁, 丙, 4), Payment(丙, 乙, 11), Payment(丙, 甲, 16),
+            Payment(甲, 乙, 16)]
+
+
+def test_short_payer_then_pays_in_turn_order_from_itself():
+    # "…再按逆时针顺序": after the winner 乙, 丁 (seat 3) pays in turn order from its own seat:
+    # 甲 (seat 0), then 丙 (seat 2). It holds 21: 乙 11, 甲 10, 丙 nothing
+    ledger = ChipLedger(4, False, True)
+    ledger.resync([95, 95, 95, 21])
+    res = ledger.hand(0, (甲, 乙, 丙, 丁), 乙, sample_debts())
+    assert [p for p in res.paid if p.payer == 丁] == [Payment(丁, 乙, 11), Payment(丁, 甲, 10), Payment(丁, 丙, 0)]
+    assert res.balances == (95 - 16 + 16 + 10, 95 + 11 + 11 + 16, 95 - 27, 0 + 50)  # 丁 broke: 加筹 50
+
+
+def test_option_turn_order_counted_from_the_winner():
+    # short_order "winner": the turn order after the winner 乙 (seat 1) starts at its next seat: 丙
+    # (seat 2), then 甲 (seat 0) — so 丙 gets its 4 before 甲
+    lg = Longgang({"short_order": "winner"})
+    ledger = lg.chips_ledger(4)
+    ledger.resync([95, 95, 95, 21])
+    res = ledger.hand(0, (甲, 乙, 丙, 丁), 乙, sample_debts())
+    assert [p for p in res.paid if p.payer == 丁] == [Payment(丁, 乙, 11), Payment(丁, 甲, 6), Payment(丁, 丙, 4)]
+    assert Longgang({}).options.short_order == "payer"
+
+
+def test_priority_of_a_payer():
+    assert priority(丁, (甲, 乙, 丙, 丁), 乙) == (乙, 甲, 丙)
+    assert priority(丁, (甲, 乙, 丙, 丁), 乙, counted_from="winner") == (乙, 丙, 甲)
+    assert priority(丙, (戊, 乙, 丙, 丁), None, (甲,)) == (丁, 戊, 乙, 甲)  # 诈胡: the player standing out last
+
+
+def test_a_payer_may_pay_out_of_what_it_receives_in_the_same_hand():
+    # "以断筹为限": a payer is limited to what it holds plus what it receives in the same hand — which
+    # depends on what its own payers can pay (a fixed point). 丙 holds 10 and owes the winner 乙 15;
+    # it is owed 8 by 丁, who holds 5 (乙 first: 丁 pays 乙 2 of 2 and 丙 3 of 8): 丙 pays 13
+    ledger = ChipLedger(4, False, True)
+    ledger.resync([95, 95, 10, 5])
+    debts = [Payment(丙, 乙, 15), Payment(丁, 乙, 2), Payment(丁, 丙, 8)]
+    after, paid = settle(ledger.balances, debts, ledger.orders((丙, 丁), 乙))
+    assert paid == (Payment(丙, 乙, 13), Payment(丁, 乙, 2), Payment(丁, 丙, 3))
+    assert after == (95, 95 + 15, 0, 0)
 
 
 def test_payer_with_enough_chips_pays_in_full():
-    after = pay_short([95, 95, 31, 95], [24, 38, -31, -31], {2: (1, 3, 0), 3: (1, 0, 2)})
-    assert after == [119, 133, 0, 64]
+    ledger = ChipLedger(4, False, True)
+    ledger.resync([95, 95, 31, 95])
+    res = ledger.hand(0, (甲, 乙, 丙, 丁), 乙, sample_debts()[3:] + [Payment(丁, 乙, 11)])
+    assert res.balances == (95, 95 + 38, 4, 84) and res.broke == ()
 
 
-def test_a_shortfall_larger_than_the_others_gains_reaches_the_winner():
-    after = pay_short([95, 95, 0, 95], [0, 40, -40, 0], {2: (1, 3, 0)})
-    assert after == [95, 95, 0, 95]
+def test_shortfall_is_never_made_up_after_the_rebuy():
+    # "筹码不够的部分不需下圈加筹补齐": 丙 holds 0 + its 加筹 only after the hand; what it could not pay is lost
+    ledger = ChipLedger(4, False, True)
+    ledger.resync([95, 95, 20, 95])
+    res = ledger.hand(3, (甲, 乙, 丙, 丁), 乙, [Payment(丙, 乙, 31)])
+    assert res.balances == (95, 115, 50, 95) and res.rebuy == 丙
+    nxt = ledger.hand(4, (甲, 乙, 丙, 丁), None, [])
+    assert nxt.balances == (95, 115, 50, 95)
+
+
+def test_recorded_deltas_not_the_recomputed_ones_are_paid_loser_to_gainer():
+    # the pairs behind a wrong payout are unknown (a payout_mismatch already): each loser pays the
+    # gainers in its order; what does not add up comes from the bank
+    assert from_net([5, 10, -12, -3], {丙: (乙, 丁, 甲), 丁: (乙, 甲, 丙)}) == (
+        Payment(丙, 乙, 10), Payment(丙, 甲, 2), Payment(丁, 甲, 3))
+    assert from_net([5, 0, -2, 0], {}) == (Payment(丙, 甲, 2), Payment(BANK, 甲, 3))
 
 
 # ------------------------------------------------------------------ 断子, 加筹 and the end of the game
@@ -94,9 +221,7 @@ def test_a_shortfall_larger_than_the_others_gains_reaches_the_winner():
 def ledger_after_break(n: int, rebuy: bool = True) -> tuple[ChipLedger, Any]:
     ledger = ChipLedger(n, False, rebuy)
     ledger.resync([95, 95, 20] + [95] * (n - 3))
-    seating = tuple(range(4))
-    changes = [0, 31, -31, 0] + [0] * (n - 4)
-    return ledger, ledger.hand(7, seating, 1, changes, [0] * n)
+    return ledger, ledger.hand(7, (甲, 乙, 丙, 丁), 乙, [Payment(丙, 乙, 31)])
 
 
 def test_first_broke_player_rebuys_100_at_five():
@@ -126,18 +251,18 @@ def test_exactly_zero_is_broke():
     # "当盘筹子断或刚好为零"
     ledger = ChipLedger(4, False, True)
     ledger.resync([95, 95, 31, 95])
-    res = ledger.hand(0, (0, 1, 2, 3), 1, [0, 31, -31, 0], [0] * 4)
+    res = ledger.hand(0, (甲, 乙, 丙, 丁), 乙, [Payment(丙, 乙, 31)])
     assert res.broke == (2,)
     ledger = ChipLedger(4, False, True)
     ledger.resync([95, 95, 32, 95])
-    assert ledger.hand(0, (0, 1, 2, 3), 1, [0, 31, -31, 0], [0] * 4).broke == ()
+    assert ledger.hand(0, (甲, 乙, 丙, 丁), 乙, [Payment(丙, 乙, 31)]).broke == ()
 
 
 def test_second_broke_player_ends_the_game():
     # "其后如有一家再断子，牌局结束"
     ledger, _ = ledger_after_break(4)
     ledger.resync([5, 115, 50, 95])
-    res = ledger.hand(8, (0, 1, 2, 3), 1, [-31, 31, 0, 0], [0] * 4)
+    res = ledger.hand(8, (甲, 乙, 丙, 丁), 乙, [Payment(甲, 乙, 31)])
     assert res.broke == (0,) and res.ended and res.rebuy is None
 
 
@@ -145,7 +270,8 @@ def test_two_broke_in_one_hand_end_the_game_without_rebuy():
     # "如一局中有两人断子时,不要加筹,牌局结束"
     ledger = ChipLedger(4, False, True)
     ledger.resync([95, 95, 10, 10])
-    res = ledger.hand(3, (0, 1, 2, 3), 1, [24, 38, -31, -31], [0] * 4)
+    res = ledger.hand(3, (甲, 乙, 丙, 丁), 乙, [Payment(丙, 乙, 11), Payment(丁, 乙, 11), Payment(丙, 甲, 20),
+                                               Payment(丁, 甲, 20), Payment(甲, 乙, 16)])
     assert res.broke == (2, 3) and res.ended and res.rebuy is None
 
 
@@ -195,3 +321,26 @@ def test_audit_settles_with_the_bracketed_follow_after_a_rebuy():
     assert h2.computed_deltas == (20, 50, -35, -35)
     assert h1.chips == (119 + 24 - 11, 133 + 38, 50, 33)  # 丙 paid 20 of 31: seat 0 lost the 11 short
     assert chip_findings(g) == [(0, "[119, 133, 20, 64]")]
+
+
+def test_audit_short_payer_pays_the_winner_before_the_dealer():
+    # "不够者付给胡牌者优先": the sample's winning hand twice; 丙 is recorded at 10 after hand 0 (a finding,
+    # and the ledger goes on from there) and owes the winner 乙 11 and the dealer 甲 20 in hand 1: 乙
+    # gets its 10, 甲 nothing (甲 123, 乙 170; 丙 broke and re-buys 50). A platform taking the
+    # shortfall out of the net gainers (甲 122, 乙 171) is reported
+    g = four_player_sample()
+    win = g["hands"][0]
+    g["hands"] = []
+    for i in range(2):
+        h = copy.deepcopy(win)
+        h["hand_no"] = i
+        g["hands"].append(h)
+    g.pop("final_scores")
+    g["hands"][0]["chips"] = [119, 133, 10, 64]
+    g["hands"][1]["chips"] = [119 - 16 + 20, 133 + 11 + 11 + 16 - 1, 50, 33]
+    assert chip_findings(g) == [(0, "[119, 133, 10, 64]")]
+    facts = audit_game(L.parse_game(g)).hands[1].chip_facts
+    assert facts is not None and facts.broke == (丙,) and facts.rebuy == 丙 and not facts.ended
+    assert (丙, 乙, 10) in facts.paid and all(p[:2] != (丙, 甲) for p in facts.paid)
+    g["hands"][1]["chips"] = [122, 171, 50, 33]
+    assert chip_findings(g) == [(0, "[119, 133, 10, 64]"), (1, "[122, 171, 50, 33]")]

@@ -70,21 +70,27 @@ def _closed_wait_beside_a_kong(suit: str, r: int, kong_rank: int) -> WinSituatio
     return WinSituation(concealed, melds, win, False, seat_wind=0, extra=(("indicator", T.RED),))
 
 
-def test_wild_as_a_fifth_copy_gives_no_closed_wait_by_default():
+#: the stricter reading of the copies a wild may add (option; the default is "any", issue 24)
+STRICT = Longgang({"wild_beyond_fourth_copy": "value_honours"})
+STRICT_RULES = S.Rules(wild_beyond_fourth_copy="value_honours")
+
+
+def test_wild_as_a_fifth_copy_gives_the_closed_wait_by_default():
     # the issue's hand: 2m2m3m 666z 中 + chi 123m, pon 北, concealed kong 5m; 4m won on a discard,
-    # 中 the 财神 kind. 二、三)e "如手牌已碰红中（青发，坐风同理）,再胡红中配两财神…（或手中有四个红中配双财神
-    # 也计3台）" names 中, 发 and the seat wind: by default no other kind takes a fifth copy, so 中
-    # cannot be a fifth 5m (3m-4m-5m, 卡档) and stands for 2m (2m3m4m): 52 胡, 2 台, 210.
+    # 中 the 财神 kind. By default (三)a "财神可以用来代替其他所有的牌": nothing in the seed forbids a
+    # fifth copy) 中 may be a fifth 5m: 3m-4m-5m, 卡档 2, 54 胡, 220.
     melds = (Meld.chi(0, 2), Meld.pon(T.tile("4z")), Meld.kong(T.tile("5m"), concealed=True))
     s = sit("22m3m666z7z", "4m", melds, seat_wind=1, indicator="7z", flowers="3f")
     sc = RS.score_win(s)
-    assert (sc.total, wait_bonus(sc)) == (210, {})
-    # option wild_beyond_fourth_copy any (三)a "财神可以用来代替其他所有的牌"): 卡档 2, 54 胡, 220
-    sc = Longgang({"wild_beyond_fourth_copy": "any"}).score_win(s)
     assert (sc.total, wait_bonus(sc)) == (220, {"卡档": 2})
-    # without the kong of 5m the default finds 卡档 too
+    # option value_honours: 二、三)e "如手牌已碰红中（青发，坐风同理）,再胡红中配两财神…（或手中有四个红中配双财神
+    # 也计3台）" names 中, 发 and the seat wind, and no other kind takes a fifth copy, so 中 stands for
+    # 2m (2m3m4m): 52 胡, 2 台, 210
+    sc = STRICT.score_win(s)
+    assert (sc.total, wait_bonus(sc)) == (210, {})
+    # without the kong of 5m the strict reading finds 卡档 too
     melds_6m = (Meld.chi(0, 2), Meld.pon(T.tile("4z")), Meld.kong(T.tile("6m"), concealed=True))
-    sc = RS.score_win(sit("22m3m666z7z", "4m", melds_6m, seat_wind=1, indicator="7z", flowers="3f"))
+    sc = STRICT.score_win(sit("22m3m666z7z", "4m", melds_6m, seat_wind=1, indicator="7z", flowers="3f"))
     assert (sc.total, wait_bonus(sc)) == (220, {"卡档": 2})
 
 
@@ -93,27 +99,42 @@ def test_wild_as_a_fifth_copy_gives_no_closed_wait_by_default():
 def test_closed_wait_beside_a_kong_family(suit, r):
     # r-1 + a wild, r won on a discard, the four r+1 in a kong: 卡档 only with a fifth r+1
     s = _closed_wait_beside_a_kong(suit, r, r + 1)
-    assert wait_bonus(RS.score_win(s)) == {}
-    assert wait_bonus(Longgang({"wild_beyond_fourth_copy": "any"}).score_win(s)) == {"卡档": 2}
+    assert wait_bonus(RS.score_win(s)) == {"卡档": 2}
+    assert wait_bonus(STRICT.score_win(s)) == {}
     # the kong elsewhere: 卡档 in both readings
     elsewhere = _closed_wait_beside_a_kong(suit, r, 1 if r > 3 else 9)
-    assert wait_bonus(RS.score_win(elsewhere)) == {"卡档": 2}
+    assert wait_bonus(STRICT.score_win(elsewhere)) == {"卡档": 2}
 
 
-def test_wild_as_a_fifth_copy_option_makes_a_win():
-    # 北北北北 + two wilds is no second 北 triplet for East by default (not its wind)
+def test_wild_as_a_fifth_copy_is_a_win_by_default_and_not_under_the_strict_option():
+    # 北北北北 + two wilds: a second 北 triplet for East (三)a); the strict reading takes no fifth
+    # copy of a wind that is not the seat's, and the hand is no win
     s = sit("4444z123m456m789m11s6z", "1f", self_drawn=True, indicator="6z")
-    with pytest.raises(NotAWin):
-        RS.score_win(s)
-    sc = Longgang({"wild_beyond_fourth_copy": "any"}).score_win(s)
+    sc = RS.score_win(s)
     assert names(sc, "hu")["暗刻大子"] == 16
+    with pytest.raises(NotAWin):
+        STRICT.score_win(s)
 
 
-def test_non_winner_four_alike_and_wilds_option():
-    # a 陪家 with 6p6p6p6p, 坐花 and the 正财: by default one 6p triplet (no fifth 6p)
-    assert names(other("6666p1f5m", indicator="5m"), "hu") == {"暗刻小子": 4}
-    opt = other("6666p1f5m", indicator="5m", rules=S.Rules(wild_beyond_fourth_copy="any"))
-    assert names(opt, "hu") == {"暗刻小子": 8}
+def test_the_issues_flower_caishen_hand_scores_80_by_default():
+    # issue 24: 1,000 independently simulated games flagged three legal wins as false wins under
+    # the old default. 花财神 (indicator 夏): the seat's 3f (秋, West's 坐花) stands for 3m beside
+    # the concealed kong of 3m: 2m3m4m 6m7m8m 1s2s3s 1z1z + kong 3m + pon 8p, 7m won on a discard.
+    # Seed 二、三)a "财神可以用来代替其他所有的牌", and 二、三)e shows a wild as a fifth and sixth
+    # 中 ("或手中有四个红中配双财神也计3台"): nothing forbids a fifth 3m, so the win stands.
+    s = WinSituation(T.parse("1z6m2m3f3s4m2s8m1z1s"), (Meld.kong(T.tile("3m"), concealed=True),
+                                                       Meld.pon(T.tile("8p"), 1)),
+                     T.tile("7m"), False, seat_wind=2, extra=(("indicator", T.tile("2f")),))
+    assert RS.score_win(s).total == 80
+    with pytest.raises(NotAWin):  # the stricter reading (option value_honours): not_a_win
+        STRICT.score_win(s)
+
+
+def test_non_winner_four_alike_and_wilds():
+    # a 陪家 with 6p6p6p6p, 坐花 and the 正财: by default two 6p triplets (a fifth and sixth 6p)
+    assert names(other("6666p1f5m", indicator="5m"), "hu") == {"暗刻小子": 8}
+    strict = other("6666p1f5m", indicator="5m", rules=STRICT_RULES)
+    assert names(strict, "hu") == {"暗刻小子": 4}
 
 
 # ---------------------------------------------------------------- 陪家: one tile + two wilds

@@ -318,22 +318,28 @@ def test_seed_160_cannot_be_reached_with_the_runs_concealed(win, total):
 
 # ---------------------------------------------------------------- beyond the fourth copy
 
-def test_fifth_copy_only_of_red_green_or_seat_wind():
-    # 二、三)e "如手牌已碰红中（青发，坐风同理）…或手中有四个红中配双财神也计3台"
-    red = RS.score_win(sit("7777z123m456m789m11s6z", "1f", self_drawn=True, indicator="6z"))
+#: the stricter reading of wilds beyond the fourth copy (option; the default "any" lets a wild be
+#: every kind: tests/test_longgang_score_options.py)
+STRICT = Longgang({"wild_beyond_fourth_copy": "value_honours"})
+STRICT_RULES = S.Rules(wild_beyond_fourth_copy="value_honours")
+
+
+def test_fifth_copy_only_of_red_green_or_seat_wind_under_the_strict_option():
+    # option value_honours: 二、三)e "如手牌已碰红中（青发，坐风同理）…或手中有四个红中配双财神也计3台"
+    red = STRICT.score_win(sit("7777z123m456m789m11s6z", "1f", self_drawn=True, indicator="6z"))
     assert names(red, "tai")["字刻"] == 2
-    own_wind = RS.score_win(sit("2222z123m456m789m11s6z", "2f", self_drawn=True, indicator="6z", seat_wind=1))
+    own_wind = STRICT.score_win(sit("2222z123m456m789m11s6z", "2f", self_drawn=True, indicator="6z", seat_wind=1))
     assert names(own_wind, "tai")["字刻"] == 2
     with pytest.raises(NotAWin):  # 北 is not the East seat's wind: no fifth and sixth 北
-        RS.score_win(sit("4444z123m456m789m11s6z", "1f", self_drawn=True, indicator="6z"))
+        STRICT.score_win(sit("4444z123m456m789m11s6z", "1f", self_drawn=True, indicator="6z"))
     pon = Meld.pon(T.RED)
-    red_pon = RS.score_win(sit("7z123m456m789m11s6z", "1f", [pon], self_drawn=True, indicator="6z"))
+    red_pon = STRICT.score_win(sit("7z123m456m789m11s6z", "1f", [pon], self_drawn=True, indicator="6z"))
     assert names(red_pon, "tai")["字刻"] == 2  # 已碰红中, 再胡红中配两财神
     with pytest.raises(NotAWin):
-        RS.score_win(sit("4z123m456m789m11s6z", "1f", [Meld.pon(T.tile("4z"))], self_drawn=True, indicator="6z"))
+        STRICT.score_win(sit("4z123m456m789m11s6z", "1f", [Meld.pon(T.tile("4z"))], self_drawn=True, indicator="6z"))
 
 
-def test_non_winner_fifth_copy_only_of_red_green_or_seat_wind():
+def test_non_winner_fifth_copy_only_of_red_green_or_seat_wind_under_the_strict_option():
     w = S.wilds_for(0, T.tile("5p"))
-    assert names(S.score_other(T.parse("4444z5p1f"), (), (), 0, w, S.Rules()), "hu") == {"暗刻大子": 8}
-    assert names(S.score_other(T.parse("1111z5p1f"), (), (), 0, w, S.Rules()), "hu") == {"暗刻大子": 16}
+    assert names(S.score_other(T.parse("4444z5p1f"), (), (), 0, w, STRICT_RULES), "hu") == {"暗刻大子": 8}
+    assert names(S.score_other(T.parse("1111z5p1f"), (), (), 0, w, STRICT_RULES), "hu") == {"暗刻大子": 16}

@@ -42,8 +42,12 @@ def test_home_caishen_pair_is_one_reading_by_default():
     """二、三)c "财神归位:是指财神代替本身那张牌胡牌"; 四、18 "无财神或者财神归位，称为硬八对": the pair
     read as 9p9p is 硬胡, but then the hand holds 筒 and is no 混一色; read as a wild pair it is
     混一色 but not 硬胡. One reading per hand (五、(一)1 "且仅可按一个牌形计分"), and 四、9 gives a
-    混一色 with two 财神 two 台 ("2财神2台"), not three: 28 × 2² = 112 → 120."""
-    sc = Longgang().score_win(issue_24_7b())
+    混一色 with two 财神 two 台 ("2财神2台"), not three: 28 × 2² = 112 → 120. That count is under the
+    strict reading of the copies a wild may add (``wild_beyond_fourth_copy: value_honours``); by
+    default (any, issue 24 item 6) the two 正财 may also be a fifth and sixth 东 (11z + 财 a concealed
+    东 triplet, the won 东 + 财 the pair): 32 × 2² = 128 → 130."""
+    assert Longgang().score_win(issue_24_7b()).total == 130
+    sc = Longgang({"wild_beyond_fourth_copy": "value_honours"}).score_win(issue_24_7b())
     assert sc.total == 120
     assert names(sc, "hu") == {"底胡": 20, "明刻大子": 8}  # the 1s pon and the 东 triplet won on a discard
     assert sum(names(sc, "tai").values()) == 2  # 双财神 + (混一色 or 硬胡)
@@ -159,10 +163,10 @@ def test_fourth_of_four_alike_makes_the_second_triplet():
 def test_split_triplet_option():
     """``non_winner_split_triplet: true``: the wilds may split 发发发 into two 发 triplets (字刻 × 2,
     坐花, 双财神: 16 × 2⁴ = 256 → 260); a suited 6m6m6m likewise once a fifth copy is allowed."""
-    split = S.Rules(non_winner_split_triplet=True)
+    split = S.Rules(non_winner_split_triplet=True, wild_beyond_fourth_copy="value_honours")
     sc = other("666z5p5p1f", split)
     assert names(sc, "hu") == {"暗刻大子": 16} and sc.total == 260
-    assert names(other("666m5p5p1f", split), "hu") == {"暗刻小子": 4}  # no fifth 6m by default
+    assert names(other("666m5p5p1f", split), "hu") == {"暗刻小子": 4}  # no fifth 6m under value_honours
     both = S.Rules(non_winner_split_triplet=True, wild_beyond_fourth_copy="any")
     assert names(other("666m5p5p1f", both), "hu") == {"暗刻小子": 8}
 

@@ -203,13 +203,18 @@ def test_optional_fans_off_by_default_and_on_when_enabled():
     assert "四方大发" not in fans(score_mcr(s))
     f = fans(score_mcr(s, extra_fans=frozenset({"四方大发", "天和"})))
     assert f["四方大发"] == (168, 1) and f["天和"] == (168, 1)
-    assert "大四喜" not in f and "不求人" not in f and "自摸" not in f
+    # seed 004 "天和168番〔非國標牌型〕莊家起牌即和，任何胡牌型均可": 天和 comes on top of the hand's fans
+    # (四暗刻 hides 不求人, so 自摸 stays)
+    assert "大四喜" not in f and f["自摸"] == (1, 1)
+    # the option optional_exclusions "implied": no tile of a 天和 was drawn after the deal
+    f = fans(score_mcr(s, extra_fans=frozenset({"四方大发", "天和"}), optional_exclusions="implied"))
+    assert "自摸" not in f
 
 
 @pytest.mark.parametrize(
     "name,concealed,win,flags",
     [
-        ("地和", "123m456p789s1122z", "2z", {"earthly": True}),
+        ("地和", "123m456p789s1122z", "2z", {"earthly": True, "seat_wind": 1}),
         ("人和", "123m456p789s1122z", "2z", {"human": True}),
         ("混杠", "123m456p789s1122z", "2z", {"wildcard_kong": True}),
         ("258将", "123m456p789s123m2m", "2m", {}),
@@ -221,7 +226,8 @@ def test_optional_fans_off_by_default_and_on_when_enabled():
     ],
 )
 def test_optional_fan(name, concealed, win, flags):
-    s = sit(concealed, win, extra=tuple(sorted(flags.items())))
+    flags = dict(flags)
+    s = sit(concealed, win, seat_wind=flags.pop("seat_wind", 0), extra=tuple(sorted(flags.items())))
     assert name not in fans(score_mcr(s))
     f = fans(score_mcr(s, extra_fans=frozenset({name})))
     assert f[name] == (DATA.FAN_BY_ZH[name].value, 1)

@@ -72,6 +72,24 @@ def test_skip_audited_reads_only_new_or_changed_files(tmp_path, capsys):
     assert query(db, f"SELECT mtime FROM files WHERE path = '{b}'") == [(datetime(2001, 9, 9, 1, 46, 40),)]
 
 
+def test_skip_audited_audits_again_what_was_audited_under_other_house_rules(tmp_path, capsys):
+    # a verdict must not stand under readings the operator no longer asks for (issue 24)
+    corpus = make_corpus(tmp_path)
+    db = tmp_path / "db.duckdb"
+    profile = tmp_path / "house.toml"
+    profile.write_text("[mcr]\nbase = 16\n", encoding="utf-8")
+    assert _audit(str(corpus), "--db", str(db)) == 0
+    capsys.readouterr()
+    assert _audit(str(corpus), "--db", str(db), "--skip-audited", "--rules", str(profile)) == 0
+    out = capsys.readouterr().out
+    assert "audited unchanged" not in out  # every file was audited without the profile: all again
+    assert query(db, "SELECT DISTINCT profile FROM games") == [("house.toml",)]
+    assert _audit(str(corpus), "--db", str(db), "--skip-audited", "--rules", str(profile)) == 0
+    assert "skipped: 3 files audited unchanged" in capsys.readouterr().out  # same profile: skipped
+    assert _audit(str(corpus), "--db", str(db), "--skip-audited") == 0
+    assert "audited unchanged" not in capsys.readouterr().out  # and back to the defaults: all again
+
+
 def test_without_skip_audited_every_file_is_audited_again(tmp_path, capsys):
     corpus = make_corpus(tmp_path)
     db = tmp_path / "db.duckdb"

@@ -173,6 +173,25 @@ def test_portable_job_api_run_equals_local_run(services, tmp_path):
     assert installed, "a worker installed the shipped wheel"
 
 
+def test_a_house_rules_profile_reaches_the_remote_workers(services, tmp_path):
+    # the profile rides in the pipeline's DoFns as plain data: remote workers audit under it
+    job, pool, wheel, _ = services
+    corpus = make_corpus(tmp_path)
+    profile = tmp_path / "house.toml"
+    profile.write_text("[mcr]\nbase = 16\n", encoding="utf-8")
+    local = audit_cli(str(corpus), "--db", str(tmp_path / "local.duckdb"), "--in-memory", "--rules", str(profile))
+    assert local.returncode == 0, local.stderr
+    remote = audit_cli(str(corpus), "--db", str(tmp_path / "portable.duckdb"), "--rules", str(profile),
+                       "--runner", "PortableRunner", "--job_endpoint", job,
+                       "--environment_type", "EXTERNAL", "--environment_config", pool,
+                       "--staging", str(tmp_path / "shared-staging"), "--extra_package", str(wheel))
+    assert remote.returncode == 0, remote.stderr + (tmp_path / "portable.duckdb.log").read_text()[-3000:]
+    for table in TABLES:
+        assert table_rows(tmp_path / "portable.duckdb", table) == table_rows(tmp_path / "local.duckdb", table), table
+    with duckdb.connect(str(tmp_path / "portable.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT DISTINCT readings, profile FROM games").fetchall() == [('{"base":16}', "house.toml")]
+
+
 def test_unreachable_job_service_fails_fast_with_a_clear_error(tmp_path):
     dead = free_port()
     t0 = time.monotonic()

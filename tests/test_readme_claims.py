@@ -89,3 +89,71 @@ def test_the_score_pages_situation_scores_as_its_result_shows(tmp_path, capsys):
     first = shown.splitlines()[0]
     assert f'"decomposition": "{result["decomposition"]}"' in first
     assert f'"total": {result["total"]}' in first
+
+
+def _sh_lines() -> list[str]:
+    """The command lines of the README's ``sh`` examples (continuations joined)."""
+    lines = []
+    for block in re.findall(r"```sh\n(.*?)```", README, re.S):
+        lines += [ln.split("  #")[0].strip() for ln in block.replace("\\\n", " ").splitlines() if ln.strip()]
+    return lines
+
+
+def test_the_exit_status_table_is_the_commands():
+    from mahjong_audit.pipeline import exits
+
+    rows = _table_rows(_section("## The command line"), "| status |")
+    assert [int(code) for code, _ in rows] == [code for code, _ in exits.STATUSES]
+    assert "`--debug`" in _section("## The command line") and "--version" in _section("## The command line")
+
+
+@pytest.fixture(scope="module")
+def sample_db(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("readme-samples") / "audit.duckdb")
+    assert main(["audit", str(ROOT / "sample_logs"), "--db", path, "--in-memory"]) == 0
+    return path
+
+
+def test_the_stats_examples_show_rows_of_the_sample_logs(sample_db, capsys):
+    examples = [ln.split()[1:] for ln in _sh_lines() if ln.startswith(".venv/bin/mahjong-audit stats")]
+    assert any("--player" in words for words in examples)
+    for words in examples:
+        words[words.index("--db") + 1] = sample_db
+        capsys.readouterr()
+        assert main(words) == 0, words
+        captured = capsys.readouterr()
+        assert "nothing matched" not in captured.err, words
+        if {"--player", "--ruleset", "--since", "--until"} & set(words):  # a filter that finds rows
+            assert re.search(r"\((?!0 rows)[\d,]+ rows?\b", captured.out), (words, captured.out)
+
+
+def test_the_python_one_liner_for_queries_runs(sample_db):
+    import subprocess
+    import sys
+
+    (line,) = [ln for ln in _sh_lines() if ln.startswith(".venv/bin/python -c")]
+    words = __import__("shlex").split(line)
+    words[0] = sys.executable
+    words = [sample_db if w == "audit.duckdb" else w.replace("'audit.duckdb'", repr(sample_db)) for w in words]
+    out = subprocess.run(words, capture_output=True, text=True, check=True, timeout=120).stdout
+    assert "payout_mismatch" in out
+
+
+def test_the_examples_write_only_where_git_ignores(tmp_path):
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs git and the repository")
+    written = []
+    for ln in _sh_lines():
+        if not ln.startswith(".venv/bin/mahjong-audit"):
+            continue
+        words = ln.split()
+        for opt in ("-o", "--labels", "--db", "--parquet"):
+            if opt in words:
+                written.append(words[words.index(opt) + 1])
+    assert len(written) >= 8 and "out/faulty.jsonl" in written
+    for path in written:
+        ignored = subprocess.run(["git", "check-ignore", "--no-index", "-q", path], cwd=ROOT).returncode == 0
+        assert ignored, f"README: an example writes {path}, which git does not ignore"

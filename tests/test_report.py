@@ -129,7 +129,8 @@ def test_all_clean_database_says_so_plainly(tmp_path):
     db = tmp_path / "clean.duckdb"
     F.create_empty(db)
     con = duckdb.connect(str(db))
-    con.execute("INSERT INTO games SELECT * FROM (VALUES ('c-1', 'r', NULL, 'mcr', NULL, ['a', 'b', 'c', 'd'], "
+    con.execute("INSERT INTO games (game_id, run_id, platform, ruleset, started_at, players, hands, findings, "
+                "source_file, source_line) SELECT * FROM (VALUES ('c-1', 'r', NULL, 'mcr', NULL, ['a', 'b', 'c', 'd'], "
                 "1, 0, 'c.json', 1))")
     con.execute("INSERT INTO hands (game_id, hand_no, ruleset, round_wind, dealer, result, winners, win_type, "
                 "last_tile, winning_tile, discarder, total, recorded_total, false_wins, events, findings) "
@@ -138,7 +139,7 @@ def test_all_clean_database_says_so_plainly(tmp_path):
     con.close()
     built = build(str(db))
     assert built.data.clean and not built.data.empty
-    assert "No findings: all 1 games (1 hands) replayed cleanly" in built.html
+    assert "No findings: the 1 game (1 hand) replayed cleanly" in built.html
     assert "every recorded payout matches" not in built.html  # nothing was compared
     assert "no payouts compared" in built.html
 
@@ -291,7 +292,7 @@ def test_command_missing_database_exits_1(tmp_path, capsys):
     assert not (tmp_path / "r.html").exists()
 
 
-def test_command_on_a_database_another_process_writes_exits_2(sample, tmp_path, capsys):
+def test_command_on_a_database_another_process_writes_exits_75(sample, tmp_path, capsys):
     db = tmp_path / "busy.duckdb"
     F.create_empty(db)
     holder = subprocess.Popen(
@@ -299,7 +300,7 @@ def test_command_on_a_database_another_process_writes_exits_2(sample, tmp_path, 
          "sys.stdin.read()", str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "ok"
-        assert main(["report", "--db", str(db), "-o", str(tmp_path / "r.html")]) == 2
+        assert main(["report", "--db", str(db), "-o", str(tmp_path / "r.html")]) == 75
     finally:
         holder.communicate("", timeout=30)
     assert "locked by another process" in capsys.readouterr().err
@@ -348,3 +349,32 @@ def test_report_of_an_audit_of_sample_logs_replays_every_hand_with_findings(tmp_
     assert len(_finding_rows(html)) == min(findings, 5000) if findings else "No findings:" in html
     assert f"{games} games, {findings} findings, {min(hands, 200)} hands replayed" in capsys.readouterr().out
     assert "the replay failed" not in html and "not in the logs" not in html
+
+
+def _fan_chart(html: str, ruleset: str) -> str:
+    start = html.index(f"<figcaption>{ruleset}: scoring items")
+    return html[start:html.index("</figure>", start)]
+
+
+def test_longgang_scoring_items_count_seats_and_the_title_says_so(tmp_path):
+    """Issue 25: "wins that score each" showed 总胡数 176 for 44 wins: every 龙港 seat is scored."""
+    root = Path(__file__).parent.parent / "sample_logs"
+    db = tmp_path / "lg.duckdb"
+    assert main(["audit", str(root / "longgang-clean.jsonl"), str(root / "mcr-clean.jsonl"),
+                 "--db", str(db), "--in-memory"]) == 0
+    built = build(str(db))
+    (lg,) = [r for r in built.data.rulesets if r.ruleset == "longgang"]
+    (mcr,) = [r for r in built.data.rulesets if r.ruleset == "mcr"]
+    with duckdb.connect(str(db), read_only=True) as con:
+        (seats,) = con.execute("SELECT count(DISTINCT (game_id, hand_no, seat)) FROM hand_scores "
+                               "WHERE ruleset = 'longgang'").fetchone()
+        (mcr_wins,) = con.execute("SELECT count(DISTINCT (game_id, hand_no, seat)) FROM hand_scores "
+                                  "WHERE ruleset = 'mcr'").fetchone()
+    assert seats > lg.wins
+    chart = _fan_chart(built.html, "longgang")
+    assert "— seats that score each" in chart and "wins that score each" not in chart
+    assert f"{seats} seats scored in {lg.wins} wins: every seat of a hand is scored" in chart
+    总 = next(i for i in built.data.items if i.ruleset == "longgang" and i.item == "总胡数")
+    assert 总.hands == seats  # the bar counts what the title says
+    chart = _fan_chart(built.html, "mcr")
+    assert "— wins that score each" in chart and mcr_wins == mcr.wins

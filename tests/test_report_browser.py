@@ -126,3 +126,94 @@ def test_screenshot(report, tmp_path):
     keep = os.environ.get("REPORT_SCREENSHOT")
     if keep:
         shutil.copyfile(png, keep)
+
+
+# ----------------------------------------------------------------- charts as drawn (issue 25)
+
+PROBE = """<script>
+(function () {
+  function rel(r, box, sx, sy) {
+    return {l: (r.left - box.left) * sx, t: (r.top - box.top) * sy,
+            r: (r.right - box.left) * sx, b: (r.bottom - box.top) * sy};
+  }
+  var out = [];
+  document.querySelectorAll('svg').forEach(function (svg) {
+    var box = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal;
+    var sx = vb.width / box.width, sy = vb.height / box.height;
+    var chart = {title: (svg.querySelector('title') || {}).textContent || '', w: vb.width, h: vb.height,
+                 texts: [], swatches: []};
+    svg.querySelectorAll('text').forEach(function (t) {
+      var o = rel(t.getBoundingClientRect(), box, sx, sy);
+      o.text = t.textContent; o.legend = !!t.closest('g.legend');
+      chart.texts.push(o);
+    });
+    svg.querySelectorAll('g.legend rect').forEach(function (s) {
+      var o = rel(s.getBoundingClientRect(), box, sx, sy);
+      o.fill = s.getAttribute('fill');
+      chart.swatches.push(o);
+    });
+    out.push(chart);
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'layout-probe';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>"""
+
+
+@pytest.fixture(scope="module")
+def sample_layout(tmp_path_factory) -> list[dict]:
+    """Every chart of the report on sample_logs (13 finding kinds over 12 weeks, Chinese
+    item names, a long player name), as Chromium lays it out."""
+    import json
+
+    from mahjong_audit.pipeline.cli import main
+
+    folder = tmp_path_factory.mktemp("layout")
+    db = folder / "audit.duckdb"
+    assert main(["audit", str(Path(__file__).parent.parent / "sample_logs"), "--db", str(db), "--in-memory"]) == 0
+    page = folder / "report.html"
+    page.write_text(build(str(db)).html.replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    dumped = chromium(folder, "--window-size=1280,2000", "--dump-dom", page.as_uri()).stdout
+    text = dumped.split('<pre id="layout-probe">', 1)[1].split("</pre>", 1)[0]
+    import html
+
+    return json.loads(html.unescape(text))
+
+
+def _overlap(a: dict, b: dict, slack: float = 0.5) -> bool:
+    return min(a["r"], b["r"]) - max(a["l"], b["l"]) > slack and min(a["b"], b["b"]) - max(a["t"], b["t"]) > slack
+
+
+def test_every_label_lies_inside_its_charts_view_box(sample_layout):
+    assert len(sample_layout) >= 10
+    for chart in sample_layout:
+        for t in chart["texts"]:
+            inside = t["l"] >= -0.5 and t["t"] >= -0.5 and t["r"] <= chart["w"] + 0.5 and t["b"] <= chart["h"] + 0.5
+            assert inside, f"{chart['title']}: {t['text']!r} at {t} is cut by the box {chart['w']}×{chart['h']}"
+
+
+def test_legends_give_each_series_its_own_colour_and_room(sample_layout):
+    weekly = next(c for c in sample_layout if c["title"] == "Findings per week, by kind")
+    assert len(weekly["swatches"]) >= 8  # the samples' many kinds, each in the legend
+    for chart in (c for c in sample_layout if c["swatches"]):
+        fills = [s["fill"] for s in chart["swatches"]]
+        assert len(set(fills)) == len(fills), f"{chart['title']}: two series share a colour: {fills}"
+        labels = [t for t in chart["texts"] if t["legend"]]
+        assert len(labels) == len(fills)
+        for i, t in enumerate(labels):
+            for s in chart["swatches"]:
+                assert not _overlap(t, s), f"{chart['title']}: {t['text']!r} runs over a swatch"
+            for u in labels[i + 1:]:
+                assert not _overlap(t, u), f"{chart['title']}: {t['text']!r} overlaps {u['text']!r}"
+
+
+def test_chinese_labels_are_drawn_in_a_cjk_font_of_the_stack():
+    from mahjong_audit.pipeline.report import charts
+
+    stack = [f.strip().strip("'") for f in charts.FONT_FAMILY.split(",")]
+    for font in ("PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", "WenQuanYi Zen Hei"):
+        assert font in stack
+    assert stack[-1] == "sans-serif" and stack.index("Microsoft YaHei") < stack.index("sans-serif")
+    assert charts.FONT_FAMILY in __import__("mahjong_audit.pipeline.report.render", fromlist=["CSS"]).CSS

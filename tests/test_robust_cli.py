@@ -14,7 +14,7 @@ import time
 import duckdb
 import pytest
 
-from mahjong_audit.pipeline import cli, sink, workers
+from mahjong_audit.pipeline import cli, exits, sink, workers
 from mahjong_audit.pipeline.commands import audit
 from tests.test_pipeline_e2e import counts, make_corpus, win_game
 
@@ -99,7 +99,7 @@ def test_wait_outlasts_a_short_lock(tmp_path, capsys):
     assert counts(db)["games"] == 5
 
 
-def test_wait_gives_up_with_the_locked_message_and_exit_2(tmp_path, capsys):
+def test_wait_gives_up_with_the_locked_message_and_exit_75(tmp_path, capsys):
     db = tmp_path / "busy.duckdb"
     holder = _hold(db)
     try:
@@ -108,7 +108,7 @@ def test_wait_gives_up_with_the_locked_message_and_exit_2(tmp_path, capsys):
             sink.connect(str(db), wait=0.6)
         assert 0.5 < time.monotonic() - t0 < 1.4
         corpus = make_corpus(tmp_path)
-        assert cli.main(["audit", str(corpus), "--db", str(db), "--in-memory", "--wait", "0.2"]) == 2
+        assert cli.main(["audit", str(corpus), "--db", str(db), "--in-memory", "--wait", "0.2"]) == exits.LOCKED == 75
         assert "locked" in capsys.readouterr().err
     finally:
         holder.kill()
@@ -168,7 +168,7 @@ def test_validate_and_audit_take_the_record_limit(tmp_path, capsys):
     assert "over the size limit of 100 bytes" in capsys.readouterr().out
     assert cli.main(["audit", str(p), "--db", str(tmp_path / "a.duckdb"), "--in-memory",
                      "--max-record-bytes", "100"]) == 0
-    assert "rejected: 1 records" in capsys.readouterr().out
+    assert "rejected: 1 record\n" in capsys.readouterr().out
 
 
 def test_a_file_that_cannot_be_written_is_one_plain_line(tmp_path, capsys):
@@ -210,4 +210,4 @@ def test_a_database_from_before_the_record_count_gets_the_new_columns(tmp_path, 
         con.close()
     assert got[0] == ("old", None, None) and got[1][1:] == (8, 1)
     assert files == (8, 5, 1, 2)
-    assert "records: 8 read = 5 games + 1 duplicates + 2 rejected" in capsys.readouterr().out
+    assert "records: 8 read = 5 games + 1 duplicate + 2 rejected" in capsys.readouterr().out

@@ -36,7 +36,8 @@ def test_audit_rows_fill_every_game_table():
     (game,) = t["games"]
     assert game == {"game_id": "g", "run_id": "run-1", "platform": "test", "ruleset": "mcr",
                     "started_at": None, "players": ["ann", "bob", "cat", "dan"], "hands": 2,
-                    "findings": 2, "source_file": "/logs/a.jsonl", "source_line": 3}
+                    "findings": 2, "source_file": "/logs/a.jsonl", "source_line": 3,
+                    "readings": "{}", "profile": None, "profile_sha256": None}
     won, drawn = t["hands"]
     assert (won["winners"], won["win_type"], won["discarder"], won["total"], won["recorded_total"],
             won["last_tile"], won["winning_tile"]) == ([2], "discard", 0, 25, 26, True, "7p")

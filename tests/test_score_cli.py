@@ -6,6 +6,8 @@ import io
 import json
 from types import SimpleNamespace
 
+import pytest
+
 from mahjong_audit.pipeline.commands.score import run, score_line
 
 NINE_GATES = {"concealed": ["1p", "1p", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "9p", "9p"],
@@ -86,3 +88,22 @@ def test_an_id_with_a_lone_surrogate_is_written_escaped_not_a_crash():
 def test_json_nested_beyond_the_recursion_limit_is_invalid_json_not_a_crash():
     r = score_line("[" * 100_000 + "]" * 100_000, "mcr")
     assert r["valid"] is False and r["error"] == "invalid_json"
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("[1, 2]", "expected a JSON object (a situation), got an array"),
+    ('"x"', "expected a JSON object (a situation), got a string"),
+    ("null", "expected a JSON object (a situation), got null"),
+    ('{"concealed": ["1p"], "win_tile": "5p", "melds": [1]}', "melds[0]: expected a JSON object, got a number"),
+    ('{"concealed": ["1p"], "win_tile": "5p", "options": []}', "options: expected a JSON object, got an array"),
+    ('{"concealed": "1p", "win_tile": 5}',
+     "concealed: expected a JSON array, got a string; win_tile: expected a string, got a number"),
+    ('{"concealed": ["1p"], "win_tile": "5p", "self_drawn": "yes"}', "self_drawn: expected true or false, got a string"),
+    ('{"concealed": ["1p"], "win_tile": "5p", "bogus": 1}', "bogus: unknown field"),
+    ('{"concealed": ["1p"]}', "win_tile: missing (required)"),
+])
+def test_messages_speak_json_not_the_models_class_names(line, message):
+    """Issue 25: "Input should be a valid dictionary or instance of Situation" named a class."""
+    out = score_line(line, "mcr")
+    assert out["valid"] is False and out["message"] == message
+    assert "instance of" not in out["message"] and "Input should" not in out["message"]

@@ -184,6 +184,11 @@ REJECTIONS: list[tuple[str, tuple[str, ...], Change, str]] = [
     ("earthly on a discard", ("mcr", "longgang"), _flag(_set(seat_wind="W"), earthly=True), "flag_needs_self_draw"),
     ("earthly after a call", ("mcr", "longgang"), _both(_set(self_drawn=True, seat_wind="S"), _fields(earthly=True)),
      "flag_needs_no_call"),
+    # seed 004: "莊家出第一張後，下家自摸即是地和" — only the dealer's next seat (seat wind S)
+    ("地和 by the seat opposite the dealer", ("mcr",), _flag(_set(self_drawn=True, seat_wind="W"), earthly=True),
+     "flag_needs_seat"),
+    ("地和 by the seat before the dealer", ("mcr",), _flag(_set(self_drawn=True, seat_wind="N"), earthly=True),
+     "flag_needs_seat"),
     ("地胡 with self_drawn", ("longgang",), _flag(_set(self_drawn=True, seat_wind="S"), human=True),
      "flag_needs_discard"),
     ("地胡 (dihu) with self_drawn", ("longgang",), _flag(_set(self_drawn=True, seat_wind="N"), dihu=True),

@@ -52,3 +52,23 @@ def test_output_does_not_depend_on_hash_seed(tmp_path) -> None:
                        check=True, env={**os.environ, "PYTHONHASHSEED": h})
         outs.append(out.read_text())
     assert outs[0] == outs[1]
+
+
+def test_options_are_played_and_recorded(tmp_path, capsys) -> None:
+    """``--options``: the ruleset's options for every game (mcr's variant 明星三缺一), in each game's record."""
+    out = tmp_path / "m.jsonl"
+    assert main(["simulate", "--ruleset", "mcr", "--games", "2", "--seed", "3", "--hands-per-game", "2", "--quiet",
+                 "--options", '{"variant": "mingxing"}', "-o", str(out)]) == 0
+    games = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [g["options"] for g in games] == [{"variant": "mingxing"}] * 2
+    plain = tmp_path / "p.jsonl"
+    assert main(["simulate", "--ruleset", "mcr", "--games", "1", "--seed", "3", "--quiet", "-o", str(plain)]) == 0
+    assert json.loads(plain.read_text().splitlines()[0])["options"] == {}
+
+
+def test_bad_options_are_refused_before_any_work(tmp_path, capsys) -> None:
+    out = tmp_path / "x.jsonl"
+    for bad in ('{"variant": "nope"}', "not json", "[1]", '{"nope": 1}'):
+        assert main(["simulate", "--ruleset", "mcr", "--games", "1", "-o", str(out), "--options", bad]) == 1
+        assert capsys.readouterr().err.startswith("mahjong-audit simulate: --options:")
+    assert not out.exists()

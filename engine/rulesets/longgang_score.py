@@ -216,7 +216,7 @@ class Rules:
     four_winds_wild_restriction: bool = False
     appendix_hands: frozenset[str] = frozenset()
     zuo_is_second_caishen: bool = True
-    wild_beyond_fourth_copy: str = "value_honours"
+    wild_beyond_fourth_copy: str = "any"
     non_winner_single_two_wilds: bool = True
     non_winner_wild_choice: str = "caishen_first"
     non_winner_split_triplet: bool = False
@@ -789,23 +789,45 @@ def follow_hu(follow_tai: int, rebought: bool) -> int:
     return table[max(0, min(3, follow_tai))]
 
 
-def settle_hu(winner: int, dealer: int, totals: Sequence[int], follow: int) -> list[int]:
-    """Per-seat change in 胡: every loser pays the winner (double to/from the dealer)
-    plus 跟胡数; the losers settle the differences of their own totals among themselves,
-    doubled where the dealer is one side."""
-    deltas = [0, 0, 0, 0]
-    t = totals[winner]
+def settle_pairs(winner: int, dealer: int, totals: Sequence[int], follow: int,
+                 liable: int | None = None) -> tuple[tuple[int, int, int], ...]:
+    """Who pays whom in 胡, ``(payer, payee, amount)`` with amount > 0 (五、(四) "陪家付给胡家相应胡数
+    的筹码，各陪家间再按各自胡数的差值付筹。庄家输赢加倍"): every loser pays the winner its total
+    (double to/from the dealer) plus 跟胡数 — all of it paid by ``liable`` when a 包三家 discard was won
+    on — and the losers pay each other the differences of their own totals, doubled where the dealer
+    is one side. The one declaration of a won hand's money: :func:`settle_hu` is its net."""
+    out: list[tuple[int, int, int]] = list(_winner_pairs(winner, dealer, totals[winner], follow, liable))
     losers = [s for s in range(4) if s != winner]
-    for s in losers:
-        pay = (2 if dealer in (s, winner) else 1) * t + follow
-        deltas[s] -= pay
-        deltas[winner] += pay
     for i, a in enumerate(losers):
         for b in losers[i + 1:]:
             diff = (totals[a] - totals[b]) * (2 if dealer in (a, b) else 1)
-            deltas[a] += diff
-            deltas[b] -= diff
-    return deltas
+            if diff > 0:
+                out.append((b, a, diff))
+            elif diff < 0:
+                out.append((a, b, -diff))
+    return tuple(out)
+
+
+def _winner_pairs(winner: int, dealer: int, total: int, follow: int,
+                  liable: int | None) -> tuple[tuple[int, int, int], ...]:
+    return tuple((s if liable is None else liable, winner, (2 if dealer in (s, winner) else 1) * total + follow)
+                 for s in range(4) if s != winner)
+
+
+def net_of(pairs: Iterable[tuple[int, int, int]], n: int = 4) -> list[int]:
+    """Each side's net change of ``(payer, payee, amount)`` payments."""
+    out = [0] * n
+    for payer, payee, amount in pairs:
+        out[payer] -= amount
+        out[payee] += amount
+    return out
+
+
+def settle_hu(winner: int, dealer: int, totals: Sequence[int], follow: int) -> list[int]:
+    """Per-seat change in 胡 (the net of :func:`settle_pairs`): every loser pays the winner
+    (double to/from the dealer) plus 跟胡数; the losers settle the differences of their own
+    totals among themselves, doubled where the dealer is one side."""
+    return net_of(settle_pairs(winner, dealer, totals, follow))
 
 
 def false_win_chips(seat: int, dealer: int) -> tuple[int, int, int, int]:
@@ -883,14 +905,9 @@ def liability_transfer(hu: Sequence[int], winner: int, liable: int, dealer: int,
                        follow: int) -> list[int]:
     """The liable discarder pays the winner what each other loser would have paid (包三家);
     the losers' settlement among themselves stays as it was (陪家间另算)."""
-    out = list(hu)
-    for s in range(4):
-        if s in (winner, liable):
-            continue
-        pay = (2 if dealer in (s, winner) else 1) * total + follow
-        out[s] += pay
-        out[liable] -= pay
-    return out
+    moved = net_of(_winner_pairs(winner, dealer, total, follow, liable))
+    kept = net_of(_winner_pairs(winner, dealer, total, follow, None))
+    return [h + m - k for h, m, k in zip(hu, moved, kept, strict=True)]
 
 
 def with_seat(items: Iterable[ScoreItem], seat: int) -> tuple[ScoreItem, ...]:

@@ -36,34 +36,61 @@ def _optional_fans() -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class MCROptions:
-    min_fan: int = field(default=8, metadata={"help": "minimum fan to win, flowers excluded"})
-    base: int = field(default=8, metadata={"help": "base points each paying seat adds"})
-    false_win_penalty: int = field(default=10, metadata={"help": "a false winner pays this to each other seat"})
-    flowers: bool = field(default=True, metadata={"help": "play with the 8 flowers (144 tiles); false = 136"})
-    multiple_winners: bool = field(default=False, metadata={"help": "allow several winners on one discard"})
+    min_fan: int = field(default=8, metadata={"help": "minimum fan to win, flowers excluded",
+            "seed": 'spec/rules-mcr.md "minimum | 8 fan, flowers excluded"; seed 002 花牌 "不计在起胡番内，胡牌后才能计番"'})
+    base: int = field(default=8, metadata={"help": "base points each paying seat adds",
+            "seed": 'none in the seeds: spec/rules-mcr.md payouts "self-drawn: each of the other three pays `8 + fan`"'})
+    false_win_penalty: int = field(default=10, metadata={"help": "a false winner pays this to each other seat",
+            "seed": 'none in the seeds: spec/rules-mcr.md "the false winner pays 10 to each other seat"'})
+    flowers: bool = field(default=True, metadata={"help": "play with the 8 flowers (144 tiles); false = 136",
+            "seed": 'seed 002 花牌 "即春夏秋冬，梅兰竹菊，每花计一番"'})
+    multiple_winners: bool = field(default=False, metadata={"help": "allow several winners on one discard",
+            "seed": 'none in the seeds: spec/rules-mcr.md "one winner per discard: the seat nearest the discarder in turn order (截和)"'})
     winner_order: Literal["nearest", "seat_index"] = field(
-        default="nearest", metadata={"help": "which of several declared wins takes the discard"})
+        default="nearest", metadata={"help": "which of several declared wins takes the discard",
+            "seed": 'none in the seeds: spec/rules-mcr.md "the seat nearest the discarder in turn order (截和)"'})
     multiple_win_payout: Literal["each", "unknown"] = field(default="each", metadata={
         "help": "several winners: each is paid as if alone, or 'unknown' (undocumented by the platform: "
-                "reported as platform_quirk/multiple_win_payout, deltas not compared)"})
+                "reported as platform_quirk/multiple_win_payout, deltas not compared)",
+            "seed": "none in the seeds: mahjongsoft does not publish how a double win is paid (docs/importers.md)"})
     seat_wall_size: int = field(default=0, metadata={
         "help": "Botzone: each seat draws from its own wall of this many tiles after the deal (21); "
-                "0 = one shared wall"})
-    variant: Literal["official", "seed002"] = field(default="official", metadata={
-        "help": "fan values: the official table, or seed 002's (门清自摸/不求人 6, 箭刻 4)"})
+                "0 = one shared wall",
+            "seed": "none in the seeds: Botzone's per-seat walls (docs/rules/mcr.md, Per-seat walls)"})
+    variant: Literal["official", "seed002", "mingxing"] = field(default="official", metadata={
+        "help": "fan values: the official table, or seed 002's (门清自摸/不求人 6, 箭刻 4); 'mingxing' = seed "
+                "002's values and its 明星三缺一 section (all 18 extras) switched on",
+        "seed": 'seed 002 "门清自摸 6 4副牌及将中没有吃牌、碰牌(包括明杠)，自摸胡牌，不计自摸"; its 箭刻 4; '
+                "002: 明星三缺一特色规则"})
     fan_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), metadata={
-        "help": "override single fan values by Chinese name or id, e.g. {\"箭刻\": 4}"})
+        "help": "override single fan values by Chinese name or id, e.g. {\"箭刻\": 4}",
+            "seed": 'spec/rules-mcr.md "fan values live in data, so an option can change a value or switch a fan on"'})
     false_win_ends_hand: bool = field(default=False, metadata={
         "help": "a false win ends the hand: no winner, only the penalty is paid (Botzone's judge, verdict WH); "
-                "false = the false winner may not win and play goes on"})
+                "false = the false winner may not win and play goes on",
+            "seed": "none in the seeds: Botzone's judge (verdict WH; docs/rules/mcr.md, False wins on Botzone)"})
     penalty_verdicts: bool = field(default=False, metadata={
         "help": "a hand may end on a judge's penalty verdict (Botzone: WA, a refused answer): a recorded penalty "
-                "'wrong_action' ends it, the offender paying 3 × false_win_penalty, each other seat getting one"})
+                "'wrong_action' ends it, the offender paying 3 × false_win_penalty, each other seat getting one",
+        "seed": "none in the seeds: Botzone's judge (verdict WA; docs/importers.md)"})
     knitted_waits: Literal["reference", "botzone"] = field(default="reference", metadata={
         "help": "组合龙 with the winning tile in the knitted straight: 'reference' judges 边张/嵌张/单钓将 "
-                "on the set and pair (pymahjonggb); 'botzone' never scores them (Botzone's judge)"})
+                "on the set and pair (pymahjonggb); 'botzone' never scores them (Botzone's judge)",
+            "seed": "none in the seeds: Botzone's judge (match 26609326); seed 002 组合龙 \"3种花色的147、258、369不能错位的序数牌\""})
     extra_fans: frozenset[str] = field(default_factory=frozenset, metadata={
-        "help": "switch on non-GB fans of seed 004 (四方大发, 天和, 地和, 人和, …)", "choices": _optional_fans})
+        "help": "switch on non-GB fans: seed 004's (四方大发, 天和, 地和, 人和, …) or seed 002's 明星三缺一 "
+                "extras (独听, 将, 缺五, … 天胡)", "choices": _optional_fans,
+        "seed": 'seed 004 "四方大發168番〔非國標牌型〕", "天和168番", "地和158番", "人和108番", 258將 / 幺九頭 '
+                '"〔非國標牌型〕1番"; 002: 明星三缺一特色规则'})
+    optional_exclusions: Literal["seed", "implied"] = field(default="seed", metadata={
+        "help": "what the optional fans exclude: 'seed' = only what a seed writes (天听/地听 not with 立直; one "
+                "fact counted once); 'implied' = also what each one's definition implies (天和 without 自摸 and "
+                "the wait fans, 全将碰 without 碰碰和, …; docs/rules/mcr.md)",
+        "seed": "004: 天和 \"任何胡牌型均可\", 地和 / 人和 \"牌型不限\"; 002 writes no 不计 for its extras but "
+                "\"天听不与听牌重复计台\", \"地听不与听牌重复计台\""})
+    extras_in_minimum: bool = field(default=True, metadata={
+        "help": "seed 002's extras count toward min_fan (天听 and 地听 never do: '不计算起胡番数'); false = "
+                "none of the 18 does", "seed": "002: \"天听不计算起胡番数\", \"地听不计算起胡番数\""})
 
     def check(self) -> None:
         from mahjong_audit.engine.rulesets import mcr_fans
@@ -84,9 +111,21 @@ class MCROptions:
         """The value overrides handed to the fan calculator."""
         if self.variant == "official" and not self.fan_values:
             return None
-        out: dict[str, object] = {"seed002": True} if self.variant == "seed002" else {}
+        out: dict[str, object] = {self.variant: True} if self.variant != "official" else {}
         out.update(self.fan_values)
         return out
+
+    def fans_on(self) -> frozenset[str]:
+        """The optional fans switched on: ``extra_fans``, and seed 002's 明星三缺一 section with
+        the variant ``mingxing``."""
+        return _fans_on(self.extra_fans, self.variant)
+
+
+@functools.lru_cache(maxsize=64)
+def _fans_on(extra_fans: frozenset[str], variant: str) -> frozenset[str]:
+    from mahjong_audit.engine.rulesets import mcr_fans
+
+    return extra_fans | mcr_fans.MINGXING if variant == "mingxing" else extra_fans
 
 
 _COPIES_WITH_FLOWERS = (4,) * 34 + (1,) * 8
@@ -104,6 +143,18 @@ def _calculator() -> Callable[..., Score]:
 
 def _standard(counts: list[int], melds: int) -> bool:
     return is_complete(counts, 4 - melds)
+
+
+def complete_counts(counts: Sequence[int], n_melds: int) -> bool:
+    """Do these 34 per-kind counts (14 - 3 per meld tiles) form an MCR winning shape?"""
+    if _standard(counts, n_melds):  # type: ignore[arg-type]
+        return True
+    if n_melds == 0 and is_seven_pairs(counts):  # type: ignore[arg-type]
+        return True
+    if n_melds == 0 and sum(counts) == 14 and all(counts[t] >= 1 for t in ORPHANS) and \
+            sum(counts[t] for t in ORPHANS) == 14:
+        return True
+    return n_melds <= 1 and knitted_shape(counts, n_melds)
 
 
 def knitted_shape(counts: Sequence[int], n_melds: int) -> bool:
@@ -133,12 +184,19 @@ class MCR(Ruleset):
     passed_pon_rule = False
     #: the flags of the optional fans of ``extra_fans`` (read only when that fan is on)
     situation_fields = MappingProxyType({
-        "heavenly": FieldSpec("bool", "天和: the dealer wins on its dealt tiles", dealer=True, self_drawn=True,
-                              no_call=True),
-        "earthly": FieldSpec("bool", "地和: a non-dealer wins by self-draw right after the dealer's first discard",
-                             dealer=False, self_drawn=True, no_call=True),
+        "heavenly": FieldSpec("bool", "天和 / 天胡: the dealer wins on its dealt tiles", dealer=True,
+                              self_drawn=True, no_call=True),
+        "earthly": FieldSpec("bool", "地和: the dealer's next seat (下家) wins by self-draw right after the "
+                             "dealer's first discard", dealer=False, self_drawn=True, no_call=True, seat_wind=1),
         "human": FieldSpec("bool", "人和: a non-dealer wins in the first go-round", dealer=False, no_call=True),
         "wildcard_kong": FieldSpec("bool", "混杠"),
+        # 明星三缺一 (seed 002)
+        "first_round_win": FieldSpec("bool", "地胡: a non-dealer wins in the first go-round (第一圈), self-drawn "
+                                     "or on a discard", dealer=False, no_call=True),
+        "heavenly_ready": FieldSpec("bool", "天听: the seat was ready right after its first discard"),
+        "earthly_ready": FieldSpec("bool", "地听: the seat was ready within the first eight tiles drawn from the "
+                                   "wall, before any chi or pon"),
+        "ready": FieldSpec("bool", "立直: the seat declared ready (报听); scored when the hand is concealed"),
     })
 
     @property
@@ -149,20 +207,20 @@ class MCR(Ruleset):
         counts = T.counts(concealed, 34) if not isinstance(concealed, list) else concealed
         if len(counts) != 34:
             counts = T.counts(concealed, 34)
-        n = len(melds)
-        if _standard(counts, n):
-            return True
-        if n == 0 and is_seven_pairs(counts):
-            return True
-        if n == 0 and sum(counts) == 14 and all(counts[t] >= 1 for t in ORPHANS) and \
-                sum(counts[t] for t in ORPHANS) == 14:
-            return True
-        return n <= 1 and knitted_shape(counts, n)
+        return complete_counts(counts, len(melds))
 
     def score_win(self, sit: WinSituation) -> Score:
-        return _calculator()(sit, values=self.options.values(),
-                         extra_fans=self.options.extra_fans, min_fan=self.options.min_fan,
-                         knitted_waits=self.options.knitted_waits)
+        o = self.options
+        return _calculator()(sit, values=o.values(), extra_fans=o.fans_on(), min_fan=o.min_fan,
+                             knitted_waits=o.knitted_waits, optional_exclusions=o.optional_exclusions,
+                             extras_in_minimum=o.extras_in_minimum)
+
+    # --- 明星三缺一 (seed 002): the facts only the game knows ---------------------------------
+    @property
+    def tracks_early_ready(self) -> bool:  # type: ignore[override]
+        """The replay and the simulator note when a seat is ready early (天听, 地听)."""
+        return bool({"天听", "地听"} & self.options.fans_on())
+
 
     def settle(self, end: HandEnd) -> Settlement:
         deltas = [0, 0, 0, 0]

@@ -117,16 +117,17 @@ def _mask(sets: Iterable[int]) -> int:
     return m
 
 
-_SCOPED = frozenset(n for r in DATA.EXCLUSIONS if r.scope != "hand" for n in (r.fan, r.excludes))
+_SCOPED = frozenset(n for r in DATA.EXCLUSIONS + DATA.IMPLIED_EXCLUSIONS if r.scope != "hand"
+                    for n in (r.fan, r.excludes))
 C = MappingProxyType({name: i << 5 for i, name in enumerate(_FAN_NAME)})
 
 # --------------------------------------------------------------------------- exclusion data
 
 
-def _exclusion_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+def _exclusion_tables(rows: tuple[DATA.Exclusion, ...]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     hand = [0] * len(_FAN_NAME)
     sets: list[tuple[int, ...]] = [()] * len(_FAN_NAME)
-    for r in DATA.EXCLUSIONS:
+    for r in rows:
         i, j = _IX[r.fan], _IX[r.excludes]
         if r.scope == "hand":
             hand[i] |= 1 << j
@@ -137,14 +138,20 @@ def _exclusion_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
 
 # per fan index: bitmask of the fans it hides whole ("hand" rows) and the fans it
 # hides only on its own sets ("sets" rows) — both derived from DATA.EXCLUSIONS.
-_HAND_X, _SETS_X = _exclusion_tables()
+_HAND_X, _SETS_X = _exclusion_tables(DATA.EXCLUSIONS)
+#: the same with the optional fans' implied rows (option ``optional_exclusions: "implied"``)
+_IMPLIED_X = _exclusion_tables(DATA.EXCLUSIONS + DATA.IMPLIED_EXCLUSIONS)
+_DEFAULT_X = _HAND_X, _SETS_X
+_OPTIONAL_EXCLUSIONS = ("seed", "implied")
 
 
-def _exclude(occ: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
+def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, int], ...]:
     """不重复: drop fans implied by other counted fans.
 
     ``occ``: raw fan codes.  Returns ``((name, count), ...)`` in catalogue order.
+    ``implied``: also the optional fans' ``IMPLIED_EXCLUSIONS`` rows.
     """
+    hand_x, sets_x = _IMPLIED_X if implied else _DEFAULT_X
     # "hand" rows first, fan by fan in catalogue order; the per-occurrence pass below
     # runs only if a "sets" row meets a fan that is still counted
     n: dict[int, int] = {}
@@ -157,8 +164,8 @@ def _exclude(occ: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
     for i in order:
         if dead >> i & 1:
             continue
-        dead |= _HAND_X[i]
-        for j in _SETS_X[i]:
+        dead |= hand_x[i]
+        for j in sets_x[i]:
             if j in n and not dead >> j & 1:
                 scoped = True
                 break
@@ -178,11 +185,11 @@ def _exclude(occ: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
         mine = groups.get(i)
         if mine is None:
             continue
-        x = _HAND_X[i]
+        x = hand_x[i]
         if x:
             for j in [j for j in groups if x >> j & 1]:
                 del groups[j]
-        for j in _SETS_X[i]:
+        for j in sets_x[i]:
             theirs = groups.get(j)
             if theirs:
                 keep = [s for s in theirs if not any(s & m == s for m in mine)]
@@ -776,9 +783,13 @@ class _Hand:
     all_counts: list[int]
     subs: tuple[tuple[int, ...], ...]
 
+    def no_wait(self) -> bool:
+        """天和 / 天胡: every tile was dealt, none waited on (no 边张, 嵌张, 单钓将, 独听, 卡五)."""
+        return bool(self.extra) and not self.extra.isdisjoint(_HEAVENLY) and bool(self.sit.get("heavenly"))
+
     def compute_unique_wait(self) -> None:
         """边张/嵌张/单钓将 need exactly one waiting tile (none for 天和)."""
-        if "天和" in self.extra and self.sit.get("heavenly"):
+        if self.no_wait():
             self.unique_wait = False
             return
         win = self.win
@@ -896,13 +907,51 @@ def _situation_codes(self_drawn: bool, last_copy: bool, last_tile: bool, kong: b
     return tuple(out)
 
 
+_HEAVENLY = frozenset(("天和", "天胡"))
+_FLAG_FANS = tuple(kv for kv in DATA.FLAG_FANS if kv[0] != "立直")  # 立直 also needs a concealed hand
+_SEASONS = frozenset(range(T.FLOWER0, T.FLOWER0 + 4))  # 春夏秋冬 = 1f-4f
+_PLANTS = frozenset(range(T.FLOWER0 + 4, T.FLOWER0 + 8))  # 梅兰竹菊 = 5f-8f
+_FIVES = (4, 13, 22)
+
+
 def _optional_flag_codes(h: _Hand) -> tuple[int, ...]:
+    """The optional fans of the whole hand: flags, flowers, concealment, tiles, the wait."""
     sit = h.sit
-    return tuple(
-        C[name]
-        for name, key in (("天和", "heavenly"), ("地和", "earthly"), ("人和", "human"), ("混杠", "wildcard_kong"))
-        if name in h.extra and sit.get(key)
-    )
+    ex = h.extra
+    out = [C[name] for name, key in _FLAG_FANS if name in ex and sit.get(key)]
+    if "地和" in ex and sit.seat_wind != 1 and C["地和"] in out:
+        out.remove(C["地和"])  # seed 004: "莊家出第一張後，下家自摸即是地和" — the dealer's next seat only
+    if "立直" in ex and sit.get("ready") and h.melded_fixed == 0:
+        out.append(C["立直"])  # "门清时听牌": declared ready, no chi, pon or exposed kong
+    if "半求" in ex and h.melded_fixed == 4 and h.self_drawn:
+        out.append(C["半求"])  # every set called, the pair self-drawn on its single wait
+    if "缺五" in ex and not any(h.all_counts[t] for t in _FIVES):
+        out.append(C["缺五"])
+    if "梅兰竹菊" in ex and _PLANTS <= set(sit.flowers):
+        out.append(C["梅兰竹菊"])
+    if "春夏秋冬" in ex and _SEASONS <= set(sit.flowers):
+        out.append(C["春夏秋冬"])
+    if "独听" in ex and not h.no_wait() and _lone_wait(h):
+        out.append(C["独听"])
+    return tuple(out)
+
+
+def _lone_wait(h: _Hand) -> bool:
+    """独听 "听牌时只听一张牌": the standing tiles before the winning tile wait on one kind only,
+    any winning shape (by shape, like 边张/嵌张/单钓将)."""
+    from mahjong_audit.engine.rulesets.mcr import complete_counts
+
+    c = list(h.standing)
+    c[h.win] -= 1
+    n = len(h.fixed)
+    waits = 0
+    for t in range(34):
+        c[t] += 1
+        waits += complete_counts(c, n)
+        c[t] -= 1
+        if waits > 1:
+            return False
+    return waits == 1
 
 
 # --------------------------------------------------------------------------- readings
@@ -964,7 +1013,7 @@ def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[in
             occ += tuple(map(_WAIT_CODES.__getitem__, waits))
     if h.extra:
         occ += _optional_set_fans(
-            h, pair, [(t, i) for i, t in enumerate(chows)], [(t, nc + i) for i, t in enumerate(pungs)],
+            h, pair, [(t, i) for i, t in enumerate(chows)], [(t, nc + i) for i, t in enumerate(pungs)], cch,
         )
     return occ
 
@@ -973,9 +1022,11 @@ def _consecutive(xs: list[int]) -> bool:
     return all(b == a + 1 for a, b in zip(xs, xs[1:], strict=False))
 
 
-def _optional_set_fans(h, pair, chows, pungs) -> tuple[int, ...]:
+def _optional_set_fans(h, pair, chows, pungs, concealed_chows=()) -> tuple[int, ...]:
     out = []
     ex = h.extra
+    if ex & DATA.MINGXING:
+        out += _mingxing_set_fans(h, pair, [t for t, _ in chows], [t for t, _ in pungs], concealed_chows)
     if "四方大发" in ex and {t for t, _ in pungs} == _WIND_SET and pair == T.GREEN:
         out.append(C["四方大发"])
     if pair < 27:
@@ -1003,6 +1054,42 @@ def _optional_set_fans(h, pair, chows, pungs) -> tuple[int, ...]:
     if "混三步" in ex:
         mixed(chows, 3, "混三步", lambda k: k == 2)
     return tuple(out)
+
+
+def _mingxing_set_fans(h: _Hand, pair: int, chows: list[int], pungs: list[int],
+                       concealed_chows: tuple[int, ...]) -> list[int]:
+    """The extras of seed 002 that one 4-sets + pair reading shows (chows and pungs: first tiles)."""
+    out = []
+    ex = h.extra
+    win = h.win
+    if "将" in ex and pair < 27 and _rank(pair) in (2, 5, 8):
+        out.append(C["将"])  # "将为一对二、五或八"
+    if "卡五" in ex and win < 27 and _rank(win) == 5 and win - 1 in concealed_chows and not h.no_wait():
+        out.append(C["卡五"])  # "手中有一张四和一张六，听五 (不可吃牌)": the 5 won into a 456 of the hand
+    if "四归二" in ex and pair < 27 and h.all_counts[pair] == 4 and \
+            sum(1 for t in chows if t <= pair <= t + 2) == 2:
+        out.append(C["四归二"])  # the four copies as two chows and the pair (a kong would hold all four)
+    if "双龙抱" in ex and len(concealed_chows) == 4:
+        a, b, c, d = sorted(concealed_chows)
+        if a == b and c == d and b != c:
+            out.append(C["双龙抱"])  # two 一般高, no chi ("不可吃"), any pair
+    if "全带" in ex and pair < 27:
+        ranks = {_rank(pair)}
+        for t in chows:
+            ranks &= {_rank(t), _rank(t) + 1, _rank(t) + 2}
+        for t in pungs:
+            ranks &= {_rank(t)} if t < 27 else set()
+        if ranks:
+            out.append(C["全带"])  # every set and the pair hold the same number
+    if "全将碰" in ex and not chows and pair < 27 and _rank(pair) in (2, 5, 8) and \
+            all(t < 27 and _rank(t) in (2, 5, 8) for t in pungs):
+        out.append(C["全将碰"])  # pungs (kongs) of 2, 5, 8 and a 2/5/8 pair
+    if "一条龙" in ex:
+        for base in (0, 9, 18):
+            if base in concealed_chows and base + 3 in concealed_chows and base + 6 in concealed_chows:
+                out.append(C["一条龙"])  # 清龙 with none of its chows a chi ("不得为吃牌所得")
+                break
+    return out
 
 
 def _subsets(xs, n):
@@ -1273,11 +1360,12 @@ _TIE_FANS = frozenset(("一色三同顺", "三同刻"))  # an equal total with t
 
 
 @lru_cache(maxsize=1 << 17)
-def _evaluate(occ: tuple[int, ...]) -> tuple[tuple[tuple[str, int], ...], int, bool, tuple[ScoreItem, ...]]:
+def _evaluate(occ: tuple[int, ...], implied: bool = False,
+              ) -> tuple[tuple[tuple[str, int], ...], int, bool, tuple[ScoreItem, ...]]:
     """``_exclude`` plus what the scorer derives from it, memoised on the raw fan codes:
     (counts, 无番和 when empty; total with default values; has a tie-break fan;
     score items with default values and no flowers)."""
-    counts = _exclude(occ) or _CHICKEN
+    counts = _exclude(occ, implied) or _CHICKEN
     vals = DATA.DEFAULT_VALUES
     return (
         counts, _total(counts, vals), any(k in _TIE_FANS for k, _ in counts), _items(counts, vals, 0),
@@ -1292,12 +1380,19 @@ def score_mcr(
     extra_fans: frozenset[str] = frozenset(),
     min_fan: int = 8,
     knitted_waits: str = "reference",
+    optional_exclusions: str = "seed",
+    extras_in_minimum: bool = True,
 ) -> Score:
     """Score an MCR win.  Raises NotAWin(code) for bad or incomplete hands.
 
-    ``knitted_waits`` chooses how 组合龙 hands get 边张/嵌张/单钓将 (see ``_knitted_reading``)."""
+    ``knitted_waits`` chooses how 组合龙 hands get 边张/嵌张/单钓将 (see ``_knitted_reading``).
+    ``optional_exclusions``: "seed" (the optional fans exclude what a seed writes) or "implied"
+    (also ``IMPLIED_EXCLUSIONS``); ``extras_in_minimum``: seed 002's extras count toward
+    ``min_fan`` (天听 / 地听 never do)."""
     if knitted_waits not in KNITTED_WAITS:
         raise ValueError(f"knitted_waits: {knitted_waits!r} is not one of {KNITTED_WAITS}")
+    if optional_exclusions not in _OPTIONAL_EXCLUSIONS:
+        raise ValueError(f"optional_exclusions: {optional_exclusions!r} is not one of {_OPTIONAL_EXCLUSIONS}")
     standing, all_counts = _validate(sit)
     vals = resolve_values(values) if values else DATA.DEFAULT_VALUES
     extra = _extra_fans(frozenset(extra_fans)) if extra_fans else _NO_EXTRA
@@ -1380,6 +1475,7 @@ def score_mcr(
     h.n_standing = len(sit.concealed)
 
     default = vals is DATA.DEFAULT_VALUES
+    implied = optional_exclusions == "implied" and bool(extra)
     best = None
     best_part = None
     best_total = 0
@@ -1398,7 +1494,7 @@ def score_mcr(
         special = _knitted_reading(h, knitted_waits)
     if special is not None:
         special_kind, occ, best_desc = special
-        best = _evaluate(occ)
+        best = _evaluate(occ, implied)
         best_total = best[1] if default else _total(best[0], vals)
 
     if special is None or special_kind == "七对":
@@ -1411,17 +1507,22 @@ def score_mcr(
                 base += _kong_codes(mk, ck)
             seven = special_kind == "七对"
             for part in readings:
-                ev = _evaluate(_reading_codes(h, fixed_chows, fixed_pungs, ck, base, part))
+                ev = _evaluate(_reading_codes(h, fixed_chows, fixed_pungs, ck, base, part), implied)
                 tot = ev[1] if default else _total(ev[0], vals)
                 if tot > best_total or (tot == best_total and (seven or ev[2])):
                     best_total, best, best_part = tot, ev, part
             if best_part is not None:
                 best_desc = " ".join(
                     [*fixed_text, *map(_SET_TEXT.__getitem__, best_part[0]), _SET_TEXT[PAIR, best_part[3]]])
+    nfl = len(sit.flowers)
+    if "八仙过海" in extra and self_drawn and nfl == 8 and len(set(sit.flowers)) == 8:
+        eight = vals["八仙过海"]  # "可立即喊胡 … 三家通赔64番": the declaration alone, the tiles not read
+        if best is None or eight > best_total + vals["花牌"] * nfl:
+            return Score(items=(_item("八仙过海", eight, 1),), total=eight, below_minimum=False,
+                         details=(("decomposition", "八仙过海"),))
     if best is None:
         raise NotAWin("not_a_win", f"{T.fmt(sit.full_concealed)} with {len(melds)} melds is not a complete hand")
 
-    nfl = len(sit.flowers)
     if not default:
         items = _items(best[0], vals, nfl)
     elif not nfl:
@@ -1431,9 +1532,12 @@ def score_mcr(
     else:
         items = _items(best[0], vals, nfl)
     base_total = best_total
+    if extra:  # fans that do not count toward the minimum: "天听不计算起胡番数", "地听不计算起胡番数"
+        off = DATA.NOT_IN_MINIMUM if extras_in_minimum else DATA.MINGXING | DATA.NOT_IN_MINIMUM
+        base_total -= sum(vals[k] * n for k, n in best[0] if k in off)
     return Score(
         items=items,
-        total=base_total + vals["花牌"] * nfl,
+        total=best_total + vals["花牌"] * nfl,
         below_minimum=base_total < min_fan,
         details=(("decomposition", best_desc),),
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -21,10 +21,14 @@ from mahjong_audit.engine.sim.game import game_id, game_rng, simulate_game
 
 
 def simulate_one(ruleset: str, seed: int, index: int, hands_per_game: int,
-                 cov: Counter | None = None, population: Population | None = None) -> dict[str, Any]:
+                 cov: Counter | None = None, population: Population | None = None,
+                 options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Game ``index`` of the run ``(ruleset, seed)``: the same on every call. With a
-    ``population``, its players are drawn to the table (and a colluding pair plays so)."""
-    rs = RULESETS[ruleset]({})
+    ``population``, its players are drawn to the table (and a colluding pair plays so).
+    ``options``: the ruleset's options (a game's ``options`` object, e.g. ``{"variant": "mingxing"}``
+    for mcr, or a house-rules profile's table for the ruleset): the bots play and score under
+    them, and the game records them, so its audit plays by the same rules."""
+    rs = RULESETS[ruleset](dict(options or {}))
     if population is None:
         return simulate_game(rs, game_rng(seed, index), game_id(ruleset, seed, index), hands_per_game, cov)
     table = population.table(seed, index)
@@ -33,17 +37,17 @@ def simulate_one(ruleset: str, seed: int, index: int, hands_per_game: int,
 
 
 def simulate(ruleset: str, *, games: int, seed: int, hands_per_game: int = 4,
-             start: int = 0) -> tuple[list[dict[str, Any]], Counter]:
+             start: int = 0, options: Mapping[str, Any] | None = None) -> tuple[list[dict[str, Any]], Counter]:
     """Games ``start .. start+games-1`` of the run ``(ruleset, seed)`` and coverage counts."""
     cov: Counter = Counter()
-    out = [simulate_one(ruleset, seed, i, hands_per_game, cov) for i in range(start, start + games)]
+    out = [simulate_one(ruleset, seed, i, hands_per_game, cov, options=options) for i in range(start, start + games)]
     return out, cov
 
 
 def iter_games(ruleset: str, *, games: int, seed: int, hands_per_game: int = 4,
-               cov: Counter | None = None) -> Iterator[dict[str, Any]]:
+               cov: Counter | None = None, options: Mapping[str, Any] | None = None) -> Iterator[dict[str, Any]]:
     """The same games as :func:`simulate`, one at a time (for corpora too big to hold)."""
-    rs = RULESETS[ruleset]({})
+    rs = RULESETS[ruleset](dict(options or {}))
     for i in range(games):
         yield simulate_game(rs, game_rng(seed, i), game_id(ruleset, seed, i), hands_per_game, cov)
 

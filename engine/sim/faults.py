@@ -21,6 +21,7 @@ from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import Meld
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.engine.rulesets.longgang_chips import REBUY
 
 KINDS = (
     "payout_mismatch", "dead_hand", "illegal_call", "false_win", "claim_priority", "tile_conservation",
@@ -94,8 +95,9 @@ def _label(game: dict[str, Any], hand_no: int | None, kind: str, code: str, desc
 def _add_deltas(game: dict[str, Any], hand: dict[str, Any], extra: tuple[int, ...]) -> None:
     oc = hand["outcome"]
     oc["deltas"] = [a + b for a, b in zip(oc["deltas"], extra, strict=True)]
-    if game.get("final_scores") is not None:
-        game["final_scores"] = [a + b for a, b in zip(game["final_scores"], extra, strict=True)]
+    if game.get("final_scores") is not None:  # per player: through the hand's seating (five players)
+        for s, p in enumerate(hand.get("seats") or range(4)):
+            game["final_scores"][p] += extra[s]
 
 
 Mutation = Callable[[dict[str, Any], Ruleset, random.Random], Fault | None]
@@ -325,6 +327,15 @@ def outcome_mismatch(game: dict[str, Any], rs: Ruleset, rng: random.Random) -> F
 
 
 def continuity(game: dict[str, Any], rs: Ruleset, rng: random.Random) -> Fault | None:
+    """A hand numbered wrong or final scores that do not add up; in a game that records chips,
+    a chip fault (:data:`CHIP_FAULTS`) where one fits."""
+    if any(h.get("chips") is not None for h in game["hands"]):
+        kinds = list(CHIP_FAULTS)
+        rng.shuffle(kinds)
+        for kind in kinds:
+            fault = CHIP_FAULTS[kind](game, rs, rng)
+            if fault is not None:
+                return fault
     hands = game["hands"]
     if len(hands) >= 2 and rng.random() < 0.5:
         h = rng.randrange(1, len(hands))
@@ -335,6 +346,72 @@ def continuity(game: dict[str, Any], rs: Ruleset, rng: random.Random) -> Fault |
     game["final_scores"][s] += rng.choice((1, 8, 10))
     return Fault((game,), _label(game, None, "continuity", "continuity/final_scores",
                                  f"seat {s}'s final score differs from initial + hand deltas"))
+
+
+def _chip_facts(game: dict[str, Any]) -> list[Any]:
+    """The auditor's view of each hand's chips (engine.result.ChipFacts) in a clean game."""
+    from mahjong_audit.engine.audit import audit_game
+    from mahjong_audit.schemas.log import parse_game
+
+    return [h.chip_facts for h in audit_game(parse_game(game)).hands]
+
+
+def _shift_chips(game: dict[str, Any], h: int, change: dict[int, int]) -> None:
+    """Hand ``h`` and every later one record ``change`` more chips for these players."""
+    for hand in game["hands"][h:]:
+        hand["chips"] = [c + change.get(p, 0) for p, c in enumerate(hand["chips"])]
+
+
+def chips_wrong_payee(game: dict[str, Any], rs: Ruleset, rng: random.Random) -> Fault | None:
+    """A payment made to the wrong player (from then on): a short payer's hand when there is one."""
+    facts = _chip_facts(game)
+    names = game["players"]
+    spots = [(h, d) for h, f in enumerate(facts) if f is not None for d in f.paid]
+    short = [(h, d) for h, d in spots if d[0] in facts[h].broke]
+    if not spots:
+        return None
+    h, (payer, payee, amount) = rng.choice(short or spots)
+    other = rng.choice([p for p in range(len(names)) if p not in (payer, payee)])
+    _shift_chips(game, h, {payee: -amount, other: amount})
+    return Fault((game,), _label(game, game["hands"][h]["hand_no"], "continuity", "continuity/chips",
+                                 f"{names[payer]}'s {amount} 子 to {names[payee]} recorded as paid to {names[other]}"))
+
+
+def chips_missed_rebuy(game: dict[str, Any], rs: Ruleset, rng: random.Random) -> Fault | None:
+    """The first player broke (断子) not given its 加筹, from then on."""
+    facts = _chip_facts(game)
+    for h, f in enumerate(facts):
+        if f is not None and f.rebuy is not None:
+            _shift_chips(game, h, {f.rebuy: -REBUY[len(game["players"])]})
+            return Fault((game,), _label(game, game["hands"][h]["hand_no"], "continuity", "continuity/chips",
+                                         f"{game['players'][f.rebuy]} went broke and did not re-buy (加筹 missed)"))
+    return None
+
+
+def chips_played_on(game: dict[str, Any], rs: Ruleset, rng: random.Random) -> Fault | None:
+    """A session that should have ended (a second 断子) goes on: its last hand is played again."""
+    facts = _chip_facts(game)
+    hands = game["hands"]
+    if not hands or facts[-1] is None or not facts[-1].ended:
+        return None
+    extra = copy.deepcopy(hands[-1])
+    extra["hand_no"] = hands[-1]["hand_no"] + 1
+    hands.append(extra)
+    if game.get("final_scores") is not None:
+        seats = extra.get("seats") or list(range(4))
+        for s, p in enumerate(seats):
+            game["final_scores"][p] += extra["outcome"]["deltas"][s]
+        for p in range(len(game["final_scores"])):
+            if p not in seats:
+                game["final_scores"][p] += extra["outcome"].get("out_delta") or 0
+    return Fault((game,), _label(game, extra["hand_no"], "continuity", "continuity/chips",
+                                 f"hand {extra['hand_no']} is played after the session ended with hand "
+                                 f"{extra['hand_no'] - 1}"))
+
+
+#: the faults of a game's chips (a 龙港 session), all ``continuity/chips``
+CHIP_FAULTS: dict[str, Mutation] = {"wrong_payee": chips_wrong_payee, "missed_rebuy": chips_missed_rebuy,
+                                    "played_on": chips_played_on}
 
 
 def duplicate_game(game: dict[str, Any], rs: Ruleset, rng: random.Random) -> Fault | None:

@@ -18,7 +18,16 @@ from typing import TYPE_CHECKING, Any
 
 from mahjong_audit.engine import seabed as SB
 from mahjong_audit.engine import tiles as T
-from mahjong_audit.engine.hand import Meld, MeldKind, NotAWin, Score, WinSituation, situation_extra
+from mahjong_audit.engine.hand import (
+    Meld,
+    MeldKind,
+    NotAWin,
+    Score,
+    WinSituation,
+    early_ready_extra,
+    early_ready_moments,
+    situation_extra,
+)
 from mahjong_audit.engine.ruleset import DiscardContext, HandEnd, Ruleset, SeatEnd, WinEnd
 from mahjong_audit.engine.sim.bot import (
     NOISE_LEVELS,
@@ -58,7 +67,11 @@ class _Seat:
     passed_pon: set[int] = field(default_factory=set)
     passed_win: bool = False  # 过水 after a win the seat's policy passed up (until its own discard)
     declined_win: bool = False  # passed up a win this hand (rulesets with tracks_declined_wins)
+    barred: bool = False  # declared a false win (诈胡) this hand: may not win any more
     maybe_ready: bool = True  # could a discard complete the hand? (a cheap filter)
+    own_discards: int = 0  # discards made, counted when the ruleset tracks_early_ready
+    heavenly_ready: bool = False  # 天听 (seed 002): ready right after its first discard
+    earthly_ready: bool = False  # 地听 (seed 002): ready within the first eight wall draws, before any call
 
     def tiles(self) -> tuple[int, ...]:
         return tuple(t for t in range(T.N_TILES) for _ in range(self.counts[t]))
@@ -100,8 +113,13 @@ class HandSim:
     """Plays one hand; :meth:`run` returns the hand record (a JSON-ready dict)."""
 
     def __init__(self, rs: Ruleset, rng: random.Random, hand_no: int, dealer: int, round_wind: int,
-                 cov: Counter, policy: SeatPolicy | None = None):
+                 cov: Counter, policy: SeatPolicy | None = None, false_win_rate: float = 0.0):
         self.policy = policy  # how some seats play besides their bot (engine.sim.collusion)
+        #: the share of hands in which a seat declares a win it does not have (a deliberate 诈胡);
+        #: 0 draws nothing from ``rng``, so games without them are the same as before
+        self.false_win_rate = false_win_rate
+        #: the won hand's pairwise payments (``Settlement.payments``), once :meth:`run` has played it
+        self.payments: tuple[tuple[int, int, int], ...] = ()
         self.rs = rs
         self.rng = rng
         self.hand_no = hand_no
@@ -109,6 +127,7 @@ class HandSim:
         self.round_wind = round_wind
         self.cov = cov
         self.need = rs.hand_size // 3
+        self.tracks_early_ready = rs.tracks_early_ready  # 天听 / 地听 (seed 002's 明星三缺一)
         self._reset()
 
     def _reset(self) -> None:
@@ -127,6 +146,8 @@ class HandSim:
         self.reserve_left = self.rs.seabed_reserve
         self.kept_replacement: int | None = None  # a seat that keeps its replacement as its seabed tile
         self.deal_melds = 0  # concealed kongs made at the deal
+        self.false_wins: list[int] = []  # seats that declared a false win, in order
+        self.false_win_at: int | None = None  # a deliberate 诈胡 is due once this many discards are made
 
     # ------------------------------------------------------------------ helpers
     def emit(self, type_: str, seat: int, **fields: Any) -> dict[str, Any]:
@@ -193,13 +214,15 @@ class HandSim:
         st = self.seats[s]
         if from_seat is None and st.last_draw_back and st.last_back_reason in ("kong", "flower"):
             out = tuple(sorted((*out, ("replacement", st.last_back_reason)), key=lambda kv: kv[0]))
+        if st.heavenly_ready or st.earthly_ready:  # 天听 / 地听 (seed 002)
+            out = tuple(sorted(out + early_ready_extra(st.heavenly_ready, st.earthly_ready), key=lambda kv: kv[0]))
         return out
 
     def try_win(self, s: int, t: int, *, self_drawn: bool, kong: bool, last_tile: bool,
                 from_seat: int | None) -> tuple[WinSituation, Score] | None:
         """A legal win for seat ``s`` on ``t`` (scored by the ruleset), or None."""
         st = self.seats[s]
-        if not self_drawn and (not st.maybe_ready or st.passed_win):
+        if st.barred or not self_drawn and (not st.maybe_ready or st.passed_win):
             return None
         counts = list(st.counts)
         if not self_drawn:
@@ -268,6 +291,8 @@ class HandSim:
             self.seats.append(st)
             self.cov[f"plan_{plan.kind}"] += 1
         self.seats[self.dealer].last_draw = deal[self.dealer][-1]
+        if self.false_win_rate > 0 and rng.random() < self.false_win_rate:
+            self.false_win_at = rng.randrange(24)
 
     def run(self) -> dict[str, Any]:
         for _ in range(MAX_RETRIES):
@@ -351,6 +376,8 @@ class HandSim:
                     self.emit("win", s, tile=T.name(t), **{"from": s})
                     self.wins.append(_Win(s, None, t, won[0], won[1], "kong_replacement" if kong_flag else "self_drawn"))
                     return "win"
+                if self.false_win_at is not None and self.discards_made >= self.false_win_at:
+                    self.false_win(s, t)
             if (st.called is None or rs.kong_after_call) and self.drawable_left() > 0:
                 k = self.kong_choice(st)
                 if k is not None:
@@ -369,6 +396,18 @@ class HandSim:
                     continue
             self.discard(s)
             return None
+
+    def false_win(self, s: int, t: int) -> None:
+        """Seat ``s`` declares a self-drawn win on ``t`` with a hand that does not win (诈胡): it
+        pays the ruleset's penalty, may not win again this hand and scores 0 (陪打); play goes on."""
+        st = self.seats[s]
+        if st.barred or T.is_flower(t) or self.drawable_left() <= 0:
+            return
+        self.false_win_at = None
+        self.emit("win", s, tile=T.name(t), **{"from": s})
+        st.barred = True
+        self.false_wins.append(s)
+        self.cov["deliberate_false_wins"] += 1
 
     def kong_choice(self, st: _Seat) -> tuple[str, int] | None:
         for t in range(34) if 4 in st.counts else ():
@@ -490,6 +529,18 @@ class HandSim:
         self.discards_made += 1
         self.last_discard = (s, t)
         self.update_ready(st)
+        if self.tracks_early_ready:
+            self.note_early_ready(st)
+
+    def note_early_ready(self, st: _Seat) -> None:
+        """明星三缺一 (seed 002), as the replay does: is the seat ready now, at a moment that makes
+        天听 or 地听?"""
+        st.own_discards += 1
+        first, early = early_ready_moments(
+            st.own_discards, self.live, any(not m.is_concealed for x in self.seats for m in x.melds))
+        if (first or early) and self.rs.is_ready(st.counts, st.melds):
+            st.heavenly_ready = st.heavenly_ready or first
+            st.earthly_ready = st.earthly_ready or early
 
     def update_ready(self, st: _Seat) -> None:
         """Refresh the seat's ready filter (exact for standard shapes and 七对; a ruleset
@@ -645,16 +696,26 @@ class HandSim:
         else:
             cov["exhaustive_draws"] += 1
         wins = tuple(WinEnd(w.seat, w.from_seat, w.situation, w.score) for w in self.wins)
-        seats = tuple(SeatEnd(st.seat, st.tiles(), tuple(st.melds), tuple(st.flowers), st.wilds, False)
+        seats = tuple(SeatEnd(st.seat, st.tiles(), tuple(st.melds), tuple(st.flowers), st.wilds, st.barred)
                       for st in self.seats)
-        end = HandEnd(self.dealer, self.round_wind, wins, (), seats, tuple(tuple(st.feeders) for st in self.seats))
-        deltas = list(rs.settle(end).deltas) if wins else [0, 0, 0, 0]
+        end = HandEnd(self.dealer, self.round_wind, wins, tuple(self.false_wins), seats,
+                      tuple(tuple(st.feeders) for st in self.seats))
+        settlement = rs.settle(end) if wins else None
+        self.payments = settlement.payments if settlement is not None else ()
+        deltas = list(settlement.deltas) if settlement is not None else [0, 0, 0, 0]
+        penalties = []
+        for s in self.false_wins:
+            pen = rs.false_win_penalty(s, self.dealer)
+            deltas = [a + b for a, b in zip(deltas, pen, strict=True)]
+            penalties.append({"seat": s, "kind": "false_win", "deltas": list(pen)})
         outcome: dict[str, Any] = {
             "result": "win" if wins else "draw",
             "wins": [{"seat": w.seat, "from": w.seat if w.from_seat is None else w.from_seat,
                       "tile": T.name(w.tile), "score": recorded_score(rs, w.score)} for w in self.wins],
             "deltas": deltas,
         }
+        if penalties:
+            outcome["penalties"] = penalties
         hand: dict[str, Any] = {
             "hand_no": self.hand_no, "round_wind": WINDS[self.round_wind], "dealer": self.dealer,
             "wall": T.names(self.wall),
@@ -682,17 +743,32 @@ def simulate_game(ruleset: Ruleset, rng: random.Random, game_id: str, hands: int
         out_hands.append(hand)
         oc = hand["outcome"]
         scores = [a + b for a, b in zip(scores, oc["deltas"], strict=True)]
-        winners = [w["seat"] for w in oc["wins"]]
-        nxt = ruleset.next_dealer(dealer, winners, oc["result"] != "win")
-        round_wind = ruleset.next_round_wind(round_wind, i + 1, nxt, first_dealer, nxt != dealer)
-        dealer = nxt
+        dealer, round_wind = next_deal(ruleset, i, dealer, round_wind, first_dealer, oc)
     cov["games"] += 1
     return {
         "format": "mahjong-log/1", "game_id": game_id, "platform": "mahjong-audit-sim",
-        "ruleset": ruleset.name, "options": {},
+        "ruleset": ruleset.name, "options": options_record(ruleset),
         "players": list(players) if players is not None else [f"bot{s}" for s in range(4)],
         "initial_scores": [0, 0, 0, 0], "hands": out_hands, "final_scores": scores,
     }
+
+
+def options_record(ruleset: Ruleset) -> dict[str, Any]:
+    """The game's ``options`` as a log carries them: the ruleset's options that differ from the
+    defaults (plain JSON values), so the audit replays the game under the rules it was played by."""
+    from mahjong_audit.engine.house_rules import to_json
+
+    opts = ruleset.options
+    return {name: to_json(getattr(opts, name)) for name, default, _ in ruleset.option_docs()
+            if getattr(opts, name) != default}
+
+
+def next_deal(ruleset: Ruleset, i: int, dealer: int, round_wind: int, first_dealer: int,
+              outcome: dict[str, Any]) -> tuple[int, int]:
+    """The dealer and round wind of the hand after hand ``i`` (its ``outcome``)."""
+    winners = [w["seat"] for w in outcome["wins"]]
+    nxt = ruleset.next_dealer(dealer, winners, outcome["result"] != "win")
+    return nxt, ruleset.next_round_wind(round_wind, i + 1, nxt, first_dealer, nxt != dealer)
 
 
 def game_rng(seed: int, index: int) -> random.Random:

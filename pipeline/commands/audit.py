@@ -24,7 +24,10 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TextIO
 
+from mahjong_audit.engine.house_rules import load_profile
+from mahjong_audit.pipeline import exits
 from mahjong_audit.pipeline.cli import byte_size
+from mahjong_audit.pipeline.words import count
 from mahjong_audit.pipeline.workers import WorkerDied, watch_workers
 
 EPILOG = """\
@@ -36,16 +39,16 @@ Any other option is a Beam pipeline option, passed through unchanged, e.g.
         --environment_config HOST:50000 --extra_package dist/mahjong_audit-*.whl
 On a cluster the workers need this package installed (--extra_package with the wheel, or a
 custom container) and --staging (or --temp_location) must be a path every worker and
-this machine can reach: gs://bucket/audit-staging, s3://…, or a shared mount. Exit
-status: 0 done (findings are not an error), 1 usage or I/O error, an unreachable job
-service or worker pool, a failed job, or a worker process that died (the database is
-left as it was), 2 database locked by another process (--wait SECONDS waits for it).
-"""
+this machine can reach: gs://bucket/audit-staging, s3://…, or a shared mount. A run
+that fails (an unreachable job service or worker pool, a failed job, a worker process
+that died) leaves the database as it was.
+
+"""+ exits.epilog()
 
 OUR_OPTIONS = frozenset({
     "-h", "--help", "--db", "--from", "--workers", "--in-memory", "--staging", "--log",
     "--progress", "--no-progress", "--connect-timeout", "--parquet", "--skip-audited",
-    "--max-record-bytes", "--wait",
+    "--max-record-bytes", "--wait", "--rules",
 })
 
 
@@ -98,9 +101,12 @@ def register(subparsers) -> None:
                    help="reject a record (a line, or a multi-line record) longer than N bytes, "
                         "with its size, without reading it into memory; suffixes K, M, G "
                         "(default: 64M)")
+    p.add_argument("--rules", metavar="FILE",
+                   help="house-rules profile (TOML, one table per ruleset; mahjong-audit rules lists the "
+                        "options): a log's own options win over it, it wins over the defaults")
     p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
                    help="if another process holds the database, wait up to SECONDS for it "
-                        "(default: 0, fail at once with exit status 2)")
+                        f"(default: 0, fail at once with exit status {exits.LOCKED})")
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_const", const=True,
                       help="always draw the progress line on stderr")
@@ -113,7 +119,7 @@ def register(subparsers) -> None:
 
 
 def _err(msg: str) -> None:
-    print(f"mahjong-audit audit: {msg}", file=sys.stderr)
+    exits.error("audit", msg)
 
 
 def new_run_id(now: datetime) -> str:
@@ -121,15 +127,6 @@ def new_run_id(now: datetime) -> str:
     order runs started (the Parquet dataset takes a game's latest run as the greatest id),
     also for two runs in the same second."""
     return now.strftime("%Y%m%dT%H%M%S.%fZ") + "-" + uuid.uuid4().hex[:8]
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("mahjong-audit")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 @contextlib.contextmanager
@@ -220,9 +217,16 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     if args.db is None and args.parquet is None:
         _err("give --db FILE, --parquet DIR or both")
         return 1
+    try:
+        if args.db is not None:
+            sink.check_database_file(args.db)  # a log given as --db: refused before anything is read
+    except sink.DatabaseError as e:
+        _err(str(e))
+        return 1
     parquet = staging_files.plain(args.parquet) if args.parquet else None
 
     try:
+        profile = load_profile(args.rules)  # a profile that cannot be used: one line, exit 1, before any work
         if args.importer is not None:
             read.importer_for("", args.importer)
         walk = read.walk_inputs(args.inputs)
@@ -253,7 +257,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
             con = sink.connect(args.db, wait=args.wait)
         except sink.DatabaseLocked as e:
             _err(str(e))
-            return 2
+            return exits.LOCKED
         except sink.DatabaseError as e:
             _err(str(e))
             return 1
@@ -266,7 +270,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         stats = incremental.file_stats(files)
         selection = incremental.Selection(files, ())
         if args.skip_audited:
-            selection = incremental.select(files, stats, _known_files(con, parquet, files))
+            selection = incremental.select(files, stats, _known_files(con, parquet, files, profile))
         todo = selection.audit
         sizes = {f: stats[f].size for f in todo}
         try:
@@ -285,7 +289,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
                 logging.info("skipped (no format recognised): %s", path)
             try:
                 _run_pipeline(shards, choice, run_id, staging, args.importer, audit_fn,
-                              real_stderr if show else None, limit, pool)
+                              real_stderr if show else None, limit, pool, profile)
                 if pool is not None:
                     pool.release()
                 summary = _load(con, parquet, staging, todo, stats,
@@ -311,14 +315,21 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     return 0
 
 
-def _known_files(con, parquet: str | None, files):
-    """path -> (size, mtime, content_hash) of the inputs as last audited (database first)."""
+def _known_files(con, parquet: str | None, files, profile=None):
+    """path -> (size, mtime, content_hash) of the inputs as last audited (database first),
+    leaving out those audited under another house-rules profile than ``profile``."""
     from mahjong_audit.pipeline import dataset, incremental
+
+    sha = profile.sha256 if profile is not None else ""
+
+    def known(c):
+        other = incremental.audited_under_other_rules(c, files, sha)
+        return {p: k for p, k in incremental.known_files(c, files).items() if p not in other}
 
     if con is None and parquet is not None:
         with dataset.connect(parquet, required=False) as dcon:
-            return incremental.known_files(dcon, files)
-    return incremental.known_files(con, files)
+            return known(dcon)
+    return known(con)
 
 
 def _load(con, parquet, staging, sources, stats, make_run, run_id):
@@ -363,7 +374,7 @@ def _worker_command(pool) -> str | None:
 
 
 def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_out,
-                  max_record_bytes: int, pool=None) -> None:
+                  max_record_bytes: int, pool=None, profile=None) -> None:
     import apache_beam as beam
 
     from mahjong_audit.pipeline import runner
@@ -378,7 +389,7 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
         | "Shards" >> beam.Create(list(shards))
         | "Audit" >> AuditPipeline(run_id=run_id, staging=staging, importer=importer,
                                    audit_fn=audit_fn, progress_dir=progress_dir,
-                                   max_record_bytes=max_record_bytes)
+                                   max_record_bytes=max_record_bytes, profile=profile)
     )
     bar = ProgressBar(progress_dir, progress_out) \
         if progress_dir is not None and progress_out is not None else contextlib.nullcontext()
@@ -395,11 +406,12 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
 
 
 def _run_row(run_id, started, inputs, runner_name, summary):
+    from mahjong_audit import __version__
     from mahjong_audit.schemas.results import RunRow
 
     return RunRow(
         run_id=run_id, started_at=started, finished_at=datetime.now(UTC).replace(tzinfo=None),
-        version=_version(), inputs=list(inputs), runner=runner_name,
+        version=__version__, inputs=list(inputs), runner=runner_name,
         games=summary.games, hands=summary.hands, findings=summary.findings, rejected=summary.rejected,
         records=summary.records, duplicates=summary.duplicates,
     )
@@ -419,23 +431,25 @@ def _runner_label(choice) -> str:
 
 def _print_summary(summary, elapsed: float, runner_name: str, db: str | None, log_path: str,
                    skipped: int = 0, parquet: str | None = None, unread: str | None = None) -> None:
+    from mahjong_audit import __version__
+
     rate = summary.games / elapsed if elapsed > 0 else 0.0
     kinds = ", ".join(f"{k} {n}" for k, n in summary.findings_by_kind) or "none"
-    print(f"audited {summary.games} games, {summary.hands} hands in {elapsed:.1f} s "
+    print(f"audited {count(summary.games, 'game')}, {count(summary.hands, 'hand')} in {elapsed:.1f} s "
           f"({rate:.1f} games/s) on {runner_name}")
     print(f"findings: {summary.findings} ({kinds})")
     if summary.duplicates:
-        print(f"duplicates: {summary.duplicates} later copies of a game_id left out")
-    print(f"rejected: {summary.rejected} records")
-    print(f"records: {summary.records} read = {summary.games} games + {summary.duplicates} duplicates "
-          f"+ {summary.rejected} rejected")
+        print(f"duplicates: {count(summary.duplicates, 'later copy', 'later copies')} of a game_id left out")
+    print(f"rejected: {count(summary.rejected, 'record')}")
+    print(f"records: {summary.records:,} read = {count(summary.games, 'game')} + "
+          f"{count(summary.duplicates, 'duplicate')} + {summary.rejected} rejected")
     for f in summary.unreconciled:
-        print(f"warning: {f.source_file}: {f.records} records read but {f.games} games + "
-              f"{f.duplicates} duplicates + {f.rejected} rejected (please report this)")
+        print(f"warning: {f.source_file}: {count(f.records, 'record')} read but {count(f.games, 'game')} + "
+              f"{count(f.duplicates, 'duplicate')} + {f.rejected} rejected (please report this)")
     if skipped:
-        print(f"skipped: {skipped} files audited unchanged before (--skip-audited)")
+        print(f"skipped: {count(skipped, 'file')} audited unchanged before (--skip-audited)")
     if unread:
         print(unread)
     if parquet:
         print(f"parquet dataset: {parquet}")
-    print(f"database: {db or 'none'}  (log: {log_path})")
+    print(f"database: {db or 'none'}  (log: {log_path}; mahjong-audit {__version__})")

@@ -84,7 +84,8 @@ def convert_file(path: str, chosen: str | None) -> tuple[list[dict[str, Any]], l
 
 
 def run(args: argparse.Namespace) -> int:
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline import exits, read
+    from mahjong_audit.pipeline.words import count
 
     try:
         if args.importer is not None:
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         walk = read.walk_inputs(args.inputs)
         files = walk.files
     except OSError as e:
-        print(f"mahjong-audit import: {e}", file=sys.stderr)
+        exits.error("import", str(e))
         return 1
     n_games = n_bad = 0
     out = _open_out(args.output)
@@ -111,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             out.flush()
     where = "stdout" if args.output == "-" else args.output
-    print(f"{len(files)} files: {n_games} games written to {where}, {n_bad} records rejected", file=sys.stderr)
+    print(f"{count(len(files), 'file')}: {count(n_games, 'game')} written to {where}, "
+          f"{count(n_bad, 'record')} rejected", file=sys.stderr)
     for line in read.walk_report(walk, args.importer):
         print(line, file=sys.stderr)
     return 1 if n_bad else 0

@@ -12,13 +12,14 @@ import argparse
 import os
 import sys
 
+from mahjong_audit.pipeline import exits
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "report", help="write a self-contained HTML report (charts, findings, replays) from an audit database",
-        description=__doc__.split("\n\n")[0].split(": ", 1)[1], epilog=(
-            "Exit status: 0 written (findings are not an error), 1 usage or I/O error, "
-            "2 database locked by a running audit."),
+        description=__doc__.split("\n\n")[0].split(": ", 1)[1], epilog=exits.epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--db", metavar="FILE", help="DuckDB database written by `mahjong-audit audit`")
@@ -38,7 +39,7 @@ def register(subparsers) -> None:
 
 
 def _err(msg: str) -> None:
-    print(f"mahjong-audit report: {msg}", file=sys.stderr)
+    exits.error("report", msg)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
                       max_replays=args.max_replays, max_players=args.max_players, parquet=args.parquet)
     except ReportError as e:
         _err(str(e))
-        return 2 if isinstance(e, DatabaseLocked) else 1
+        return exits.LOCKED if isinstance(e, DatabaseLocked) else exits.FAILED
     for problem in built.replay_problems:
         _err(f"warning: {problem}")
     if args.output == "-":

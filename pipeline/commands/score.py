@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from mahjong_audit.accel import PURE_ENV
 from mahjong_audit.engine.hand import NotAWin, Score, ScoreItem, WinSituation
+from mahjong_audit.engine.house_rules import Profile, ProfileError, effective_options, load_profile
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets import RULESETS, OptionError
 from mahjong_audit.engine.situation_check import InvalidSituation, check_situation, parse_fields
@@ -40,6 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", nargs="?", help="input file (default: standard input)")
     p.add_argument("--ruleset", default="mcr", choices=sorted(RULESETS), help="default ruleset (a line's "
                    "'ruleset' field overrides it)")
+    p.add_argument("--rules", metavar="FILE", help="house-rules profile (TOML, one table per ruleset): a "
+                   "line's own options win over it, it wins over the defaults")
     p.set_defaults(func=run)
 
 
@@ -55,42 +58,42 @@ def _line_id(data: object) -> object:
     return ident if isinstance(ident, str | int | float) and not isinstance(ident, bool) else None
 
 
-def score_line(line: str, default_ruleset: str) -> dict[str, Any]:
+def score_line(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
     """One input line → one result object. Never raises for bad input.
 
     A line is read by a fast path when it takes it (:mod:`schemas.situation_msgspec` where msgspec
     is installed, else :mod:`schemas.situation_fast`), else by ``json.loads`` and the models,
     which give every error; all give the same result."""
-    return _plain(_line_result(line, default_ruleset))
+    return _plain(_line_result(line, default_ruleset, profile))
 
 
-def score_line_json(line: str, default_ruleset: str) -> str:
+def score_line_json(line: str, default_ruleset: str, profile: Profile | None = None) -> str:
     """One input line → its result line (without the newline): what ``score`` writes for it,
     ``json.dumps(score_line(line, default_ruleset), ensure_ascii=False)``."""
-    return _text(_line_result(line, default_ruleset))
+    return _text(_line_result(line, default_ruleset, profile))
 
 
-def score_line_checked(line: str, default_ruleset: str) -> dict[str, Any]:
+def score_line_checked(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
     """:func:`score_line` by ``json.loads`` and the models alone (the path of every invalid line)."""
-    return _plain(_line_result_checked(line, default_ruleset))
+    return _plain(_line_result_checked(line, default_ruleset, profile))
 
 
-def _line_result(line: str, default_ruleset: str) -> dict[str, Any]:
+def _line_result(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
     if situation_msgspec is not None:  # one fast path: what it leaves goes to the models
         got = situation_msgspec.read(line)
         if got is None:
-            return _line_result_checked(line, default_ruleset)
+            return _line_result_checked(line, default_ruleset, profile)
         return _score(got.situation.id, got.situation.ruleset, got.options, got.fields,
-                      partial(situation_msgspec.to_situation, got), default_ruleset)
+                      partial(situation_msgspec.to_situation, got), default_ruleset, profile)
     fast = situation_fast.read(line)
     if fast is None:
-        return _line_result_checked(line, default_ruleset)
+        return _line_result_checked(line, default_ruleset, profile)
     return _score(fast.get("id"), fast.get("ruleset"), fast.get("options", _EMPTY),
                   fast.get("ruleset_fields", _EMPTY), partial(situation_fast.to_situation, fast),
-                  default_ruleset)
+                  default_ruleset, profile)
 
 
-def _line_result_checked(line: str, default_ruleset: str) -> dict[str, Any]:
+def _line_result_checked(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
     try:
         data = json.loads(line)
     except (ValueError, RecursionError) as e:  # JSONDecodeError, an integer beyond Python's digit limit, nesting
@@ -100,15 +103,24 @@ def _line_result_checked(line: str, default_ruleset: str) -> dict[str, Any]:
         sit = Situation.model_validate(data)
     except ValidationError as e:
         return _invalid(error_code(e), describe_errors(e), ident)
-    return _score(ident, sit.ruleset, sit.options, sit.ruleset_fields, sit.to_situation, default_ruleset)
+    return _score(ident, sit.ruleset, sit.options, sit.ruleset_fields, sit.to_situation, default_ruleset, profile)
 
 
 _EMPTY: dict[str, Any] = {}  # no options, no ruleset fields (never changed)
 #: ruleset instances with default options, one per name (a ruleset is immutable once built)
 _DEFAULT_RULESETS: dict[str, Ruleset] = {}
+#: per ruleset name, the last profile seen and the ruleset instance under it alone
+_PROFILE_RULESETS: dict[str, tuple[Profile, Ruleset]] = {}
 
 
-def _ruleset(name: str, options: dict[str, Any]) -> Ruleset:
+def _ruleset(name: str, options: dict[str, Any], profile: Profile | None = None) -> Ruleset:
+    if profile is not None and profile.options_for(name):
+        if options:
+            return RULESETS[name](effective_options(name, options, profile))
+        cached = _PROFILE_RULESETS.get(name)
+        if cached is None or cached[0] is not profile:
+            cached = _PROFILE_RULESETS[name] = (profile, RULESETS[name](effective_options(name, None, profile)))
+        return cached[1]
     if options:
         return RULESETS[name](options)
     rs = _DEFAULT_RULESETS.get(name)
@@ -119,13 +131,14 @@ def _ruleset(name: str, options: dict[str, Any]) -> Ruleset:
 
 def _score(ident: object, ruleset_name: str | None, options: dict[str, Any], fields: dict[str, Any],
            situation: Callable[[tuple[tuple[str, object], ...]], WinSituation],
-           default_ruleset: str) -> dict[str, Any]:
-    """A validated line's result: its ruleset and options, its ruleset fields, the checks, the score."""
+           default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
+    """A validated line's result: its ruleset and options (over the profile's), its ruleset fields,
+    the checks, the score."""
     name = ruleset_name or default_ruleset
     if name not in RULESETS:
         return _invalid("unknown_ruleset", f"ruleset {name!r} is unknown", ident)
     try:
-        ruleset = _ruleset(name, options)
+        ruleset = _ruleset(name, options, profile)
     except OptionError as e:
         return _invalid("invalid_options", str(e), ident)
     try:
@@ -231,10 +244,11 @@ def _text(fields: dict[str, Any]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def score_lines(lines: Iterable[str], default_ruleset: str) -> Iterator[dict[str, Any]]:
+def score_lines(lines: Iterable[str], default_ruleset: str,
+                profile: Profile | None = None) -> Iterator[dict[str, Any]]:
     for line in lines:
         if line.strip():
-            yield score_line(line, default_ruleset)
+            yield score_line(line, default_ruleset, profile)
 
 
 def tune_collector() -> tuple[int, int, int]:
@@ -264,12 +278,17 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | 
 
 def _run(args: argparse.Namespace, stdin: TextIO | None, stdout: TextIO | None) -> int:
     out = stdout or sys.stdout
+    try:
+        profile = load_profile(getattr(args, "rules", None))
+    except ProfileError as e:  # one line, exit 1, before any line is read
+        print(f"mahjong-audit score: {e}", file=sys.stderr)
+        return 1
     results: Iterable[str]
     if args.file:
         with open(args.file, encoding="utf-8") as fh:
-            results = list(_result_lines(fh, args.ruleset))
+            results = list(_result_lines(fh, args.ruleset, profile))
     else:
-        results = _result_lines(stdin or sys.stdin, args.ruleset)
+        results = _result_lines(stdin or sys.stdin, args.ruleset, profile)
     for r in results:
         try:
             out.write(r + "\n")
@@ -278,7 +297,7 @@ def _run(args: argparse.Namespace, stdin: TextIO | None, stdout: TextIO | None) 
     return 0
 
 
-def _result_lines(lines: Iterable[str], default_ruleset: str) -> Iterator[str]:
+def _result_lines(lines: Iterable[str], default_ruleset: str, profile: Profile | None = None) -> Iterator[str]:
     for line in lines:
         if line.strip():
-            yield score_line_json(line, default_ruleset)
+            yield score_line_json(line, default_ruleset, profile)

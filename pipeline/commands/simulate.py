@@ -25,8 +25,11 @@ def register(subparsers) -> None:
     )
     p.add_argument("--ruleset", required=True, help="ruleset name (mcr, longgang, guangdong)")
     p.add_argument("--games", type=int, required=True, help="number of games")
+    p.add_argument("--options", metavar="JSON", help="the ruleset's options as a JSON object, recorded in every "
+                   "game (e.g. '{\"variant\": \"mingxing\"}' for mcr); default: the ruleset's defaults")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--hands-per-game", type=int, default=4, metavar="K", help="hands per game (default 4)")
+    p.add_argument("--hands-per-game", type=int, default=None, metavar="K",
+                   help="hands per game (default 4); with --five or --chips the most a session plays (default 300)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="output .jsonl or .jsonl.gz")
     p.add_argument("--faults", type=float, default=0.0, metavar="RATE",
                    help="share of games that get one labelled fault (0..1)")
@@ -41,32 +44,42 @@ def register(subparsers) -> None:
                         "games where both sit go to --labels")
     p.add_argument("--workers", type=int, default=1, help="processes generating games (default 1)")
     p.add_argument("--quiet", action="store_true", help="no coverage report on stderr")
+    p.add_argument("--rules", metavar="FILE",
+                   help="house-rules profile (TOML, one table per ruleset): the bots play and score under "
+                        "its table for --ruleset, and each log records it in its options")
     p.add_argument("--five", action="store_true",
-                   help="five players over the four seats, one standing out by the ruleset's rotation, with "
-                        "each player's chips after every hand (longgang only)")
+                   help="whole sessions (牌局) of five players over the four seats, one standing out by the ruleset's "
+                        "rotation, with each player's chips after every hand, 加筹 and 断子 (longgang only)")
+    p.add_argument("--chips", action="store_true",
+                   help="whole sessions (牌局) of four players with their chips, played to their end (longgang only)")
+    p.add_argument("--false-wins", type=float, default=None, metavar="RATE",
+                   help="with --five or --chips: the share of hands in which a seat declares a win it does not have "
+                        "(a deliberate 诈胡, listed in --labels; default 0.03)")
     p.set_defaults(func=run)
 
 
-Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any, bool]
+#: (ruleset, seed, start, n, hands, fault rate, period, population, session players (0: plain games),
+#: deliberate 诈胡 rate, ruleset options)
+Job = tuple[str, int, int, int, int, float, "tuple[int, str, float] | None", Any, int, float, dict]
 
 
 def _chunk(args: Job) -> tuple[list[str], list[str], Counter]:
     """Games ``start .. start+n-1`` as JSON lines, their fault and collusion labels, and coverage."""
     from mahjong_audit.engine.sim import simulate_one, start_time
     from mahjong_audit.engine.sim.faults import inject_maybe
+    from mahjong_audit.engine.sim.five import false_win_labels, session_one
     from mahjong_audit.schemas.instants import parse_instant
 
-    ruleset, seed, start, n, hands, rate, period, population, five = args
+    ruleset, seed, start, n, hands, rate, period, population, session, false_win_rate, options = args
     cov: Counter = Counter()
     lines: list[str] = []
     labels: list[str] = []
     for i in range(start, start + n):
-        game = simulate_one(ruleset, seed, i, hands, cov, population)
-        if five:
-            from mahjong_audit.engine.rulesets import RULESETS
-            from mahjong_audit.engine.sim.five import five_players
-
-            game = five_players(game, RULESETS[ruleset]({}))
+        if session:
+            game = session_one(ruleset, options, seed, i, session, hands, false_win_rate, cov)
+            labels.extend(json.dumps(lab, ensure_ascii=False) for lab in false_win_labels(game))
+        else:
+            game = simulate_one(ruleset, seed, i, hands, cov, population, options)
         if period is not None:
             total, first, days = period
             game["started_at"] = start_time(seed, i, total, parse_instant(first), days)
@@ -93,7 +106,26 @@ def _jobs(a: Any, population: Any = None) -> Iterator[Job]:
     period = (a.games, a.start, a.days) if a.start else None
     for start in range(0, a.games, CHUNK):
         yield (a.ruleset, a.seed, start, min(CHUNK, a.games - start), a.hands_per_game, a.faults, period,
-               population, a.five)
+               population, 5 if a.five else 4 if a.chips else 0, a.false_wins, a.options)
+
+
+def _options(ruleset: str, text: str | None) -> dict[str, Any]:
+    """The ``--options`` object, checked by the ruleset; raises ValueError."""
+    from mahjong_audit.engine.rulesets import RULESETS, OptionError
+
+    if not text:
+        return {}
+    try:
+        options = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not JSON: {e}") from None
+    if not isinstance(options, dict):
+        raise ValueError("expected a JSON object")
+    try:
+        RULESETS[ruleset].parse_options(options)
+    except OptionError as e:
+        raise ValueError(str(e)) from None
+    return options
 
 
 def _population(a: Any) -> Any:
@@ -108,45 +140,74 @@ def _population(a: Any) -> Any:
 
 
 def run(a: Any) -> int:
+    from mahjong_audit.engine.house_rules import load_profile
     from mahjong_audit.engine.rulesets import RULESETS
+    from mahjong_audit.engine.sim.five import FALSE_WIN_RATE, SESSION_HANDS
+    from mahjong_audit.pipeline import exits
 
     if a.ruleset not in RULESETS:
-        print(f"simulate: unknown ruleset {a.ruleset!r} (known: {', '.join(sorted(RULESETS))})", file=sys.stderr)
+        exits.error("simulate", f"unknown ruleset {a.ruleset!r} (known: {', '.join(sorted(RULESETS))})")
+        return 1
+    try:
+        profile = load_profile(getattr(a, "rules", None))
+    except ValueError as e:  # engine.house_rules.ProfileError: one line, before any game is played
+        print(f"simulate: {e}", file=sys.stderr)
         return 1
     if a.faults and not a.labels:
-        print("simulate: --faults needs --labels FILE", file=sys.stderr)
+        exits.error("simulate", "--faults needs --labels FILE")
         return 1
-    if not 0.0 <= a.faults <= 1.0 or a.games < 0 or a.hands_per_game < 1:
-        print("simulate: --faults must be in 0..1, --games ≥ 0, --hands-per-game ≥ 1", file=sys.stderr)
+    if a.hands_per_game is None:
+        a.hands_per_game = SESSION_HANDS if a.five or a.chips else 4
+    if a.false_wins is None:
+        a.false_wins = FALSE_WIN_RATE if a.five or a.chips else 0.0
+    elif not (a.five or a.chips):
+        exits.error("simulate", "--false-wins is for sessions (--five or --chips)")
+        return 1
+    if not 0.0 <= a.faults <= 1.0 or not 0.0 <= a.false_wins <= 1.0 or a.games < 0 or a.hands_per_game < 1:
+        exits.error("simulate", "--faults and --false-wins must be in 0..1, --games ≥ 0, --hands-per-game ≥ 1")
+        return 1
+    if a.five and a.chips:
+        exits.error("simulate", "--five already plays sessions with chips; give one of --five, --chips")
         return 1
     if a.five and RULESETS[a.ruleset].max_players < 5:
-        print(f"simulate: {a.ruleset} seats at most {RULESETS[a.ruleset].max_players} players", file=sys.stderr)
+        exits.error("simulate", f"{a.ruleset} seats at most {RULESETS[a.ruleset].max_players} players")
         return 1
-    if a.five and a.players is not None:
-        print("simulate: --five plays five named players (bot0..bot4); it does not take --players", file=sys.stderr)
+    if a.chips and RULESETS[a.ruleset]({}).chips_ledger(4) is None:
+        exits.error("simulate", f"{a.ruleset} keeps no chips over a session (--chips is for longgang)")
         return 1
-    if a.five and a.faults:
-        print("simulate: --faults is for four-player games (the faults know seats, not a fifth player)",
-              file=sys.stderr)
+    if (a.five or a.chips) and a.players is not None:
+        exits.error("simulate", "a session plays named bots (bot0..); it does not take --players")
         return 1
+    try:
+        a.options = _options(a.ruleset, a.options)
+    except ValueError as e:
+        exits.error("simulate", f"--options: {e}")
+        return 1
+    if profile is not None:  # the profile's table for the ruleset, --options over it (a log's over a profile)
+        a.options = {**profile.options_for(a.ruleset), **a.options}
+        try:
+            RULESETS[a.ruleset](a.options)
+        except ValueError as e:  # OptionError: the two do not go together
+            print(f"simulate: --options with {profile.name}: {e}", file=sys.stderr)
+            return 1
     if a.start:
         from mahjong_audit.schemas.instants import InstantError, parse_instant
 
         try:
             parse_instant(a.start)
         except InstantError as e:
-            print(f"simulate: --start: {e}", file=sys.stderr)
+            exits.error("simulate", f"--start: {e}")
             return 1
         if a.days <= 0:
-            print("simulate: --days must be > 0", file=sys.stderr)
+            exits.error("simulate", "--days must be > 0")
             return 1
     try:
         population = _population(a)
     except ValueError as e:
-        print(f"simulate: {e}", file=sys.stderr)
+        exits.error("simulate", f"{e}")
         return 1
     if population is not None and population.collude and not a.labels:
-        print("simulate: --collude needs --labels FILE (which games had the pair at one table)", file=sys.stderr)
+        exits.error("simulate", "--collude needs --labels FILE (which games had the pair at one table)")
         return 1
     t0 = time.perf_counter()
     cov: Counter = Counter()

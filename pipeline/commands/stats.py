@@ -9,9 +9,8 @@ database, not for a Parquet dataset alone) with --view.
 
 --ruleset, --player, --since and --until narrow every view to those games and hands
 (times in UTC; --until with a plain date includes that day). With --player, views that
-list players show that player's rows only.
-
-Exit status 1 if the database is missing or has no audit tables, 2 if it is locked.
+list players show that player's rows only. A scope that matches no game says so, with the
+rulesets (or players) the database holds; a ruleset the auditor does not know is refused.
 """
 
 from __future__ import annotations
@@ -21,6 +20,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from mahjong_audit.pipeline import exits
+
 DEFAULT_VIEWS = ("player_stats", "fan_stats", "finding_summary")
 VIEWS: tuple[str, ...] = DEFAULT_VIEWS + ("period_stats", "finding_trend", "player_monthly",
                                           "suspicious_pairs", "anomalous_players",  # pipeline.collusion
@@ -29,7 +30,8 @@ VIEWS: tuple[str, ...] = DEFAULT_VIEWS + ("period_stats", "finding_trend", "play
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("stats", help="print player, fan and finding summaries from an audit database",
-                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                              description=__doc__, epilog=exits.epilog(),
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--db", metavar="FILE", help="DuckDB file written by `audit`")
     src.add_argument("--parquet", metavar="DIR", help="Parquet dataset written by `audit --parquet`")
@@ -79,15 +81,23 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
     return "\n".join([line(headers), sep] + [line(r) for r in cells])
 
 
+def _err(msg: str) -> None:
+    exits.error("stats", msg)
+
+
 def run(args: argparse.Namespace) -> int:
+    from mahjong_audit.engine.rulesets import RULESETS
     from mahjong_audit.pipeline.scope import Scope
     from mahjong_audit.schemas.instants import InstantError
 
+    if args.ruleset is not None and args.ruleset not in RULESETS:
+        _err(f"unknown ruleset {args.ruleset!r} (known: {', '.join(sorted(RULESETS))})")
+        return exits.FAILED
     try:
         scope = Scope.parse(ruleset=args.ruleset, player=args.player, since=args.since, until=args.until)
     except InstantError as e:
-        print(f"mahjong-audit stats: {e}", file=sys.stderr)
-        return 1
+        _err(str(e))
+        return exits.FAILED
     if args.parquet is not None:
         from mahjong_audit.pipeline import dataset
 
@@ -95,8 +105,8 @@ def run(args: argparse.Namespace) -> int:
             with dataset.connect(args.parquet) as con:
                 return _print_views(con, args, scope)
         except dataset.NoDataset as e:
-            print(f"mahjong-audit stats: {e}", file=sys.stderr)
-            return 1
+            _err(str(e))
+            return exits.FAILED
     return _run_db(args, scope)
 
 
@@ -104,16 +114,22 @@ def _run_db(args: argparse.Namespace, scope) -> int:
     from mahjong_audit.pipeline import sink
 
     if "://" not in args.db and not os.path.exists(args.db):
-        print(f"mahjong-audit stats: {args.db}: no such database", file=sys.stderr)
-        return 1
+        _err(f"{args.db}: no such database")
+        return exits.FAILED
     try:
         con = sink.connect(args.db, read_only=True)
     except sink.DatabaseLocked as e:
-        print(f"mahjong-audit stats: {e}", file=sys.stderr)
-        return 2
+        from mahjong_audit.pipeline.serve.replica import connect_read_copy
+
+        copy = connect_read_copy(args.db)  # the database `serve` holds: the copy it publishes
+        if copy is None:
+            _err(str(e))
+            return exits.LOCKED
+        con, note = copy
+        print(f"mahjong-audit stats: {note}", file=sys.stderr)
     except sink.DatabaseError as e:
-        print(f"mahjong-audit stats: {e}", file=sys.stderr)
-        return 1
+        _err(str(e))
+        return exits.FAILED
     try:
         return _print_views(con, args, scope)
     finally:
@@ -122,16 +138,22 @@ def _run_db(args: argparse.Namespace, scope) -> int:
 
 def _print_views(con, args: argparse.Namespace, scope) -> int:
     from mahjong_audit.pipeline.scope import has_player_column, narrow
+    from mahjong_audit.pipeline.words import count
 
     present = {n for (n,) in con.execute(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
     missing = [v for v in (args.view or DEFAULT_VIEWS) if v not in present]
     if missing:
-        print(f"mahjong-audit stats: {args.db or args.parquet} has no audit views ({', '.join(missing)}); "
-              "run `mahjong-audit audit` first", file=sys.stderr)
-        return 1
+        _err(f"{args.db or args.parquet} has no audit views ({', '.join(missing)}); "
+             "run `mahjong-audit audit` first")
+        return exits.FAILED
+    held = "" if scope.everything else _held(con, scope)  # before narrow() shadows the tables
     narrow(con, scope)
     if not scope.everything:
+        row = con.execute("SELECT count(*) FROM games").fetchone()
+        if not (row and row[0]):
+            _err(f"nothing matched: no game in scope ({scope.describe()}); {held}")
+            return exits.OK
         print(f"scope: {scope.describe()}\n")
     for i, view in enumerate(args.view or DEFAULT_VIEWS):
         where, params = "", []
@@ -144,6 +166,21 @@ def _print_views(con, args: argparse.Namespace, scope) -> int:
         headers = [d[0] for d in cur.description]
         rows = cur.fetchall()
         shown = f", showing {len(rows)}" if len(rows) < total else ""
-        print(("\n" if i else "") + f"{view} ({total} rows{shown})")
+        print(("\n" if i else "") + f"{view} ({count(total, 'row')}{shown})")
         print(format_table(headers, rows))
     return 0
+
+
+def _held(con, scope, shown: int = 12) -> str:
+    """What the database holds that a scope names: its rulesets, and its players when the
+    scope names one (the first ``shown`` of them by name)."""
+    from mahjong_audit.pipeline.words import count
+
+    rulesets = [r for (r,) in con.execute("SELECT DISTINCT ruleset FROM games ORDER BY 1").fetchall()]
+    text = f"the database holds {count(len(rulesets), 'ruleset')}: {', '.join(rulesets) or 'none'}"
+    if scope.player is None:
+        return text
+    players = [p for (p,) in con.execute(
+        "SELECT DISTINCT p FROM (SELECT unnest(players) AS p FROM games) WHERE p IS NOT NULL ORDER BY 1").fetchall()]
+    more = f", … ({len(players) - shown} more; --view player_stats lists them)" if len(players) > shown else ""
+    return f"{text}; {count(len(players), 'player')}: {', '.join(players[:shown]) or 'none'}{more}"

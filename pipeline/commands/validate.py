@@ -28,7 +28,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline import exits, read
+    from mahjong_audit.pipeline.words import count
 
     try:
         if args.importer is not None:
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         walk = read.walk_inputs(args.inputs)
         files = walk.files
     except OSError as e:
-        print(f"mahjong-audit validate: {e}", file=sys.stderr)
+        exits.error("validate", str(e))
         return 1
     games = bad = 0
     for path in files:
@@ -47,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
             else:
                 games += 1
     sys.stdout.flush()
-    print(f"{len(files)} files: {games} valid games, {bad} bad records", file=sys.stderr)
+    print(f"{count(len(files), 'file')}: {count(games, 'valid game')}, {count(bad, 'bad record')}",
+          file=sys.stderr)
     for line in read.walk_report(walk, args.importer):
         print(line, file=sys.stderr)
     return 1 if bad else 0

@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from html import escape
 
 from mahjong_audit.pipeline.report import collusion_view, queries
 from mahjong_audit.pipeline.report.render import HandKey, render
 from mahjong_audit.pipeline.report.replay_view import HandView, hand_view, load_games
+from mahjong_audit.pipeline.words import count
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +67,8 @@ def build(db: str, *, logs: Sequence[str] = (), importer: str | None = None, max
         for key in keys:
             game = loaded.games.get(key[0])
             if game is None:
-                views[key] = "this game is not in the logs given with --logs"
+                views[key] = ("not replayed: the logs given with --logs were not found" if not loaded.found_files
+                              else "this game is not in the logs given with --logs")
                 continue
             seqs = [f.seq for f in data.findings if (f.game_id, f.hand_no) == key]
             try:
@@ -76,10 +79,13 @@ def build(db: str, *, logs: Sequence[str] = (), importer: str | None = None, max
             views[key] = view if view is not None else f"the log of this game has no hand {key[1]}"
         n_hands = len({(f.game_id, f.hand_no) for f in data.findings if f.game_id is not None})
         note = (f"Replays: the hands with findings are replayed from the logs given with --logs "
-                f"({len(keys)} hand{'s' if len(keys) != 1 else ''}"
+                f"({count(len(keys), 'hand')}"
                 + (f", the first {max_replays} of {n_hands}" if len(keys) < n_hands and len(keys) >= max_replays
                    else "") + "); follow a finding's replay link to see the deal, every event and each "
                 "seat's tiles right after the finding's event.")
+        if not loaded.found_files:
+            note = (f"No replays: the logs given with --logs were not found ({escape('; '.join(problems))}). "
+                    "Run the report again with the paths of the audited logs to replay the hands with findings.")
     else:
         note = ("No replays: the database stores no events. Run <code>mahjong-audit report --logs INPUT…</code> "
                 "with the audited logs to link each finding to a replay of its hand.")

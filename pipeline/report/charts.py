@@ -8,13 +8,23 @@ pass plain text.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-FONT = "font-family:system-ui,'Noto Sans CJK SC','Noto Sans',sans-serif;font-size:12px"
-PALETTE = ("#3b6ea5", "#d9822b", "#5b9c5b", "#a05195", "#c23b3b", "#7a7a7a")
+#: the page's fonts: the system's own, then a CJK font of each platform (macOS, Windows,
+#: Linux desktops), so Chinese never falls to boxes where one of them is installed
+FONT_FAMILY = ("system-ui, 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', "
+               "'Source Han Sans SC', 'WenQuanYi Zen Hei', 'Noto Sans', sans-serif")
+FONT = f"font-family:{FONT_FAMILY.replace(', ', ',')};font-size:12px"
+#: colours of a chart's series, each told apart from the others; a stacked chart with more
+#: series than this shows the first ones and OTHER for the rest (:func:`stacked_series`)
+PALETTE = ("#3b6ea5", "#d9822b", "#5b9c5b", "#a05195", "#c23b3b", "#2a9d8f", "#d4b02a", "#8c5a3c",
+           "#e07aa8", "#5cc1d6")
+OTHER = "#9a9a9a"
 SEVERITY_COLOURS = {"error": "#c23b3b", "warning": "#d9a02b", "info": "#6a8fbf"}
+LEGEND_ROW = 18  # px per row of a legend
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,9 +33,52 @@ class Series:
     colour: str
 
 
+_NARROW = frozenset("iIjl.,:;|!'`")
+_SLIM = frozenset("()[]{}frt -")
+
+
+def _char_width(c: str) -> float:
+    if unicodedata.east_asian_width(c) in "WF":
+        return 12.0
+    if c in _NARROW:
+        return 4.0
+    if c in _SLIM:
+        return 5.5
+    if c in "mwMW":
+        return 12.0
+    return 8.8 if c.isupper() else 7.7
+
+
 def _text_width(s: str) -> float:
-    """Rough rendered width in px at 12px: CJK glyphs are about twice a Latin one."""
-    return sum(12.0 if ord(c) > 0x2E80 else 7.0 for c in s)
+    """Rendered width in px at 12px, on the wide side (a label is laid out in this much room):
+    CJK glyphs about twice a Latin one."""
+    return sum(_char_width(c) for c in s)
+
+
+def stacked_series(named: Sequence[tuple[str, Sequence[float]]]) -> list[tuple[Series, list[float]]]:
+    """Series of a stacked chart, largest first as given, each in a colour of its own: with
+    more than :data:`PALETTE` holds, the first ``len(PALETTE) - 1`` and one "other (N …)"
+    that sums the rest."""
+    if len(named) <= len(PALETTE):
+        return [(Series(n, PALETTE[i]), list(v)) for i, (n, v) in enumerate(named)]
+    keep, rest = named[: len(PALETTE) - 1], named[len(PALETTE) - 1:]
+    other = [sum(vals) for vals in zip(*(v for _, v in rest), strict=True)]
+    return ([(Series(n, PALETTE[i]), list(v)) for i, (n, v) in enumerate(keep)]
+            + [(Series(f"other ({len(rest)} more)", OTHER), other)])
+
+
+def _legend(series: Sequence[Series], x0: float, y0: float, room: float) -> tuple[list[str], int]:
+    """A legend laid out in rows within ``room`` px from ``x0``: a swatch and its whole
+    label per series, never cut, never over the next one. Returns the SVG and its height."""
+    parts, x, y = [], x0, y0
+    for s in series:
+        w = 16 + _text_width(s.name)
+        if x > x0 and x + w > x0 + room:
+            x, y = x0, y + LEGEND_ROW
+        parts.append(f'<g class="legend"><rect x="{x:.0f}" y="{y:.0f}" width="12" height="12" fill="{s.colour}"/>'
+                     f'<text x="{x + 16:.0f}" y="{y + 10:.0f}">{escape(s.name)}</text></g>')
+        x += w + 14
+    return parts, (int(y - y0) + LEGEND_ROW if series else 0)
 
 
 def _num(v: float) -> str:
@@ -53,21 +106,16 @@ def hbar(title: str, rows: Sequence[tuple[str, Sequence[float]]], *,
     if not rows or all(sum(v) == 0 for _, v in rows):
         return _empty(title, empty)
     bar_h, gap, pad = 18, 6, 8
-    label_w = min(220.0, max(_text_width(lbl) for lbl, _ in rows) + 12)
-    legend_h = 22 if len(series) > 1 else 0
+    label_w = max(_text_width(lbl) for lbl, _ in rows) + 12  # whole labels: a long one widens the chart
     value_w = 64
+    width = max(width, int(label_w + value_w + pad + 160))
     plot_w = width - label_w - value_w - pad
-    top = pad + legend_h
+    legend, legend_h = _legend(series, label_w, pad, width - label_w - pad) if len(series) > 1 else ([], 0)
+    top = pad + legend_h + (4 if legend_h else 0)
     height = top + len(rows) * (bar_h + gap) + pad
     vmax = max(sum(v) for _, v in rows) or 1
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" style="{FONT}">', f"<title>{escape(title)}</title>"]
-    if legend_h:
-        x = label_w
-        for s in series:
-            parts.append(f'<rect x="{x:.0f}" y="{pad}" width="12" height="12" fill="{s.colour}"/>'
-                         f'<text x="{x + 16:.0f}" y="{pad + 10}">{escape(s.name)}</text>')
-            x += 28 + _text_width(s.name)
+             f'viewBox="0 0 {width} {height}" style="{FONT}">', f"<title>{escape(title)}</title>", *legend]
     for i, (label, values) in enumerate(rows):
         y = top + i * (bar_h + gap)
         href = (links or {}).get(label)
@@ -133,19 +181,15 @@ def timeline(title: str, periods: Sequence[str], series: Sequence[tuple[Series, 
     if not periods or not any(totals):
         return _empty(title, empty)
     left, right, top, bottom = 52, 16, 12, 44
-    legend_rows = -(-len(series) // 4) if len(series) > 1 else 0
-    legend_h = legend_rows * 18
+    legend, legend_h = _legend([s for s, _ in series], 8, top, width - 16) if len(series) > 1 else ([], 0)
+    legend_h += 6 if legend_h else 0
     height = 240 + legend_h
     plot_w, plot_h = width - left - right, height - top - bottom - legend_h
     vmax = max(totals) or 1
     bw = plot_w / len(periods)
     base_y = top + legend_h + plot_h
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" style="{FONT}">', f"<title>{escape(title)}</title>"]
-    for k, (s, _) in enumerate(series if legend_rows else ()):
-        x, ly = left + (k % 4) * (plot_w / 4), top + (k // 4) * 18
-        parts.append(f'<rect x="{x:.0f}" y="{ly}" width="12" height="12" fill="{s.colour}"/>'
-                     f'<text x="{x + 16:.0f}" y="{ly + 10}">{escape(s.name)}</text>')
+             f'viewBox="0 0 {width} {height}" style="{FONT}">', f"<title>{escape(title)}</title>", *legend]
     parts += [f'<line x1="{left}" y1="{base_y}" x2="{width - right}" y2="{base_y}" stroke="#888"/>',
               f'<line x1="{left}" y1="{base_y - plot_h}" x2="{left}" y2="{base_y}" stroke="#888"/>',
               f'<text x="{left - 6}" y="{base_y - plot_h + 10}" text-anchor="end">{escape(_num(vmax))}</text>',
@@ -163,8 +207,10 @@ def timeline(title: str, periods: Sequence[str], series: Sequence[tuple[Series, 
             tip = f"{period}: {_num(v)}" + (f" {s.name}" if s.name else "")
             parts.append(f'<rect class="bar" x="{x + 1:.1f}" y="{y:.1f}" width="{max(1.0, bw - 2):.1f}" '
                          f'height="{h:.1f}" fill="{s.colour}"><title>{escape(tip)}</title></rect>')
-        if i % every == 0:
-            parts.append(f'<text x="{x + bw / 2:.1f}" y="{base_y + 16}" text-anchor="middle">'
+        if i % every == 0:  # centred under its bar, but never past the chart's edges
+            half = _text_width(period) / 2
+            cx = min(max(x + bw / 2, half + 2), width - half - 2)
+            parts.append(f'<text x="{cx:.1f}" y="{base_y + 16}" text-anchor="middle">'
                          f"{escape(period)}</text>")
     parts.append("</svg>")
     return _figure("".join(parts), title, note)

@@ -15,6 +15,7 @@ import duckdb
 
 from mahjong_audit.pipeline.collusion import SETTINGS
 from mahjong_audit.pipeline.report.charts import FONT, _figure, _text_width
+from mahjong_audit.pipeline.words import count
 
 HandKey = tuple[str, int]
 
@@ -101,15 +102,19 @@ def heatmap(m: FlowMatrix) -> str:
     if n < 2:
         return _figure('<p class="nodata">fewer than two players</p>', title)
     cell = 34 if n <= 12 else 24
-    label_w = min(140.0, max(_text_width(p) for p in m.players) + 10)
-    top = max(40.0, 0.87 * label_w + 16)  # column labels are turned 60°
-    size_w, size_h = label_w + n * cell + 10, top + n * cell + 10
+    label_w = max(_text_width(p) for p in m.players) + 10  # whole names: a long one widens the map
+    # Column labels are turned 60° up from their cell: a name of width w rises 0.87·w (plus
+    # the glyphs' own height) and reaches 0.5·w to the right; the map leaves that room, no more.
+    rise = max(_text_width(p) for p in m.players) * 0.87 + 12
+    top = rise + 6
+    reach = max(label_w + j * cell + cell / 2 + 4 + 0.5 * _text_width(p) + 12 for j, p in enumerate(m.players))
+    size_w, size_h = max(label_w + n * cell + 10, reach), top + n * cell + 10
     vmax = max((v for row in m.points for v in row), default=0.0) or 1.0
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{size_w:.0f}" height="{size_h:.0f}" '
              f'viewBox="0 0 {size_w:.0f} {size_h:.0f}" style="{FONT}"><title>{escape(title)}</title>']
     for j, p in enumerate(m.players):
         x = label_w + j * cell + cell / 2
-        parts.append(f'<text transform="translate({x + 4:.1f},{top - 6:.1f}) rotate(-60)">{escape(p)}</text>')
+        parts.append(f'<text transform="translate({x + 4:.1f},{top - 4:.1f}) rotate(-60)">{escape(p)}</text>')
     for i, a in enumerate(m.players):
         y = top + i * cell
         parts.append(f'<text x="{label_w - 6:.1f}" y="{y + cell / 2 + 4:.1f}" text-anchor="end">{escape(a)}</text>')
@@ -171,7 +176,7 @@ def render(data: CollusionData | None, anchors: Mapping[HandKey, str]) -> str:
             anchor = anchors.get((g, h))
             links.append(f'<a href="#{anchor}">{label}</a>' if anchor else label)
         more = p.deal_ins - len(p.hands)
-        hands_html = (f"<details><summary>{len(p.hands)} hand{'s' if len(p.hands) != 1 else ''}"
+        hands_html = (f"<details><summary>{count(len(p.hands), 'hand')}"
                       f"{f' (of {p.deal_ins})' if more > 0 else ''}</summary>" + "<br>".join(links) + "</details>")
         rows.append(f"<tr><td>{escape(p.ruleset)}</td><td>{escape(p.feeder)} → {escape(p.receiver)}</td>"
                     f"<td class=num>{p.hands_together:,}</td><td class=num>{p.feeder_deal_ins:,}</td>"

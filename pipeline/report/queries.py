@@ -9,6 +9,7 @@ same figures. Everything returned is an immutable value object.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -51,6 +52,7 @@ class FindingInfo:
     ruleset: str | None
     source_file: str
     source_line: int | None
+    depends_on: tuple[str, ...] = ()  # readings under which this error goes away (engine.rechecks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,7 @@ class CodeCount:
     severity: str
     count: int
     games: int
+    depends_on_rules: int = 0  # of ``count``: errors a documented house-rules reading clears
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +85,21 @@ class RulesetCount:
     wins: int
     draws: int
     money_at_stake: int = 0  # Σ |recorded - computed| of its payouts, in the ruleset's own unit
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingCount:
+    """Games of one ruleset audited under one set of readings and one house-rules profile.
+
+    ``readings`` is ``games.readings`` (JSON of the options that differ from the defaults; None
+    for games audited before it was recorded); ``profile`` and ``profile_sha256`` are None
+    when no profile was given."""
+
+    ruleset: str
+    readings: str | None
+    profile: str | None
+    profile_sha256: str | None
+    games: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +145,16 @@ class ItemCount:
 
 
 @dataclass(frozen=True, slots=True)
+class ScoredSeats:
+    """The seats a ruleset's scoring items were counted over: every scored seat of every
+    hand, of which ``wins`` are winners' (龙港 scores every seat, MCR the winner alone)."""
+
+    ruleset: str
+    seats: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
 class WinTypeCount:
     ruleset: str
     win_type: str
@@ -166,6 +194,7 @@ class ReportData:
     codes: tuple[CodeCount, ...]
     payouts: Payouts
     items: tuple[ItemCount, ...]
+    scored: tuple[ScoredSeats, ...]  # per ruleset: how many seats the item counts are out of
     win_types: tuple[WinTypeCount, ...]
     last_tile_wins: tuple[tuple[str, int], ...]  # (ruleset, wins on the last tile)
     players: tuple[PlayerLine, ...]  # per ruleset, worst offenders first, at most ``max_players`` each
@@ -175,6 +204,7 @@ class ReportData:
     untimed_games: int  # games without a start time (left out of the weekly charts)
     findings: tuple[FindingInfo, ...]  # the first ``max_findings`` in drill-down order
     chips: tuple[GameChips, ...] = ()  # chips per player over the game, where logs record them
+    readings: tuple[ReadingCount, ...] = ()  # per ruleset, the readings its verdicts were reached under
 
     @property
     def empty(self) -> bool:
@@ -198,10 +228,22 @@ def connect_read_only(path: str) -> duckdb.DuckDBPyConnection:
 
     if not os.path.exists(path):
         raise ReportError(f"database {path} does not exist (run `mahjong-audit audit … --db {path}` first)")
+    from mahjong_audit.pipeline import sink
+
+    try:
+        sink.check_database_file(path)
+    except sink.DatabaseError as e:
+        raise ReportError(str(e)) from None
     try:
         return duckdb.connect(path, read_only=True)
     except duckdb.Error as e:
         if "lock" in str(e).lower():
+            from mahjong_audit.pipeline.serve.replica import connect_read_copy
+
+            copy = connect_read_copy(path)  # the database `serve` holds: the copy it publishes
+            if copy is not None:
+                print(f"mahjong-audit report: {copy[1]}", file=sys.stderr)
+                return copy[0]
             raise DatabaseLocked(f"database {path} is locked by another process (an audit still writing it?); "
                                  "run the report when it has finished") from None
         raise ReportError(f"cannot open database {path} read-only: {e}") from None
@@ -243,10 +285,16 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
         severities=tuple((s, int(n)) for s, n in con.execute(
             "SELECT severity, count(*) FROM findings GROUP BY severity ORDER BY severity").fetchall()),
         codes=tuple(CodeCount(*r) for r in con.execute(
-            "SELECT kind, code, severity, count(*) AS n, count(DISTINCT game_id) FROM findings "
+            "SELECT kind, code, severity, count(*) AS n, count(DISTINCT game_id), "
+            f"count(*) FILTER (WHERE {_depends_sql(con)}) FROM findings "
             "GROUP BY kind, code, severity ORDER BY n DESC, kind, code").fetchall()),
         payouts=_payouts(con, bins),
         items=_items(con),
+        scored=tuple(ScoredSeats(r, int(n), int(w)) for r, n, w in con.execute(
+            "SELECT hs.ruleset, count(DISTINCT (hs.game_id, hs.hand_no, hs.seat)), "
+            "count(DISTINCT (hs.game_id, hs.hand_no, hs.seat)) FILTER (WHERE list_contains(h.winners, hs.seat)) "
+            "FROM hand_scores hs JOIN hands h USING (game_id, hand_no) GROUP BY hs.ruleset "
+            "ORDER BY hs.ruleset").fetchall()),
         win_types=tuple(WinTypeCount(*r) for r in con.execute(
             "SELECT ruleset, win_type, count(*) FROM hands WHERE result = 'win' AND win_type IS NOT NULL "
             "GROUP BY ruleset, win_type ORDER BY ruleset, win_type").fetchall()),
@@ -260,7 +308,21 @@ def load(con: duckdb.DuckDBPyConnection, db_path: str, *, max_findings: int = 50
         untimed_games=_scalar(con, "SELECT count(*) FROM games WHERE started_at IS NULL"),
         findings=_findings(con, max_findings),
         chips=load_chips(con),
+        readings=_readings(con),
     )
+
+
+def _readings(con: duckdb.DuckDBPyConnection) -> tuple[ReadingCount, ...]:
+    """Games per ruleset, readings and profile. A database written before ``games.readings``
+    existed (opened read-only, so not upgraded) shows its games as not recorded (None)."""
+    have = {r[0] for r in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'games'").fetchall()}
+    cols = ", ".join(c if c in have else f"NULL::VARCHAR AS {c}" for c in ("readings", "profile", "profile_sha256"))
+    rows = con.execute(f"""
+        SELECT ruleset, readings, profile, profile_sha256, count(*) AS n
+        FROM (SELECT ruleset, {cols} FROM games)
+        GROUP BY ALL ORDER BY ruleset, n DESC, readings NULLS LAST, profile NULLS FIRST""").fetchall()
+    return tuple(ReadingCount(r, readings, profile, sha, int(n)) for r, readings, profile, sha, n in rows)
 
 
 def _runs(con: duckdb.DuckDBPyConnection) -> tuple[RunInfo, ...]:
@@ -333,6 +395,17 @@ def _items(con: duckdb.DuckDBPyConnection) -> tuple[ItemCount, ...]:
     return tuple(ItemCount(r[0], r[1], r[2], int(r[3]), int(r[4]), float(r[5] or 0)) for r in rows)
 
 
+def _has_depends_on(con: duckdb.DuckDBPyConnection) -> bool:
+    return _scalar(con, "SELECT count(*) FROM information_schema.columns "
+                        "WHERE table_name = 'findings' AND column_name = 'depends_on'") > 0
+
+
+def _depends_sql(con: duckdb.DuckDBPyConnection) -> str:
+    """The condition "this finding depends on house rules", on a database written before
+    ``findings.depends_on`` existed (opened read-only, so not upgraded) never true."""
+    return "len(depends_on) > 0" if _has_depends_on(con) else "FALSE"
+
+
 def _seating_sql(con: duckdb.DuckDBPyConnection, sql: str) -> str:
     """``sql`` as it runs on this database: one written before ``hands.players`` existed (opened
     read-only, so not upgraded) takes every hand's seating from ``games.players``."""
@@ -384,11 +457,11 @@ def _findings(con: duckdb.DuckDBPyConnection, limit: int) -> tuple[FindingInfo, 
                CASE WHEN f.seat IS NOT NULL AND f.seat < len(coalesce(h.players, g.players))
                     THEN coalesce(h.players, g.players)[f.seat + 1] END,
                f.kind, f.code, f.severity, f.expected, f.recorded, f.message, f.ruleset,
-               f.source_file, f.source_line
+               f.source_file, f.source_line, coalesce(f.depends_on, [])
         FROM findings f LEFT JOIN games g USING (game_id)
         LEFT JOIN hands h ON h.game_id = f.game_id AND h.hand_no = f.hand_no
         ORDER BY f.game_id NULLS LAST, f.hand_no NULLS FIRST, f.seq NULLS LAST, f.seat NULLS FIRST,
                  f.kind, f.code, f.source_file, f.source_line
         LIMIT ?
-    """), [limit]).fetchall()
-    return tuple(FindingInfo(*r) for r in rows)
+    """).replace("f.depends_on", "f.depends_on" if _has_depends_on(con) else "NULL::VARCHAR[]"), [limit]).fetchall()
+    return tuple(FindingInfo(*r[:-1], tuple(r[-1])) for r in rows)  # type: ignore[call-arg]

@@ -7,6 +7,7 @@ string taken from the database or the logs goes through ``html.escape``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from html import escape
@@ -17,6 +18,7 @@ from mahjong_audit.pipeline.report import charts, collusion_view
 from mahjong_audit.pipeline.report.chips import render_chips
 from mahjong_audit.pipeline.report.queries import WIN_TYPES, FindingInfo, ReportData
 from mahjong_audit.pipeline.report.replay_view import HandView, SeatView, Snapshot
+from mahjong_audit.pipeline.words import count
 
 HandKey = tuple[str, int]
 
@@ -32,7 +34,7 @@ MAX_RUNS = 20
 CSS = """
 :root { --err:#c23b3b; --warn:#d9a02b; --info:#6a8fbf; --ink:#1d232b; --muted:#5f6b78; --line:#d9dee4; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.45 system-ui, 'Noto Sans CJK SC', 'Noto Sans', sans-serif; color: var(--ink);
+body { margin: 0; font: 14px/1.45 FONT_FAMILY; color: var(--ink);
        background: #f4f6f8; }
 header { background: #1f3a57; color: #fff; padding: 18px 32px; }
 header h1 { margin: 0 0 4px; font-size: 22px; }
@@ -79,7 +81,7 @@ table.seats tr.actor td { background: #fdeaea; }
 #findings { table-layout: fixed; }
 #findings td { overflow-wrap: anywhere; }
 table.seats td:first-child { width: 230px; }
-"""
+""".replace("FONT_FAMILY", charts.FONT_FAMILY)
 
 SCRIPT = """
 (function () {
@@ -141,8 +143,6 @@ def _int(n: int) -> str:
     return f"{n:,}"
 
 
-def _n(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def _pct(x: float) -> str:
@@ -191,11 +191,13 @@ def _header(data: ReportData, generated: datetime) -> str:
 def _summary(data: ReportData) -> str:
     errors = dict(data.severities).get("error", 0)
     warnings = dict(data.severities).get("warning", 0)
+    hinged = sum(c.depends_on_rules for c in data.codes)
     cards = [
         ("games", _int(data.games), False),
         ("hands", _int(data.hands), False),
         ("findings", _int(data.findings_total), data.findings_total > 0),
         ("errors / warnings", f"{_int(errors)} / {_int(warnings)}", errors > 0),
+        ("hard errors / depends on house rules", f"{_int(errors - hinged)} / {_int(hinged)}", errors > hinged),
         ("rejected records", _int(data.rejected), data.rejected > 0),
         ("money at stake" + (" (all rulesets; units differ)" if len(data.rulesets) > 1 else ""),
          _int(data.payouts.money_at_stake), data.payouts.money_at_stake > 0),
@@ -210,21 +212,24 @@ def _summary(data: ReportData) -> str:
     if data.empty:
         out.append('<p class="verdict">The database holds no audited games: nothing to report.</p>')
     elif data.clean:
-        out.append(f'<p class="verdict ok">No findings: all {_int(data.games)} games ({_int(data.hands)} hands) '
-                   "replayed cleanly, every score and payout matched, and no record was rejected.</p>")
+        out.append(f'<p class="verdict ok">No findings: {"the" if data.games == 1 else "all"} '
+                   f"{count(data.games, 'game')} ({count(data.hands, 'hand')}) replayed cleanly, every score "
+                   "and payout matched, and no record was rejected.</p>")
     else:
-        text = (f"{_n(data.findings_total, 'finding')} in {_n(data.games_with_findings, 'game')} "
+        text = (f"{count(data.findings_total, 'finding')} in {count(data.games_with_findings, 'game')} "
                 f"of {_int(data.games)}")
         if data.rejected:
-            text += f" and {_n(data.rejected, 'rejected record')}"
-        text += (f"; {_int(data.payouts.differing)} of {_n(data.payouts.compared, 'recorded seat payout')} "
-                 f"differ from the recomputed ones, by {_n(data.payouts.money_at_stake, 'point')} in all.")
+            text += f" and {count(data.rejected, 'rejected record')}"
+        text += (f"; {_int(data.payouts.differing)} of {count(data.payouts.compared, 'recorded seat payout')} "
+                 f"differ from the recomputed ones, by {count(data.payouts.money_at_stake, 'point')} in all.")
         out.append(f'<p class="verdict bad">{text}</p>')
     if data.rulesets:
         out.append("<h3>By ruleset</h3>")
         out.append(_table(["ruleset", "games", "hands", "wins", "draws", "money at stake (its own unit)"],
                           [[_e(r.ruleset), _int(r.games), _int(r.hands), _int(r.wins), _int(r.draws),
                             _int(r.money_at_stake)] for r in data.rulesets], num=(1, 2, 3, 4, 5)))
+    if data.readings:
+        out.append(_readings(data))
     if data.runs:
         run = data.runs[0]
         out.append("<h3>Audit runs</h3>")
@@ -243,10 +248,31 @@ def _summary(data: ReportData) -> str:
     return "".join(out)
 
 
+def _readings(data: ReportData) -> str:
+    """The readings (house rules) each ruleset's verdicts were reached under: the options that
+    differed from the defaults, and the profile given with ``--rules``."""
+    rows = []
+    for r in data.readings:
+        if r.readings is None:
+            readings = '<span class="muted">not recorded (audited by an older version)</span>'
+        elif r.readings == "{}":
+            readings = "the defaults"
+        else:
+            readings = "<br>".join(f"<code>{_e(k)} = {_e(json.dumps(v, ensure_ascii=False))}</code>"
+                                   for k, v in json.loads(r.readings).items())
+        profile = "—" if r.profile is None else f"<code>{_e(r.profile)}</code> ({_e((r.profile_sha256 or '')[:12])})"
+        rows.append([_e(r.ruleset), readings, profile, _int(r.games)])
+    return ("<h3>Readings (house rules) by ruleset</h3>"
+            + _table(["ruleset", "options that differ from the defaults", "profile (--rules, SHA-256)", "games"],
+                     rows, num=(3,))
+            + '<p class="muted">A game\'s own <code>options</code> win over the profile, the profile over the '
+              "defaults; <code>mahjong-audit rules</code> lists every option.</p>")
+
+
 def _finding_charts(data: ReportData) -> str:
     severities = sorted({s for k in data.kinds for s, _ in k.by_severity},
                         key=lambda s: (list(charts.SEVERITY_COLOURS).index(s) if s in charts.SEVERITY_COLOURS else 9, s))
-    series = [charts.Series(s, charts.SEVERITY_COLOURS.get(s, charts.PALETTE[5])) for s in severities]
+    series = [charts.Series(s, charts.SEVERITY_COLOURS.get(s, charts.OTHER)) for s in severities]
     rows = [(k.kind, [dict(k.by_severity).get(s, 0) for s in severities]) for k in data.kinds]
     kinds_chart = charts.hbar("Findings by kind", rows, series=series or [charts.Series("", charts.PALETTE[0])],
                               links={k.kind: f"#kind={k.kind}" for k in data.kinds},
@@ -259,9 +285,17 @@ def _finding_charts(data: ReportData) -> str:
     out = ['<section id="charts"><h2>Findings and payouts</h2><div class="grid">', kinds_chart, hist, "</div>"]
     if data.codes:
         out.append("<h3>Finding codes</h3>")
-        out.append(_table(["kind", "code", "severity", "findings", "games"],
+        out.append(_table(["kind", "code", "severity", "findings", "games", "hard", "depends on house rules"],
                           [[f'<a href="#kind={_e(c.kind)}">{_e(c.kind)}</a>', f"<code>{_e(c.code)}</code>",
-                            _e(c.severity), _int(c.count), _int(c.games)] for c in data.codes], num=(3, 4)))
+                            _e(c.severity), _int(c.count), _int(c.games),
+                            _int(c.count - c.depends_on_rules) if c.severity == "error" else "",
+                            _int(c.depends_on_rules) if c.severity == "error" else ""]
+                           for c in data.codes], num=(3, 4, 5, 6)))
+        if any(c.depends_on_rules for c in data.codes):
+            out.append('<p class="muted">An error that <em>depends on house rules</em> goes away under a '
+                       "documented alternative reading of the rules (the drill-down names it; "
+                       "<code>mahjong-audit calibrate</code> tells which readings the platform uses); a hard one "
+                       "holds under every reading.</p>")
     out.append("</section>")
     return "".join(out)
 
@@ -273,15 +307,20 @@ def _ruleset_charts(data: ReportData) -> str:
     if not rulesets:
         out.append('<p class="nodata">No hands in the database.</p>')
     last = dict(data.last_tile_wins)
+    scored = {s.ruleset: s for s in data.scored}
     for rs in rulesets:
         items = [i for i in data.items if i.ruleset == rs]
         unit = "/".join(sorted({i.unit for i in items})) or "item"
         shown = items[:MAX_FAN_BARS]
+        notes = [f"top {len(shown)} of {len(items)}"] if len(items) > len(shown) else []
+        over = scored.get(rs)
+        counted = "wins"
+        if over is not None and over.seats > over.wins:  # every seat scored, not only the winner's
+            counted = "seats"
+            notes.insert(0, f"{over.seats} seats scored in {over.wins} wins: every seat of a hand is scored")
         fan_chart = charts.hbar(
-            f"{rs}: scoring items ({unit}) — wins that score each",
-            [(i.item, [i.hands]) for i in shown],
-            note=(f"top {len(shown)} of {len(items)}" if len(items) > len(shown) else ""),
-            empty="no scored wins")
+            f"{rs}: scoring items ({unit}) — {counted} that score each",
+            [(i.item, [i.hands]) for i in shown], note="; ".join(notes), empty="no scored wins")
         wt = {w.win_type: w.count for w in data.win_types if w.ruleset == rs}
         rows = [(WIN_TYPE_LABELS.get(k, k), [wt.get(k, 0)]) for k in WIN_TYPES]
         rows += [(k, [v]) for k, v in sorted(wt.items()) if k not in WIN_TYPES]
@@ -302,16 +341,17 @@ def _trends(data: ReportData) -> str:
                    "so there is nothing to show over time.</p></section>")
         return "".join(out)
 
-    def stacked(counts, order) -> list[tuple[charts.Series, list[int]]]:
+    def stacked(counts, order) -> list[tuple[charts.Series, list[float]]]:
         by = {(c.week, c.series): c.value for c in counts}
-        return [(charts.Series(name, charts.PALETTE[i % len(charts.PALETTE)]),
-                 [by.get((w, name), 0) for w in weeks]) for i, name in enumerate(order)]
+        return charts.stacked_series([(name, [by.get((w, name), 0) for w in weeks]) for name in order])
 
     totals: dict[str, int] = {}
     for c in data.weekly_findings:
         totals[c.series] = totals.get(c.series, 0) + c.value
     kinds = sorted(totals, key=lambda k: (-totals[k], k))
-    note = (f"{_int(data.untimed_games)} games without a start time are left out" if data.untimed_games else "")
+    untimed = data.untimed_games
+    note = (f"{count(untimed, 'game')} without a start time {'is' if untimed == 1 else 'are'} left out"
+            if untimed else "")
     findings = charts.timeline("Findings per week, by kind", labels, stacked(data.weekly_findings, kinds),
                                note=note, empty="no findings in dated games")
     rulesets = sorted({c.series for c in data.weekly_stake})
@@ -388,10 +428,20 @@ def _findings(data: ReportData, anchors: Mapping[HandKey, str], replay_note: str
             f'<tr class="sev-{_e(f.severity)}" data-kind="{_e(f.kind)}" data-severity="{_e(f.severity)}">'
             f"<td>{_where(f)}</td><td class=num>{_e(f.hand_no)}</td><td class=num>{_e(f.seq)}</td>"
             f"<td>{seat}</td><td><code>{_e(f.code)}</code></td>"
-            f'<td class="sev">{_e(f.severity)}</td><td>{_e(f.expected)}</td><td>{_e(f.recorded)}</td>'
-            f"<td>{_e(f.message)}</td><td>{link}</td></tr>")
+            f'<td class="sev">{_e(f.severity)}{_depends_note(f)}</td><td>{_e(f.expected)}</td>'
+            f"<td>{_e(f.recorded)}</td><td>{_e(f.message)}{_depends_readings(f)}</td><td>{link}</td></tr>")
     out.append("</tbody></table></div></section>")
     return "".join(out)
+
+
+def _depends_note(f: FindingInfo) -> str:
+    return "<br><small>depends on house rules</small>" if f.depends_on else ""
+
+
+def _depends_readings(f: FindingInfo) -> str:
+    if not f.depends_on:
+        return ""
+    return "<br><small>clears under " + ", ".join(f"<code>{_e(r)}</code>" for r in f.depends_on) + "</small>"
 
 
 def _expected_recorded(f: FindingInfo) -> str:
@@ -427,7 +477,7 @@ def _hand_html(anchor: str, view: HandView, findings: Sequence[FindingInfo]) -> 
     snaps = {s.seq: s for s in view.snapshots}
     out = [f'<details class="hand" id="{anchor}"><summary>{_e(view.game_id)} · hand {view.hand_no} '
            f"· {_e(view.ruleset)} · round {_e(view.round_wind)}, dealer seat {view.dealer} "
-           f'<span class="muted">({len(findings)} finding{"s" if len(findings) != 1 else ""})</span></summary>']
+           f'<span class="muted">({count(len(findings), "finding")})</span></summary>']
     if view.wildcard_indicator is not None:
         out.append(f"<p>wild-tile indicator {tile_html(view.wildcard_indicator)}</p>")
     out.append("<h3>Deal</h3><table class=seats><tbody>")

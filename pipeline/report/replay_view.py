@@ -67,6 +67,7 @@ class HandView:
 class LoadedLogs:
     games: Mapping[str, L.Game]
     problems: tuple[str, ...]  # files that could not be read, records that did not parse
+    found_files: bool = True  # False when the paths given name no file (missing, a typo)
 
 
 def load_games(paths: Sequence[str], wanted: Iterable[str], importer: str | None = None) -> LoadedLogs:
@@ -83,7 +84,7 @@ def load_games(paths: Sequence[str], wanted: Iterable[str], importer: str | None
     try:
         files = read.expand_inputs(paths)
     except (OSError, ValueError) as e:
-        return LoadedLogs({}, (str(e),))
+        return LoadedLogs({}, (str(e),), found_files=False)
     for path in files:
         if want <= found.keys():
             break
