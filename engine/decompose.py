@@ -94,30 +94,41 @@ def _split(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
 
 
 def is_complete(counts: Sequence[int], n_sets: int, wilds: int = 0) -> bool:
-    """Can the 34 ``counts`` plus ``wilds`` wild tiles make exactly ``n_sets`` sets and a pair?"""
+    """Can the 34 ``counts`` plus ``wilds`` wild tiles make exactly ``n_sets`` sets and a pair?
+
+    With the tile count right, a choice of one option per suit (:func:`_suit_options`) with at
+    most one pair and at most ``wilds`` wilds used always completes: a suit of ``k`` tiles
+    with ``s`` sets, ``p`` pairs and ``w`` wilds has 3s + 2p = k + w, so the wilds left over
+    make up exactly the sets still missing (and the pair, when no suit has it). So each suit
+    needs only the fewest wilds it takes without the pair and with it (:func:`_suit_least`)."""
     total = sum(counts[:34]) + wilds
     if total != 3 * n_sets + 2:
         return False
-    combos = {(0, 0, 0)}
+    no_pair, with_pair = 0, _NEVER  # the fewest wilds the suits so far need without / with the pair
     for k, part in enumerate(_split(counts)):
-        opts = _suit_options(part, k == 3, wilds)
-        if not opts:
+        m0, m1 = _suit_least(part, k == 3, wilds)
+        with_pair = min(with_pair + m0, no_pair + m1)
+        no_pair += m0
+        if no_pair > wilds and with_pair > wilds:
             return False
-        nxt = set()
-        for s, p, w in combos:
-            for s2, p2, w2 in opts:
-                if p + p2 <= 1 and w + w2 <= wilds and s + s2 <= n_sets:
-                    nxt.add((s + s2, p + p2, w + w2))
-        if not nxt:
-            return False
-        combos = nxt
-    for s, p, w in combos:
-        left = wilds - w
-        if p == 1 and left % 3 == 0 and s + left // 3 == n_sets:
-            return True
-        if p == 0 and left >= 2 and (left - 2) % 3 == 0 and s + (left - 2) // 3 == n_sets:
-            return True
-    return False
+    return True
+
+
+#: more wilds than any hand holds: "no such option"
+_NEVER = 1 << 20
+
+
+@lru_cache(maxsize=65536)
+def _suit_least(c: tuple[int, ...], honour: bool, maxw: int) -> tuple[int, int]:
+    """The fewest wilds (at most ``maxw``) one suit's counts need to be used up without the
+    pair and with it (:data:`_NEVER` when they cannot)."""
+    m0 = m1 = _NEVER
+    for _s, p, w in _suit_options(c, honour, maxw):
+        if p == 0 and w < m0:
+            m0 = w
+        elif p == 1 and w < m1:
+            m1 = w
+    return m0, m1
 
 
 @lru_cache(maxsize=65536)

@@ -166,6 +166,7 @@ class HandReplay:
         # Per-hand constants, looked up once rather than on every event (some are option properties).
         self.hand_size = ruleset.hand_size
         self.abortive = ruleset.checks_abortive_draws
+        self.context_kinds = ruleset.discard_context_kinds
         self.seat_wall_size = ruleset.seat_wall_size
         #: the claim-window scan of the other seats (过水, passed pons, declined wins) has work to do
         self.scans_claim_window = ruleset.passed_win_rule or ruleset.tracks_declined_wins or ruleset.passed_pon_rule
@@ -607,7 +608,7 @@ class HandReplay:
                 self.can_win_now(st):
             st.declined_win = True  # a complete hand discarded instead of a self-drawn win
         self.discard_fields = ()
-        if self.rs.discard_context:
+        if self.rs.discard_context and (self.context_kinds is None or t in self.context_kinds):
             self.discard_fields = self.rs.discard_extra(DiscardContext(
                 s, t, self.dealer, tuple(st.hand), tuple(self.discarded), tuple(tuple(x.melds) for x in self.seats),
                 self.drawable_left(), st.wilds))
@@ -1132,11 +1133,13 @@ class HandReplay:
         """Do the seat's tiles (one more than a hand) win as they stand (shape and score)?"""
         if st.dead or st.barred or st.last_draw is None or st.hand[st.last_draw] <= 0:
             return False
+        counts = list(st.hand)
+        counts[st.last_draw] -= 1
+        if not self.rs.may_complete_with_one(tuple(counts), st.melds, st.wilds):
+            return False  # the hand before the draw could not win on any tile
         kept = any(st.hand[T.FLOWER0:])
         if not self.rs.is_complete(st.hand[:] if kept else st.hand[:34], st.melds, st.wilds):
             return False
-        counts = list(st.hand)
-        counts[st.last_draw] -= 1
         concealed = tiles_of(counts)
         sit = WinSituation(concealed=concealed, melds=tuple(st.melds), win_tile=st.last_draw, self_drawn=True,
                            seat_wind=(st.seat - self.dealer) % 4, round_wind=self.round_wind,
@@ -1162,6 +1165,8 @@ class HandReplay:
         st = self.seats[y]
         if st.dead or st.barred or st.passed_win:
             return False
+        if not self.rs.may_complete_with_one(tuple(st.hand), st.melds, st.wilds):
+            return False  # no tile wins this hand
         kept = any(st.hand[T.FLOWER0:]) or T.is_flower(t)  # flowers in hand or discarded: all 42 counts
         counts = st.hand[:] if kept else st.hand[:34]
         counts[t] += 1

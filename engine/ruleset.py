@@ -219,6 +219,9 @@ class Ruleset:
     unkept_flower_is_dead: ClassVar[bool] = False
     #: the replay asks :meth:`discard_extra` at every discard
     discard_context: ClassVar[bool] = False
+    #: the discarded kinds :meth:`discard_extra` can answer for (None: every kind); the replay
+    #: builds the context for these only
+    discard_context_kinds: ClassVar[frozenset[int] | None] = None
     #: the replay notes a win a seat could have made and did not (``declined_win`` in the extra)
     tracks_declined_wins: ClassVar[bool] = False
     #: the replay asks :meth:`abortive_draw` (may be a property that reads the options)
@@ -369,6 +372,11 @@ class Ruleset:
         """Fast shape test: do these standing tiles (incl. the winning tile) and melds win?
         The replay passes per-tile counts: 34 entries, or 42 when the seat keeps flowers in hand."""
         raise NotImplementedError
+
+    def may_complete_with_one(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:
+        """A quick no before the replay's what-ifs: False only when no tile added to these
+        standing tiles (42 per-tile counts) could make :meth:`is_complete` true. Default: maybe."""
+        return True
 
     def is_ready(self, counts: Sequence[int], melds: Sequence[Meld]) -> bool:
         """听牌: one more tile of some playing kind would make ``counts`` (per kind, the standing

@@ -256,6 +256,8 @@ class Longgang(Ruleset):
     unkept_flower_is_dead = True
     #: 包三家 is judged at the discard (see :meth:`discard_extra`)
     discard_context = True
+    #: 包三家 is about a discarded 中 or 发 only (:func:`longgang_score.liable_discard`)
+    discard_context_kinds = frozenset(S.DRAGON_KINDS)
     #: 三财神吊字牌 needs to know whether the seat let a win pass (see :meth:`forbidden_win`)
     tracks_declined_wins = True
     #: concealed kongs at the deal by any seat, 东→南→西→北 (二、二)10)
@@ -332,6 +334,10 @@ class Longgang(Ruleset):
     def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int] = frozenset()) -> bool:
         """Standing tiles (a tile sequence, or 34/42 per-tile counts) incl. the winning tile."""
         return S.complete(concealed, len(melds), wilds, self.rules)
+
+    def may_complete_with_one(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:
+        """The hand with one wild more (see :func:`longgang_score.may_complete_with_one`)."""
+        return S.may_complete_with_one(counts, len(melds), wilds, self.rules)
 
     def instant_win(self, concealed: Sequence[int], seat: int, dealer: int, indicator: int | None) -> bool:
         """三财神 (推土机): holding three 正财 wins at any moment, outside the turn too."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -265,23 +266,71 @@ def counts_of(tiles_or_counts: Sequence[int]) -> list[int]:
 def complete(counts: Sequence[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> bool:
     """Fast test: 5 sets + a pair (wilds filling), 八对半, or three 正财 in hand."""
     c = counts_of(counts)
-    w = sum(c[t] for t in wilds)
-    if any(c[t] for t in range(T.FLOWER0, T.N_TILES) if t not in wilds):
-        return False
-    flowers_wild = [t for t in wilds if T.is_flower(t)]
-    if len(flowers_wild) >= 2 or rules.three_caishen == 4:  # 花财神: every flower held is a 财神
-        real = w
-    else:
-        real = sum(c[t] for t in wilds if not T.is_flower(t))
+    for t in range(T.FLOWER0, T.N_TILES):
+        if c[t] and t not in wilds:
+            return False  # a flower held that should have been set aside
+    w, real = _wild_counts(c, wilds, rules.three_caishen)
     if real >= rules.three_caishen:
         return True
-    nat = [0 if t in wilds else c[t] for t in range(34)]
     n_sets = 5 - n_melds
     if n_sets < 0:
         return False
+    nat = _natural(c, wilds)
     if shape_complete(nat, n_sets, w):
         return True
     return rules.eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w)
+
+
+def _wild_counts(c: Sequence[int], wilds: frozenset[int], three_caishen: int) -> tuple[int, int]:
+    """(wilds held, 正财 held): under 花财神 (two flowers or more wild), or when 坐花 counts
+    toward 三财神 (``three_caishen`` 4), every wild held counts as a 正财."""
+    every = three_caishen == 4 or sum(1 for t in wilds if T.is_flower(t)) >= 2
+    w = real = 0
+    for t in wilds:
+        n = c[t]
+        w += n
+        if every or not T.is_flower(t):
+            real += n
+    return w, real
+
+
+def _natural(c: Sequence[int], wilds: frozenset[int]) -> list[int]:
+    """The 34 counts of the natural tiles (the wilds' kinds emptied)."""
+    nat = list(c[:34])
+    for t in wilds:
+        if t < 34:
+            nat[t] = 0
+    return nat
+
+
+def may_complete_with_one(counts: tuple[int, ...], n_melds: int, wilds: frozenset[int], rules: Rules) -> bool:
+    """A quick no for the replay's what-ifs: False only when no tile added to these 42
+    standing counts can make :func:`complete` true (a seat asked about every discard, and about
+    its own draw, mostly cannot win on any). See :func:`_may_complete_with_one`."""
+    return _may_complete_with_one(counts, n_melds, wilds, rules.three_caishen, rules.eight_pairs)
+
+
+@lru_cache(maxsize=16384)
+def _may_complete_with_one(c: tuple[int, ...], n_melds: int, wilds: frozenset[int], three_caishen: int,
+                           eight_pairs: bool) -> bool:
+    """The test of :func:`complete` with one wild more: a wild may stand for any tile, so when
+    the hand cannot win with it, no natural tile added wins either, nor a wild (which is that
+    wild), nor a flower the seat must set aside. Cached on the counts: a seat's hand is asked
+    about for every discard until it changes (tests/test_fast_exits.py checks it against
+    :func:`complete` on every tile for random hands)."""
+    for t in range(T.FLOWER0, T.N_TILES):
+        if c[t] and t not in wilds:
+            return False
+    w, real = _wild_counts(c, wilds, three_caishen)
+    if real + 1 >= three_caishen:
+        return True  # the tile added may be a 正财
+    n_sets = 5 - n_melds
+    if n_sets < 0:
+        return False
+    nat = _natural(c, wilds)
+    if shape_complete(nat, n_sets, w + 1):
+        return True
+    return eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w + 1)
 
 
 # ------------------------------------------------------------------ the winner
@@ -309,7 +358,8 @@ def winner_context(sit: WinSituation, rules: Rules) -> WinnerContext:
     been set aside."""
     w = wilds_of(sit)
     c = T.counts(sit.full_concealed)
-    bad_flowers = [t for t in range(T.FLOWER0, T.N_TILES) if c[t] and t not in w.all]
+    wild = w.all
+    bad_flowers = [t for t in range(T.FLOWER0, T.N_TILES) if c[t] and t not in wild]
     if bad_flowers:
         raise NotAWin("not_a_win", f"flower {T.name(bad_flowers[0])} held but not set aside")
     special: list[str] = []
@@ -333,7 +383,7 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
         items = [("底胡", WINNER_BASE, "hu"), *flower_items, ("三财神", LIMIT_TAI, "tai")]
         items += [(s, LIMIT_TAI, "tai") for s in special]
         return _limit_score(items, ("三财神", *special))
-    nat = [0 if t in w.all else c[t] for t in range(34)]
+    nat = _natural(c, w.all)
     n_sets = 5 - len(sit.melds)
     if n_sets < 0:
         raise NotAWin("not_a_win", "more than five melds")
@@ -345,7 +395,7 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
                                  real - (win in w.real), zuo - (win == w.zuo), w.caishen_kind, n_sets,
                                  rules.eight_pairs and not sit.melds)
     robbing = sit.kong and not sit.self_drawn
-    copy_limits = copy_limits_of(sit.melds, sit.seat_wind, [0 if t in w.all else c[t] for t in range(34)],
+    copy_limits = copy_limits_of(sit.melds, sit.seat_wind, _natural(c, w.all),
                                  rules.wild_beyond_fourth_copy == "any")
     best: tuple[tuple[int, int, int], Score] | None = None
     for r in readings:
@@ -618,7 +668,7 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     triplet (财神卖兵 otherwise), and so do their 台. No base, no 硬胡/混一色/对对胡.
     The placement of the wilds is the most favourable one (what the others pay depends on it)."""
     c = T.counts(concealed)
-    nat = [0 if t in w.all else c[t] for t in range(34)]
+    nat = _natural(c, w.all)
     wild_n = sum(c[t] for t in w.all)
     real = sum(c[t] for t in w.real)
     limits = copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
@@ -650,7 +700,7 @@ def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowe
     ``used_real`` of them 正财, the rest 坐花 (default: the 正财 first, 三)f's example)."""
     c = T.counts(concealed)
     real = sum(c[t] for t in w.real)
-    nat = [0 if t in w.all else c[t] for t in range(34)]
+    nat = _natural(c, w.all)
     swt = T.wind_tile(seat_wind)
     hu: list[tuple[str, int, str]] = []
     tai: list[tuple[str, int, str]] = []
