@@ -28,7 +28,8 @@ import warnings
 from pathlib import Path
 from types import ModuleType
 
-#: the modules compiled, in one mypyc group: the replay and what it calls on every event, the
+#: the modules compiled, in one mypyc group: the replay and what it calls on every event (the claim
+#: chances the collusion statistics read included), the
 #: MCR fan calculator and Longgang's scoring (the rulesets' classes stay Python: they are data)
 MODULES = (
     "mahjong_audit.engine.tiles",
@@ -37,6 +38,7 @@ MODULES = (
     "mahjong_audit.engine.seabed",
     "mahjong_audit.engine.situation_check",
     "mahjong_audit.engine.replay",
+    "mahjong_audit.engine.chances",
     "mahjong_audit.engine.audit",
     "mahjong_audit.engine.rulesets.mcr_scoring",
     "mahjong_audit.engine.rulesets.longgang_readings",
