@@ -8,6 +8,7 @@ the pipeline turns that into a rejected row, never a crash.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -36,6 +37,14 @@ def whole_document(lines: Iterable[str]) -> tuple[int, str] | None:
             start = no
         parts.append(line)
     return None if start is None else (start, "\n".join(parts))
+
+
+def json_of(record: Record) -> Any:
+    """A record that is one JSON document, decoded; raises ImportFailure naming the line."""
+    try:
+        return json.loads(record.text)
+    except json.JSONDecodeError as e:
+        raise ImportFailure(f"not valid JSON: {e.msg} (line {e.lineno})") from None
 
 
 def blank_line_blocks(source: str, lines: Iterable[str]) -> Iterator[Record]:

@@ -44,7 +44,13 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from mahjong_audit.pipeline.importers.base import Importer, ImportFailure, Record, whole_document
+from mahjong_audit.pipeline.importers.base import (
+    Importer,
+    ImportFailure,
+    Record,
+    json_of,
+    whole_document,
+)
 from mahjong_audit.pipeline.importers.common import (
     BOTZONE_OPTIONS,
     CALLS,
@@ -131,10 +137,7 @@ class BotzoneJson(Importer):
             yield Record(source, *doc)
 
     def convert(self, record: Record) -> list[dict[str, Any]]:
-        try:
-            data = json.loads(record.text)
-        except json.JSONDecodeError as e:
-            raise ImportFailure(f"not valid JSON: {e.msg} (line {e.lineno})") from None
+        data = json_of(record)
         shape, data = shape_of(data)
         match = _Match(data, record.source, shape)
         try:

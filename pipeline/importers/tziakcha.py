@@ -34,13 +34,18 @@ docs/importers.md, where each fact below is checked against the stored session):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 from mahjong_audit.engine.rulesets.mcr_fans import FAN_BY_ZH
-from mahjong_audit.pipeline.importers.base import Importer, ImportFailure, Record, whole_document
+from mahjong_audit.pipeline.importers.base import (
+    Importer,
+    ImportFailure,
+    Record,
+    json_of,
+    whole_document,
+)
 from mahjong_audit.pipeline.importers.common import Events, add_claims, seat_list
 
 WINDS = "ESWN"
@@ -167,10 +172,7 @@ class Tziakcha(Importer):
             yield Record(source, *doc)
 
     def convert(self, record: Record) -> list[dict[str, Any]]:
-        try:
-            data = json.loads(record.text)
-        except json.JSONDecodeError as e:
-            raise ImportFailure(f"not valid JSON: {e.msg} (line {e.lineno})") from None
+        data = json_of(record)
         if not isinstance(data, dict):
             raise ImportFailure("not a 雀渣 session or record (a JSON object)")
         if isinstance(data.get("records"), list):
