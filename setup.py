@@ -95,6 +95,22 @@ class BuildCompiledEngine(build_ext):
             os.chdir(old)
 
 
+def unlinked_packages(root: Path = ROOT) -> list[str]:
+    """The packages whose link under mahjong_audit/ is a plain file: a checkout made with
+    ``core.symlinks=false`` (git's default on Windows) writes each link as a short text file."""
+    return [name for name in ("engine", "schemas", "pipeline") if (root / "mahjong_audit" / name).is_file()]
+
+
+def refuse_unlinked_checkout(root: Path = ROOT) -> None:
+    missing = unlinked_packages(root)
+    if missing:
+        raise SystemExit(
+            "mahjong-audit: mahjong_audit/" + ", mahjong_audit/".join(missing) + " should be symbolic links "
+            "to the top-level folders, and this checkout has text files there (git core.symlinks=false). "
+            "Restore them with: git config core.symlinks true && git checkout -- mahjong_audit"
+        )
+
+
 def _switched_off() -> bool:
     return os.environ.get(SWITCH, "1").strip().lower() in ("0", "false", "no", "off")
 
@@ -109,6 +125,8 @@ def _reason(e: BaseException) -> str:
     first = str(e).splitlines()[0][:120] if str(e) else ""
     return f"{name}: {first}" if first else name
 
+
+refuse_unlinked_checkout()
 
 # The one placeholder makes setuptools run build_ext (and tag the wheel for the platform);
 # BuildCompiledEngine replaces it by the modules mypyc generates. Switched off: a pure wheel.

@@ -2,7 +2,7 @@
 each style, and how often they flag an honest one, in every ruleset.
 
 * Power: for each ruleset, style (``feed``, ``soft``, ``dump``, ``signal``:
-  ``engine.sim.collusion``) and seed, a colluding pair (``p1`` with ``p2``) plays at a
+  ``mahjong_audit.engine.sim.collusion``) and seed, a colluding pair (``p1`` with ``p2``) plays at a
   table of four (``--players 4``, so every hand is shared); the statistics are built on
   the first S hands for each S of ``--sizes``; a seed counts as found at S when (p1, p2)
   — or, for soft play, either order — is flagged, and as found *for its behaviour* when
@@ -63,7 +63,7 @@ def audited_db(games: Iterable[dict], path: str = ":memory:") -> duckdb.DuckDBPy
     return con
 
 
-# The behaviour each simulated style should be flagged for (pipeline.collusion.BEHAVIOURS).
+# The behaviour each simulated style should be flagged for (mahjong_audit.pipeline.collusion.BEHAVIOURS).
 STYLE_BEHAVIOUR = {"feed": "feeding", "soft": "soft_play", "dump": "dumping", "signal": "feeding"}
 
 

@@ -7,7 +7,7 @@ globs), e.g. the output of ``mahjong-audit simulate``. ``--take N`` (repeatable)
 the benchmark on the first N records of a one-file corpus instead of all of it, to show
 how throughput and memory change with the input size. For each input, two measurements:
 
-* ``loop``: read + parse + ``engine.audit.audit_game`` in one child process, no Beam, no DB;
+* ``loop``: read + parse + ``mahjong_audit.engine.audit.audit_game`` in one child process, no Beam, no DB;
 * ``pipeline``: ``mahjong-audit audit --workers N`` in a child process, into a fresh
   DuckDB file (Beam start-up, Parquet staging and the DuckDB load included).
 

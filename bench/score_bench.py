@@ -3,7 +3,7 @@
     python -m bench.score_bench [--hands N]
 
 Both sides do the whole protocol for each line: parse the JSON situation, score it,
-write one JSON result line. Ours is ``pipeline.commands.score.score_line_json`` (what the
+write one JSON result line. Ours is ``mahjong_audit.pipeline.commands.score.score_line_json`` (what the
 ``score`` command runs per line); the reference turns the same JSON into
 ``MahjongFanCalculator``'s arguments, calls it and writes its fans. The two are timed in
 alternating chunks of CPU time (``time.process_time``), so load from other processes

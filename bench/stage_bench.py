@@ -4,7 +4,7 @@
 
 The stages are the pipeline's own functions called one after the other on the whole
 corpus, without Beam: ``read`` (decompress, split into records), ``validate`` (the fast
-path of ``schemas.log_fast``), ``replay`` (``audit_game`` less the two below), ``score``
+path of ``mahjong_audit.schemas.log_fast``), ``replay`` (``audit_game`` less the two below), ``score``
 (the ruleset's ``score_win``, called by the replay for wins and what-ifs), ``pay``
 (``settle`` and ``seat_items``), ``rows`` (result rows and their check that every value can
 be stored), ``parquet`` (staging files) and

@@ -8,7 +8,7 @@ so the same code always gives the same corpora), and prints one SHA-256 over eve
 game's audit (each finding with its code, hand, seq, seat, expected and recorded values;
 each hand's outcome, wins, scores and payouts), then a line per input with its own digest.
 Records are read as the audit reads them: the fast validation path first
-(``schemas.log_fast``), the models for what it declines (``--models``: the models alone).
+(``mahjong_audit.schemas.log_fast``), the models for what it declines (``--models``: the models alone).
 Run it before and after a change: the digests must be identical. Rejections name their
 file, so compare runs made from the same folder (swap the code, not the folder).
 """
@@ -60,7 +60,7 @@ def audit_file(path: Path, models: bool = False) -> tuple[str, int, int, Counter
     h = hashlib.sha256()
     games = 0
     codes: Counter = Counter()
-    # the audit's own path: the fast validation first (schemas.log_fast), the models for the rest
+    # the audit's own path: the fast validation first (mahjong_audit.schemas.log_fast), the models for the rest
     records = read.read_file(str(path))
     parsed_all = (p for rec in records for p in read.parse_record(rec, fast=not models))
     for parsed in parsed_all:

@@ -1,6 +1,6 @@
 """``audit_game``: the one entry point the pipeline calls.
 
-For each hand: replay the events (engine.replay), settle the legal wins and false-win
+For each hand: replay the events (mahjong_audit.engine.replay), settle the legal wins and false-win
 penalties with the ruleset, and compare with what the platform recorded (outcome,
 score breakdown, deltas). Then check the game's continuity. It never raises on bad data:
 an exception inside a hand becomes an ``invalid_log/engine_error`` finding.
@@ -29,8 +29,8 @@ def audit_game(game: L.Game, profile: Profile | None = None) -> GameAudit:
     """Audit one validated game. Deterministic: the same log always gives the same findings.
 
     ``profile``: a house-rules profile for the whole corpus; the game's own ``options`` win
-    over it, it wins over the defaults (:func:`engine.house_rules.effective_options`). Raises
-    :class:`engine.ruleset.OptionError` when the game's options and the profile do not go
+    over it, it wins over the defaults (:func:`mahjong_audit.engine.house_rules.effective_options`). Raises
+    :class:`mahjong_audit.engine.ruleset.OptionError` when the game's options and the profile do not go
     together (the pipeline rejects such a game as it rejects a log whose options are invalid)."""
     options = game.options if profile is None else effective_options(game.ruleset, game.options, profile)
     ruleset = RULESETS[game.ruleset](options)

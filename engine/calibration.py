@@ -6,9 +6,9 @@ the default forbids) that the reading clears. :func:`calibrate` finds the readin
 so across a corpus, and keeps them apart from noise (genuine faults):
 
 1. every game is audited once under the defaults;
-2. only the games with re-checkable error findings (engine.rechecks) are audited again
+2. only the games with re-checkable error findings (mahjong_audit.engine.rechecks) are audited again
    (only their hands with such findings, where those are judged on their own:
-   engine.rechecks.subject), under each documented alternative of the ruleset's options and, for the numeric options
+   mahjong_audit.engine.rechecks.subject), under each documented alternative of the ruleset's options and, for the numeric options
    a payout can be solved for (:data:`SOLVED_FROM_PAYOUTS`), under the values the recorded
    payouts give (:func:`payout_candidates`);
 3. greedy forward selection: the reading that clears the most errors is taken into the

@@ -1,10 +1,10 @@
 """Claim chances: which seat could have won or called on whose discard, and let it pass.
 
-The collusion statistics (``pipeline.collusion``: soft play) compare how often a player
+The collusion statistics (``mahjong_audit.pipeline.collusion``: soft play) compare how often a player
 lets a partner's discards go with how often it lets everyone else's go. The replay knows
 the tiles of every seat when a discard's claim window closes, so it can tell, for each
 other seat, whether it **could** have won on the tile (a legal, scored win above any
-minimum, as :meth:`engine.replay.HandReplay.could_win` decides, 过水 and dead hands
+minimum, as :meth:`mahjong_audit.engine.replay.HandReplay.could_win` decides, 过水 and dead hands
 included) or called it (a pon or kong: two copies in hand, not a wild tile, not barred by
 a passed-pon rule), and whether it did.
 

@@ -9,7 +9,7 @@ Two entry points:
   maximum over them). A set is a :class:`Part`; wild tiles fill the missing places, and a
   part made only of wilds has ``tile = None`` (the scorer chooses what it stands for).
 
->>> from engine.tiles import parse, counts
+>>> from mahjong_audit.engine.tiles import parse, counts
 >>> is_complete(counts(parse("123m456p789s11122z"), 34), 4)
 True
 >>> is_complete(counts(parse("123m456p789s1112z"), 34), 4, wilds=1)

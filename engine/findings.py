@@ -110,7 +110,7 @@ class Finding:
     """One problem found in a game. ``hand_no``/``seq``/``seat`` are None where not applicable.
 
     ``depends_on``: the house-rules readings (``option=value``) under any one of which this
-    error goes away (engine.rechecks); empty for an error that holds under every reading."""
+    error goes away (mahjong_audit.engine.rechecks); empty for an error that holds under every reading."""
 
     code: str
     message: str
@@ -120,7 +120,7 @@ class Finding:
     severity: Severity = Severity.ERROR
     expected: str | None = None
     recorded: str | None = None
-    # An annotation of the re-checks (engine.rechecks), not a verdict of the audit: left out of
+    # An annotation of the re-checks (mahjong_audit.engine.rechecks), not a verdict of the audit: left out of
     # repr, so bench.verdict_digest (a hash of the audits' reprs) measures verdicts alone.
     depends_on: tuple[str, ...] = field(default=(), repr=False)
 

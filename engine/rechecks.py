@@ -13,7 +13,7 @@ nothing. Codes in :data:`HOLDS_UNDER_EVERY_READING` are never re-checked (a seat
 too few, an unreadable record): no reading of the rules changes what the log shows.
 
 The cost is one audit per alternative of the hands with a re-checkable error (of the whole
-game where a finding is about the game: :func:`subject`), and nothing for the other games. ``mahjong-audit calibrate`` (pipeline.commands.calibrate) builds on the
+game where a finding is about the game: :func:`subject`), and nothing for the other games. ``mahjong-audit calibrate`` (mahjong_audit.pipeline.commands.calibrate) builds on the
 same functions.
 """
 
@@ -85,8 +85,8 @@ class Reading:
 
 def with_options(game: Any, options: Mapping[str, Any], hands: Sequence[Any] | None = None) -> Any:
     """A copy of ``game`` with ``options`` in place of its own (and ``hands`` in place of its
-    hands, when given): a ``schemas.log.Game`` (pydantic), a fast-path frozen dataclass or
-    msgspec Struct (schemas.log_fast)."""
+    hands, when given): a ``mahjong_audit.schemas.log.Game`` (pydantic), a fast-path frozen dataclass or
+    msgspec Struct (mahjong_audit.schemas.log_fast)."""
     changes: dict[str, Any] = {"options": dict(options)}
     if hands is not None:
         changes["hands"] = list(hands)

@@ -662,7 +662,7 @@ class HandReplay:
             return
         discarder, t, dseq = self.last_discard
         self.check_priority(self.claims, executed, discarder, dseq)
-        self.chances.window(self, discarder, t, executed)  # before the scan sets 过水 (engine.chances)
+        self.chances.window(self, discarder, t, executed)  # before the scan sets 过水 (mahjong_audit.engine.chances)
         if self.scans_claim_window:
             self.scan_claim_window(discarder, t, executed)
         if executed is None:

@@ -1,6 +1,6 @@
 """What auditing a game produces: immutable facts per hand and the game's findings.
 
-``audit_game`` (engine.audit) returns a :class:`GameAudit`; the pipeline turns it into
+``audit_game`` (mahjong_audit.engine.audit) returns a :class:`GameAudit`; the pipeline turns it into
 table rows. Nothing here knows about Beam or DuckDB.
 """
 
@@ -62,7 +62,7 @@ class HandFacts:
     #: where chips are kept: the payments, 断子, 加筹 and end behind ``chips`` (derived from them and the
     #: hand's money, so left out of the repr the verdict digest hashes)
     chip_facts: ChipFacts | None = field(default=None, repr=False)
-    #: who could have won or called on whose discard, and passed (engine.chances; statistics, not verdicts)
+    #: who could have won or called on whose discard, and passed (mahjong_audit.engine.chances; statistics, not verdicts)
     chances: Chances | None = field(default=None, repr=False)
 
 
@@ -76,7 +76,7 @@ class GameAudit:
     findings: tuple[Finding, ...]
     # The readings the verdicts were reached under (kept out of the repr, which is the verdict
     # bench.verdict_digest hashes): the options that differ from the ruleset's defaults, as JSON
-    # text (engine.house_rules.readings_json), and the house-rules profile's name and SHA-256
+    # text (mahjong_audit.engine.house_rules.readings_json), and the house-rules profile's name and SHA-256
     # ("" when none was given).
     readings: str = field(default="{}", repr=False)
     profile: str = field(default="", repr=False)

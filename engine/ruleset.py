@@ -324,7 +324,7 @@ class Ruleset:
 
     @property
     def seabed_replacement(self) -> str:
-        """How a replacement owed just before the seabed is made (see :mod:`engine.seabed`):
+        """How a replacement owed just before the seabed is made (see :mod:`mahjong_audit.engine.seabed`):
         ``"shorten"`` (an ordinary one; the seabed gets shorter) or ``"seed"``."""
         return "shorten"
 

@@ -1,6 +1,6 @@
 """One check of a scored situation for every ruleset: what cannot exist is rejected with a code.
 
-The ``score`` command (and any library caller) builds a :class:`~engine.hand.WinSituation`
+The ``score`` command (and any library caller) builds a :class:`~mahjong_audit.engine.hand.WinSituation`
 from outside input. Before a ruleset scores it, :func:`parse_fields` reads its
 ``ruleset_fields`` against the ruleset's declared fields (:class:`FieldSpec`, strict types),
 and :func:`check_situation` rejects any hand that cannot occur at the table: tiles outside
@@ -9,7 +9,7 @@ wilds where they never go, flags that contradict each other, the wrong number of
 Each rejection is an :class:`InvalidSituation` carrying a code of :data:`ERRORS`.
 
 The check is shared; what only one ruleset knows comes from small hooks on
-:class:`~engine.ruleset.Ruleset`: ``copies`` (its tile set), ``chi_allowed``,
+:class:`~mahjong_audit.engine.ruleset.Ruleset`: ``copies`` (its tile set), ``chi_allowed``,
 ``situation_fields``, ``situation_wilds``, ``situation_table_tiles``,
 ``situation_is_winner`` and ``standing_sizes``.
 """

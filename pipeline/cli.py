@@ -1,4 +1,4 @@
-"""The ``mahjong-audit`` command. Each subcommand lives in ``pipeline.commands.<name>``
+"""The ``mahjong-audit`` command. Each subcommand lives in ``mahjong_audit.pipeline.commands.<name>``
 and exposes ``register(subparsers)``, which adds its parser and sets ``func``."""
 
 from __future__ import annotations

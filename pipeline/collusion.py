@@ -4,7 +4,7 @@ Built in the driver at the end of every load (``build``), inside the load's tran
 from the whole database, so a re-run never duplicates a row. DuckDB SQL aggregates the
 counts (out of core, like the rest of the load); this module adds what SQL has not — exact
 binomial and beta-binomial tails, Wilson intervals, Benjamini–Hochberg — with the standard library
-(``pipeline.stats_math``), and bulk-inserts the results from Arrow tables.
+(``mahjong_audit.pipeline.stats_math``), and bulk-inserts the results from Arrow tables.
 
 Tables (every figure is per ruleset: MCR points, 龙港 chips and 广东 番 never mix):
 
@@ -336,7 +336,7 @@ ORDER BY s.ruleset, s.player
 """
 
 
-# Per ordered pair (A, B): A's chances on B's discards (engine.chances; hands.win_chances
+# Per ordered pair (A, B): A's chances on B's discards (mahjong_audit.engine.chances; hands.win_chances
 # and its sisters hold them per seat pair, index seat * 4 + from_seat).
 CHANCE_SQL = """
 WITH ch AS (

@@ -5,7 +5,7 @@ Layout, under any FileSystems path (local, gs://, s3://)::
     DIR/<table>/run=<run_id>/part-0.parquet     one folder per table, one partition per run
 
 Each run writes the rows it produced, resolved exactly as the DuckDB load resolves them
-(``pipeline.sink.load`` into a DuckDB database in memory, spilling to a temporary folder):
+(``mahjong_audit.pipeline.sink.load`` into a DuckDB database in memory, spilling to a temporary folder):
 one copy per game_id, duplicate findings, the run's ``runs`` row and a ``files`` row per
 input. Nothing is rewritten, so a game audited again appears in two partitions;
 :func:`connect` gives DuckDB views with the latest row of everything, as the database

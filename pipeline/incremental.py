@@ -1,6 +1,6 @@
 """Incremental audits: which input files were already audited, unchanged.
 
-The ``files`` table (``schemas.results.FileRow``) records every input file of a run:
+The ``files`` table (``mahjong_audit.schemas.results.FileRow``) records every input file of a run:
 path, size, modification time, the SHA-256 its readers computed and the run. With
 ``audit --skip-audited`` the driver asks the filesystem for each input's size and
 modification time (a listing, no reads) and leaves out the files whose row has the same

@@ -8,14 +8,14 @@ is several times faster than Beam's line reader) and read line by line, so a big
 ``.jsonl.gz`` is never held in memory.
 
 A big uncompressed JSON Lines file is read as several :class:`Shard` s, byte ranges that
-each own the lines beginning inside them (``pipeline.splits``), so the shards of one file
+each own the lines beginning inside them (``mahjong_audit.pipeline.splits``), so the shards of one file
 run on different workers and together read the file about once. A big file that cannot
 be cut in byte ranges (compressed, or in an importer's format) is read by several
 *strided* shards instead: each reads the whole file and keeps every n-th record, so the
 parsing and the replay, which cost ten times the reading, are spread over the workers.
 Whole-document files are read whole by one shard. :func:`plan_shards` decides from the
 file sizes and the parallelism wanted.
-Every reader also reports what it read (:class:`pipeline.splits.PartRead`: lines owned,
+Every reader also reports what it read (:class:`mahjong_audit.pipeline.splits.PartRead`: lines owned,
 bytes, SHA-256), for line numbers past a split and for the ``files`` table.
 
 A file name ending in ``.json`` (before ``.gz``) holds one game document, possibly
@@ -82,7 +82,7 @@ class RawRecord:
     line: int
     text: str
     importer: str | None = None  # None: native mahjong-log/1
-    shard_start: int = 0  # > 0: ``line`` counts from the start of a split (pipeline.splits)
+    shard_start: int = 0  # > 0: ``line`` counts from the start of a split (mahjong_audit.pipeline.splits)
     # A native JSON line's bytes as read, when they are valid UTF-8 (the same JSON as
     # ``text``): the fast path decodes these rather than encoding ``text`` again.
     data: bytes | None = field(default=None, compare=False, repr=False)
@@ -300,7 +300,7 @@ def walk_report(walk: Inputs, chosen: str | None) -> list[str]:
 
 def format_notes(files: Sequence[str], chosen: str | None) -> tuple[tuple[str, str], ...]:
     """(file, note) for what each file's format cannot tell the audit (an importer's
-    :meth:`~pipeline.importers.base.Importer.notes`: a Botzone judge log has no wall, …),
+    :meth:`~mahjong_audit.pipeline.importers.base.Importer.notes`: a Botzone judge log has no wall, …),
     to say once per file in the run's log. Native JSON Lines files are not opened; a file
     that cannot be read gives no note (its reader reports it)."""
     out: list[tuple[str, str]] = []
@@ -747,7 +747,7 @@ def _read_strided(shard: Shard, chosen_importer: str | None,
 def read_shard(shard: Shard, chosen_importer: str | None = None,
                limit: int = MAX_RECORD_BYTES) -> Iterator[RawRecord | Rejection | splits.PartRead]:
     """Records of one shard of a file, then (but for strided shards other than the first)
-    one :class:`pipeline.splits.PartRead` saying what the shard read. An unreadable file
+    one :class:`mahjong_audit.pipeline.splits.PartRead` saying what the shard read. An unreadable file
     (I/O, corrupt gzip) ends in a Rejection before it. A split shard's lines count from the
     split's start (``shard_start``). Whole, split or strided, no record longer than
     ``limit`` bytes is held: it is read past and rejected with its size."""
@@ -835,7 +835,7 @@ def validate_dict(data: object, source: str, line: int, index: int = 0) -> Parse
 
 
 def parse_native(rec: RawRecord, fast: bool = False) -> ParsedGame | Rejection:
-    """One native record. ``fast``: validate on the fast path first (``schemas.log_fast``:
+    """One native record. ``fast``: validate on the fast path first (``mahjong_audit.schemas.log_fast``:
     frozen msgspec Structs, what the audit reads; from the line's bytes when the reader kept
     them); the models check whatever it does not accept."""
     if fast:
@@ -870,7 +870,7 @@ def _convert(rec: RawRecord, fast: bool) -> tuple[ParsedGame | Rejection, ...]:
 
 def parse_record(rec: RawRecord | Rejection, fast: bool = False) -> tuple[ParsedGame | Rejection, ...]:
     """Parse and validate one record into games and rejections (never raises on bad data).
-    ``fast``: native games come as ``schemas.log_fast`` Structs (see :func:`parse_native`).
+    ``fast``: native games come as ``mahjong_audit.schemas.log_fast`` Structs (see :func:`parse_native`).
 
     An importer or parser that fails in a way it did not foresee (a bug, or input deeper
     than the interpreter's recursion limit) makes a rejection naming the exception, never

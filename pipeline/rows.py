@@ -1,7 +1,7 @@
 """Result rows from audits, rejections and duplicates: plain functions, no Beam.
 
 The pipeline builds each row as a named tuple of its table's columns, in the column order
-of the table's model in ``schemas.results`` (``GameValues`` for ``GameRow``, …: derived from
+of the table's model in ``mahjong_audit.schemas.results`` (``GameValues`` for ``GameRow``, …: derived from
 the models, so the two cannot drift); the staging writer turns them into Parquet columns
 as they are. (A pydantic model per row, dumped again for the writer, made rows, check and
 staging about three times as costly: docs/performance.md.) :func:`models` validates such
@@ -221,7 +221,7 @@ def rejection_rows(rej: Rejection, run_id: str) -> tuple[_Row, ...]:
 
 
 # The message of a duplicate_game/game_id finding: the same {}-template is filled by
-# str.format here and by DuckDB's format() in the load (pipeline.sink).
+# str.format here and by DuckDB's format() in the load (mahjong_audit.pipeline.sink).
 DUPLICATE_MESSAGE = "game_id '{}' already seen at {}; this copy is not in the results"
 DUPLICATE = Finding(code="duplicate_game/game_id", message="", severity=Severity.WARNING)
 

@@ -14,7 +14,7 @@ memory. Hence the audit shuffles only shard descriptors and does everything else
 fused stage. ``multi_processing`` is the mode that scales (``multi_threading`` shares
 one GIL). A worker process Beam starts itself spends ~1 s importing before its first
 bundle; the audit instead forks its workers from a warm pool started beside the driver
-(``pipeline.warm_pool``, ``make_pipeline``'s ``worker_command``), the same harness in the
+(``mahjong_audit.pipeline.warm_pool``, ``make_pipeline``'s ``worker_command``), the same harness in the
 same kind of process, ready in milliseconds.
 """
 
@@ -164,7 +164,7 @@ _SAME_WORKERS_ANY_MODE = _SameWorkersAnyMode()
 
 def make_pipeline(choice: RunnerChoice, worker_command: str | None = None):
     """The pipeline on the chosen runner. ``worker_command``: start each local worker
-    process with this shell command instead of Beam's own (``pipeline.warm_pool``)."""
+    process with this shell command instead of Beam's own (``mahjong_audit.pipeline.warm_pool``)."""
     import apache_beam as beam
     from apache_beam.options.pipeline_options import PipelineOptions
 

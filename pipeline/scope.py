@@ -36,7 +36,7 @@ class Scope:
     @classmethod
     def parse(cls, *, ruleset: str | None = None, player: str | None = None,
               since: str | None = None, until: str | None = None) -> Scope:
-        """From command-line strings; raises :class:`schemas.instants.InstantError`."""
+        """From command-line strings; raises :class:`mahjong_audit.schemas.instants.InstantError`."""
         end = None
         if until is not None:
             end = parse_instant(until)

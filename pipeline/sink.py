@@ -1,7 +1,7 @@
 """The driver-side DuckDB load: the only code that writes the database.
 
 The pipeline leaves Parquet files per table in the run's staging area, named by its
-manifest (``pipeline.staging``). :func:`load` replaces the rows of every game (and every
+manifest (``mahjong_audit.pipeline.staging``). :func:`load` replaces the rows of every game (and every
 rejected record of every input file) seen in this run and inserts the new ones with
 ``INSERT … SELECT`` from ``read_parquet``, all in ONE transaction: either the whole run
 lands or nothing does.
@@ -249,7 +249,7 @@ def _scan(files: Mapping[str, Sequence[str]], table: str) -> str:
     return f"SELECT {cols} FROM {_staged(files, table)}"
 
 
-PARTS = "file_parts"  # staging only: what each shard read (pipeline.splits)
+PARTS = "file_parts"  # staging only: what each shard read (mahjong_audit.pipeline.splits)
 RECORDS = "file_records"  # staging only: records parsed per file and bundle (rows.FileCount)
 
 

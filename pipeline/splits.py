@@ -11,7 +11,7 @@ read in chunks, never a line at a time, so a line over the record size limit
 Line numbers. A split that starts mid-file cannot know how many lines come before it
 without reading them, so it numbers its lines from 1 and reports how many lines it owns
 (:class:`PartRead`). The driver's load adds to each line the lines owned by the file's
-earlier splits (``pipeline.sink``): exact line numbers, at the cost of one small row
+earlier splits (``mahjong_audit.pipeline.sink``): exact line numbers, at the cost of one small row
 per split, instead of reading every byte before the split again.
 
 Digests. Every reader hashes the bytes it consumes (SHA-256 of the bytes as stored, i.e.

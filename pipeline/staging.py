@@ -5,9 +5,9 @@ Layout under ``<staging>`` (a FileSystems path: local, gs://, …)::
     tables/<table>/<uuid>.parquet   written by workers, one file per table per writer and bundle,
                                     with the columns of tables.STAGING_SCHEMAS
     manifest.json                   {table: [file, …]}: the files of bundles that committed
-    progress/                       progress markers (pipeline.progress)
+    progress/                       progress markers (mahjong_audit.pipeline.progress)
 
-A worker writes its rows (the named tuples of ``pipeline.rows``, in their table's column
+A worker writes its rows (the named tuples of ``mahjong_audit.pipeline.rows``, in their table's column
 order) in row groups of at most ``batch_rows`` rows while it goes, one Arrow array per
 column made from the buffered tuples at once, so
 neither a worker nor the runner holds more than one batch per table. The driver loads

@@ -1,6 +1,6 @@
 """Small statistics in the standard library: exact binomial and beta-binomial tails, the
 Mann–Whitney rank test, Wilson intervals and Benjamini–Hochberg adjustment (used by
-:mod:`pipeline.collusion`).
+:mod:`mahjong_audit.pipeline.collusion`).
 
 >>> round(binom_sf(3, 3, 0.5), 6)
 0.125

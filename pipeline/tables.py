@@ -1,7 +1,7 @@
 """DuckDB DDL and Arrow/Parquet schemas, both derived from the row models.
 
 One explicit type map (:data:`TYPE_MAP`) turns each field annotation of a model in
-``schemas.results`` into an Arrow type and a DuckDB type. ``Optional`` (``X | None``)
+``mahjong_audit.schemas.results`` into an Arrow type and a DuckDB type. ``Optional`` (``X | None``)
 makes a column nullable; everything else is ``NOT NULL``. A field type not in the map is
 an error at import time of the caller, never a silent ``VARCHAR``.
 """
@@ -101,7 +101,7 @@ ARROW_SCHEMAS: typing.Mapping[str, pa.Schema] = types.MappingProxyType(
 # one occurrence per game_id; tables whose rows do not hold it get it as extra (nullable)
 # staging columns, which are not loaded.
 # ``source_shard_start`` > 0: source_line counts from that byte offset's split, fixed by
-# the load (pipeline.splits).
+# the load (mahjong_audit.pipeline.splits).
 SOURCE_COLUMNS = (
     Column("source_file", TYPE_MAP[str], True),
     Column("source_line", TYPE_MAP[int], True),
@@ -123,7 +123,7 @@ STAGING_SCHEMAS: typing.Mapping[str, pa.Schema] = types.MappingProxyType(
 )
 
 # finding_summary counts apart the error findings that depend on house rules: ones a documented
-# reading clears (findings.depends_on, engine.rechecks), beside the hard ones.
+# reading clears (findings.depends_on, mahjong_audit.engine.rechecks), beside the hard ones.
 # Summary views. Seats map to players through each hand's seating (hands.players: the
 # players in seats 0..3, 0-based seat -> 1-based list), so a player who changes seats or
 # stands out (five-player 龙港) is followed as one person; rows written before that column

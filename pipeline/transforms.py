@@ -7,11 +7,11 @@ fused in one stage on the worker that reads the shard, which writes its rows str
 Parquet in the staging folder and outputs only the names of the files it wrote. So
 neither the runner nor a worker holds more than one game and one batch of rows per
 table, whatever the input size. Game ids are not grouped here: the driver drops second
-copies of a game_id at load time (``pipeline.sink``), by the source position every row
+copies of a game_id at load time (``mahjong_audit.pipeline.sink``), by the source position every row
 carries.
 
-Every DoFn is a thin wrapper over a plain function of ``pipeline.read`` /
-``pipeline.rows`` / ``pipeline.staging``; bad records leave through tagged outputs
+Every DoFn is a thin wrapper over a plain function of ``mahjong_audit.pipeline.read`` /
+``mahjong_audit.pipeline.rows`` / ``mahjong_audit.pipeline.staging``; bad records leave through tagged outputs
 (parse failures) or ``with_exception_handling`` (engine failures) as dead letters, never
 a bare except. Nothing here assumes one machine: inputs and the staging folder are
 FileSystems paths, and no Python state is shared between workers.
@@ -40,9 +40,9 @@ NAMESPACE = "mahjong_audit"
 REJECTED = "rejected"
 DUPLICATES = "duplicates"
 COUNTS = "counts"  # records parsed per file (rows.FileCount)
-PARTS = "parts"  # what each shard read (pipeline.splits.PartRead)
+PARTS = "parts"  # what each shard read (mahjong_audit.pipeline.splits.PartRead)
 
-AuditFn = Callable[[Any], Any]  # engine.rechecks.audit_with_rechecks: Game -> GameAudit
+AuditFn = Callable[[Any], Any]  # mahjong_audit.engine.rechecks.audit_with_rechecks: Game -> GameAudit
 
 
 def _counter(name: str):
@@ -168,7 +168,7 @@ class ParseFn(_MarkingDoFn):
 
     A record an importer turns into several games with the same game_id (the only copies
     that share a source position) keeps the first; the others go to ``duplicates`` as
-    finding rows. Copies in different records are left to the load (``pipeline.sink``).
+    finding rows. Copies in different records are left to the load (``mahjong_audit.pipeline.sink``).
 
     The records of each file are counted (one per game for a record that holds several)
     and the counts leave on ``counts`` as :class:`rows.FileCount` when the bundle ends, so
@@ -230,7 +230,7 @@ class ParseAndValidate(beam.PTransform):
 
 
 def _engine_audit_game() -> AuditFn:
-    """The engine's audit with its re-checks (engine.rechecks): each error finding that a
+    """The engine's audit with its re-checks (mahjong_audit.engine.rechecks): each error finding that a
     documented house-rules reading clears records which (``findings.depends_on``). It runs
     here, in the per-game step, so every runner does it beside the audit."""
     from mahjong_audit.engine.rechecks import audit_with_rechecks
@@ -240,9 +240,9 @@ def _engine_audit_game() -> AuditFn:
 
 class ReplayFn(_MarkingDoFn):
     """ParsedGame -> (ParsedGame, GameAudit). ``audit_fn`` defaults to the engine's audit with
-    its re-checks (engine.rechecks.audit_with_rechecks).
+    its re-checks (mahjong_audit.engine.rechecks.audit_with_rechecks).
 
-    ``profile`` (an ``engine.house_rules.Profile``, pickled with the DoFn to every worker) is
+    ``profile`` (an ``mahjong_audit.engine.house_rules.Profile``, pickled with the DoFn to every worker) is
     the house rules of the whole run; a game whose own options do not go with it leaves as
     (ParsedGame, Rejection): rejected like a log whose options are invalid."""
 

@@ -8,11 +8,11 @@ warm pool pays it once, early and beside the driver's own start-up:
 * :class:`WarmPool` (in the driver) starts ``python -m mahjong_audit.pipeline.warm_pool
   SOCKET`` as soon as the command line asks for several local workers;
 * that process imports everything a worker needs, then listens on a Unix socket;
-* the pipeline's environment is a subprocess command, :mod:`pipeline.warm_client`,
+* the pipeline's environment is a subprocess command, :mod:`mahjong_audit.pipeline.warm_client`,
   a standard-library-only script that hands the worker's settings to the pool, which
   forks an already-imported copy of itself to be the worker. The client waits for that
   worker and ends as it ended (exit status, or the same signal), so Beam and
-  :mod:`pipeline.workers` see a worker process exactly as before.
+  :mod:`mahjong_audit.pipeline.workers` see a worker process exactly as before.
 
 Nothing changes inside transforms: the same SDK harness runs the same bundles; only the
 process start-up is shorter. If the pool cannot start, the run uses Beam's own worker

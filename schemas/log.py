@@ -242,7 +242,7 @@ class Game(_Model):
         return standing_out(self, hand)
 
 
-# Who sits where, shared by the models and the fast path (schemas.log_fast): plain
+# Who sits where, shared by the models and the fast path (mahjong_audit.schemas.log_fast): plain
 # functions of any game and hand object with these fields.
 
 

@@ -1,15 +1,15 @@
 """The audit's fast validation path of ``mahjong-log/1``, in one of two implementations.
 
-The pydantic models of :mod:`schemas.log` stay the schema and the fallback: a record the
+The pydantic models of :mod:`mahjong_audit.schemas.log` stay the schema and the fallback: a record the
 fast path does not accept goes through them, which give the error message, so verdicts
 and messages never depend on the path. Both implementations accept only what the models
 accept, with the same values, and build frozen objects with the models' attribute names,
 which the engine reads like the models:
 
-- :mod:`schemas.log_fast_msgspec`: msgspec decodes and checks the JSON in one pass into
+- :mod:`mahjong_audit.schemas.log_fast_msgspec`: msgspec decodes and checks the JSON in one pass into
   frozen Structs (~45 CPU µs per MCR hand). msgspec is an optional dependency (the
   ``fast`` extra; ``make`` installs it with the dev extra).
-- :mod:`schemas.log_fast_core`: pydantic-core builds frozen dataclasses (~160 µs per hand).
+- :mod:`mahjong_audit.schemas.log_fast_core`: pydantic-core builds frozen dataclasses (~160 µs per hand).
 
 The first is used when msgspec is installed, unless ``MAHJONG_AUDIT_PURE`` is set (as for the
 compiled engine, mahjong_audit/accel.py): ``make test`` runs the suite on the second,

@@ -43,7 +43,7 @@ def options_ok(ruleset: str, options: dict[str, Any]) -> bool:
 
 
 def players_ok(game: Any) -> bool:
-    """The seating checks of :func:`schemas.log.check_players`."""
+    """The seating checks of :func:`mahjong_audit.schemas.log.check_players`."""
     try:
         log.check_players(game)
     except ValueError:

@@ -1,7 +1,7 @@
-"""The fast validation path of ``mahjong-log/1`` without msgspec (see :mod:`schemas.log_fast`):
-the same shape as :mod:`schemas.log`, built by pydantic-core as frozen slotted dataclasses.
+"""The fast validation path of ``mahjong-log/1`` without msgspec (see :mod:`mahjong_audit.schemas.log_fast`):
+the same shape as :mod:`mahjong_audit.schemas.log`, built by pydantic-core as frozen slotted dataclasses.
 
-The pydantic models in :mod:`schemas.log` stay the schema (``mahjong-audit schema``, error
+The pydantic models in :mod:`mahjong_audit.schemas.log` stay the schema (``mahjong-audit schema``, error
 messages, the report, importers). Building about 150 frozen model instances per hand
 costs more than parsing the JSON, so the audit validates a record here first: pydantic-core
 checks every field exactly as the models do (same types, bounds, tile names, aliases,
@@ -188,7 +188,7 @@ class Hand:
     outcome: Outcome | None = None
     seats: _Four[int] | None = None
     chips: list[int] | None = None
-    started_at: Instant | None = None  # the models' own check (schemas.instants), in Python
+    started_at: Instant | None = None  # the models' own check (mahjong_audit.schemas.instants), in Python
     meta: dict[str, Any] | None = None
 
 
@@ -213,7 +213,7 @@ class Game:
         return log.standing_out(self, hand)
 
 
-#: every class here; each has the model of the same name in schemas.log (the tests compare them)
+#: every class here; each has the model of the same name in mahjong_audit.schemas.log (the tests compare them)
 CLASSES = (Claim, Draw, Flower, Discard, Chi, Pon, Kong, ConcealedKong, AddedKong, Ready, Win, WinRecord,
            Penalty, Outcome, Hand, Game)
 
@@ -225,7 +225,7 @@ def _adapter() -> TypeAdapter:
 
 def parse_game_json(text: str | bytes) -> Game | None:
     """The game of one JSON document if the models would accept it, else None (then
-    validate with :class:`schemas.log.Game` for the error)."""
+    validate with :class:`mahjong_audit.schemas.log.Game` for the error)."""
     try:
         game = _adapter().validate_json(text)
     except ValidationError:

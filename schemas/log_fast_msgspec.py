@@ -1,7 +1,7 @@
-"""The fast validation path of ``mahjong-log/1``: the same shape as :mod:`schemas.log`,
+"""The fast validation path of ``mahjong-log/1``: the same shape as :mod:`mahjong_audit.schemas.log`,
 decoded by msgspec into frozen Structs.
 
-The pydantic models in :mod:`schemas.log` stay the schema (``mahjong-audit schema``, error
+The pydantic models in :mod:`mahjong_audit.schemas.log` stay the schema (``mahjong-audit schema``, error
 messages, the report, importers). Building about 150 objects per hand is most of the cost
 of validating a record, and pydantic-core cannot build them cheaply enough: validating a
 hand into frozen dataclasses costs about 2.5 times parsing its JSON, into plain dicts still
@@ -11,9 +11,9 @@ validates a record here first: msgspec checks every field as the models do (the 
 types, bounds, tile names, aliases, unknown fields rejected) and builds Structs with the
 same attribute names, which the engine reads like the models (an event's ``type`` is its
 class's tag). What msgspec cannot check runs after, as the same code the models run:
-``started_at`` (:func:`schemas.instants.check_instant`), increasing ``seq``, known ruleset
-and options, the seating (:func:`schemas.log.check_players`); a win's recorded score is the
-model :class:`schemas.log.RecordedScore` itself.
+``started_at`` (:func:`mahjong_audit.schemas.instants.check_instant`), increasing ``seq``, known ruleset
+and options, the seating (:func:`mahjong_audit.schemas.log.check_players`); a win's recorded score is the
+model :class:`mahjong_audit.schemas.log.RecordedScore` itself.
 
 msgspec is stricter than the models' lax mode (``"0"`` or ``1.0`` for an int, ``1`` for a
 bool, ``NaN`` and ``1e400`` as numbers, ``from_`` for ``from``: the models accept these,
@@ -204,7 +204,7 @@ class Game(_Record, frozen=True):
         return log.standing_out(self, hand)
 
 
-#: every class here; each has the model of the same name in schemas.log (the tests compare them)
+#: every class here; each has the model of the same name in mahjong_audit.schemas.log (the tests compare them)
 CLASSES = (Claim, Draw, Flower, Discard, Chi, Pon, Kong, ConcealedKong, AddedKong, Ready, Win, WinRecord,
            Penalty, Outcome, Hand, Game)
 
@@ -254,7 +254,7 @@ def _instants_ok(game: Game) -> bool:
 
 def parse_game_json(text: str | bytes) -> Game | None:
     """The game of one JSON document if the models would accept it, else None (then
-    validate with :class:`schemas.log.Game` for the error)."""
+    validate with :class:`mahjong_audit.schemas.log.Game` for the error)."""
     try:
         game = _DECODER.decode(text)
     except (ValueError, RecursionError):  # msgspec's errors are ValueErrors, as is a str it cannot encode

@@ -1,8 +1,8 @@
 """Result rows: one pydantic model per DuckDB table.
 
 The DuckDB DDL and the Arrow/Parquet schema are derived from these models
-(``pipeline.tables``) through one explicit type map, and so are the named tuples the
-pipeline builds its rows as (``pipeline.rows``: the fields of each model, in order), so the
+(``mahjong_audit.pipeline.tables``) through one explicit type map, and so are the named tuples the
+pipeline builds its rows as (``mahjong_audit.pipeline.rows``: the fields of each model, in order), so the
 tables cannot drift from the code that fills them. Every row carries the key it is replaced by on a re-run
 (``game_id`` for game data, ``source_file`` for rejected records).
 """
@@ -113,7 +113,7 @@ class HandRow(_Row):
                                                       "this hand (an index into games.players)")
     chips_end: bool | None = Field(None, description="where chips are kept: the game (牌局) ended with this hand "
                                                      "(a second 断子, or two in one hand)")
-    # Claim chances (engine.chances), per ordered seat pair at index seat * 4 + from_seat (16 values),
+    # Claim chances (mahjong_audit.engine.chances), per ordered seat pair at index seat * 4 + from_seat (16 values),
     # for the collusion statistics' soft play; null where the hand was not replayed (an engine error).
     win_chances: list[int] | None = Field(None, description="times seat could have won on from_seat's discard")
     wins_passed: list[int] | None = Field(None, description="of win_chances, the wins let pass (not declared)")
@@ -167,7 +167,7 @@ class FindingRow(_Row):
     source_line: int | None
     depends_on: list[str] | None = Field(
         None, description="the house-rules readings (option=value) under any one of which this error finding goes "
-                          "away (engine.rechecks); empty: it holds under every documented reading. Null in rows "
+                          "away (mahjong_audit.engine.rechecks); empty: it holds under every documented reading. Null in rows "
                           "written before it existed")
 
 
@@ -196,7 +196,7 @@ class FileRow(_Row):
 
 
 class FilePartRow(_Row):
-    """Staging only: what one shard read of one file (pipeline.splits.PartRead)."""
+    """Staging only: what one shard read of one file (mahjong_audit.pipeline.splits.PartRead)."""
 
     source_file: str
     shard_start: int

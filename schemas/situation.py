@@ -4,7 +4,7 @@ Types are strict (``"false"`` is not a boolean, ``2.7`` not an integer). Errors 
 what is wrong carry their own pydantic error type (``bad_tile``, ``bad_meld``), which the
 command turns into the error code of its result (:func:`error_code`). What a ruleset
 knows (its tiles, its ``ruleset_fields``) is checked afterwards, by
-:mod:`engine.situation_check`.
+:mod:`mahjong_audit.engine.situation_check`.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ class Situation(BaseModel):
 
     def to_situation(self, extra: tuple[tuple[str, object], ...] | None = None) -> WinSituation:
         """The engine's situation; ``extra`` is the parsed ``ruleset_fields``
-        (:func:`engine.situation_check.parse_fields`), else the raw fields, frozen. The
+        (:func:`mahjong_audit.engine.situation_check.parse_fields`), else the raw fields, frozen. The
         ``replacement`` kind joins them (the rulesets read it from there)."""
         if extra is None:
             extra = tuple(sorted((k, _freeze(v)) for k, v in self.ruleset_fields.items()))
@@ -166,7 +166,7 @@ def win_situation(concealed: list[str], melds: tuple[Meld, ...], win_tile: str, 
     )
 
 
-#: pydantic error types → the ``score`` error codes (engine.situation_check.ERRORS)
+#: pydantic error types → the ``score`` error codes (mahjong_audit.engine.situation_check.ERRORS)
 _CODES = {"extra_forbidden": "unknown_field", "missing": "missing_field", "literal_error": "bad_value",
           "greater_than_equal": "bad_value", "less_than_equal": "bad_value",
           "bad_tile": "bad_tile", "bad_meld": "bad_meld"}

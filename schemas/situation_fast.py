@@ -1,11 +1,11 @@
-"""The fast validation path of a ``score`` line: the shape of :mod:`schemas.situation`, checked
+"""The fast validation path of a ``score`` line: the shape of :mod:`mahjong_audit.schemas.situation`, checked
 by pydantic-core in one pass from the JSON text into plain dicts.
 
-The pydantic models of :mod:`schemas.situation` stay the schema (docs, error codes and
+The pydantic models of :mod:`mahjong_audit.schemas.situation` stay the schema (docs, error codes and
 messages). Building them costs more per line than the ruleset's checks, so the ``score``
 command reads a line here first: the same fields, the same strict types, tile names,
 winds, bounds and ``extra="forbid"``, then the models' meld shape check
-(:func:`~schemas.situation.meld_shape_problem`). What this path accepts, the models accept
+(:func:`~mahjong_audit.schemas.situation.meld_shape_problem`). What this path accepts, the models accept
 with the same values; it accepts less: anything else (every invalid line, a float ``id``,
 a meld's ``from_`` spelled by its field name, a JSON text the parser does not take) gives
 None, and the command reads the line again with ``json.loads`` and the models, which give
@@ -46,7 +46,7 @@ FastMeld.__pydantic_config__ = _CONFIG  # type: ignore[attr-defined]
 
 
 class FastSituation(TypedDict):
-    """:class:`schemas.situation.Situation` as a dict; absent keys take the model's defaults."""
+    """:class:`mahjong_audit.schemas.situation.Situation` as a dict; absent keys take the model's defaults."""
 
     __pydantic_config__ = _CONFIG  # type: ignore[misc]
 
@@ -84,7 +84,7 @@ def read(line: str | bytes) -> FastSituation | None:
 
 
 def to_situation(d: FastSituation, extra: tuple[tuple[str, object], ...]) -> WinSituation:
-    """The engine's situation, as :meth:`schemas.situation.Situation.to_situation` builds it."""
+    """The engine's situation, as :meth:`mahjong_audit.schemas.situation.Situation.to_situation` builds it."""
     return win_situation(
         d["concealed"],
         tuple(meld_of(m["type"], m.get("tiles"), m.get("tile"), m.get("claimed"), m.get("from"),

@@ -1,7 +1,7 @@
 """The fastest path of a ``score`` line, when msgspec is installed: the shape of
-:mod:`schemas.situation` decoded and checked by msgspec in one pass into frozen Structs.
+:mod:`mahjong_audit.schemas.situation` decoded and checked by msgspec in one pass into frozen Structs.
 
-The same contract as :mod:`schemas.situation_fast` (pydantic-core), which ``score`` uses
+The same contract as :mod:`mahjong_audit.schemas.situation_fast` (pydantic-core), which ``score`` uses
 where msgspec is not installed: the same fields, strict types (no ``"1"`` for an int, no ``1`` for a bool, no float
 ``id``), tile names, winds, bounds, unknown keys rejected, then the models' meld shape check.
 What this path accepts, the models accept with the same values; anything else gives None.
@@ -44,7 +44,7 @@ class Meld(Struct, frozen=True, forbid_unknown_fields=True, gc=False):
 
 
 class Situation(Struct, frozen=True, forbid_unknown_fields=True, gc=False):
-    """:class:`schemas.situation.Situation`'s fields; ``options`` and ``ruleset_fields`` as JSON text."""
+    """:class:`mahjong_audit.schemas.situation.Situation`'s fields; ``options`` and ``ruleset_fields`` as JSON text."""
 
     concealed: list[Tile]
     win_tile: Tile
@@ -101,7 +101,7 @@ def read(line: str | bytes) -> Read | None:
 
 
 def to_situation(r: Read, extra: tuple[tuple[str, object], ...]) -> WinSituation:
-    """The engine's situation, as :meth:`schemas.situation.Situation.to_situation` builds it."""
+    """The engine's situation, as :meth:`mahjong_audit.schemas.situation.Situation.to_situation` builds it."""
     s = r.situation
     return win_situation(
         s.concealed, tuple(meld_of(m.type, m.tiles, m.tile, m.claimed, m.from_, m.concealed) for m in s.melds),

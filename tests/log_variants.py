@@ -115,7 +115,7 @@ def mutations() -> list[tuple[str, dict]]:
     change("options null", lambda g: g.update(options=None))
     change("scores of four", lambda g: g.update(initial_scores=[0, 0, 0, 0], final_scores=[105, -35, -35, -35]))
     change("meta kept", lambda g: g.update(meta={"match": 7}))
-    # started_at: an ISO 8601 instant on the game and on each hand (schemas.instants)
+    # started_at: an ISO 8601 instant on the game and on each hand (mahjong_audit.schemas.instants)
     change("game started_at with offset", lambda g: g.update(started_at="2026-11-01T20:00:00+08:00"))
     change("game started_at a plain date", lambda g: g.update(started_at="2022-06-25"))
     change("game started_at without offset", lambda g: g.update(started_at="2026-11-01 12:30"))

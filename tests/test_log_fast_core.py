@@ -1,4 +1,4 @@
-"""The fast validation path (schemas.log_fast_core) accepts exactly what the models accept, and
+"""The fast validation path (mahjong_audit.schemas.log_fast_core) accepts exactly what the models accept, and
 the audit of a game is the same whichever path read it."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from tests.test_pipeline_e2e import win_game
 @pytest.fixture(autouse=True)
 def _read_uses_this_path(monkeypatch):
     """The audit's reader validates with the implementation under test here, whichever one
-    schemas.log_fast chose for this process."""
+    mahjong_audit.schemas.log_fast chose for this process."""
     monkeypatch.setattr(read, "parse_game_json", F.parse_game_json)
 
 

@@ -1,4 +1,4 @@
-"""Findings that hinge on a reading (engine.rechecks): ``depends_on`` names the documented
+"""Findings that hinge on a reading (mahjong_audit.engine.rechecks): ``depends_on`` names the documented
 alternative that clears an error, and never sits on a hard 相公 or on a wrong payout no
 reading explains.
 

@@ -1,6 +1,6 @@
 """Not tests: a small audit database for the report tests, built the way the audit builds one:
-synthetic logs audited by ``engine.audit.audit_game``, rows from ``pipeline.rows``, tables
-from ``pipeline.tables.ddl()`` and one bulk insert per table. A few hand-written rows add
+synthetic logs audited by ``mahjong_audit.engine.audit.audit_game``, rows from ``mahjong_audit.pipeline.rows``, tables
+from ``mahjong_audit.pipeline.tables.ddl()`` and one bulk insert per table. A few hand-written rows add
 a second ruleset (台-based, with a robbing-kong win) that the engine need not know."""
 
 from __future__ import annotations

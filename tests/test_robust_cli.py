@@ -144,8 +144,8 @@ def test_help_texts_are_plain_text(command, capsys):
 
 
 def test_plain_removes_markup_only():
-    assert cli.plain("``audit INPUT``: see :func:`pipeline.read.plan_shards`") == \
-        "audit INPUT: see pipeline.read.plan_shards"
+    assert cli.plain("``audit INPUT``: see :func:`mahjong_audit.pipeline.read.plan_shards`") == \
+        "audit INPUT: see mahjong_audit.pipeline.read.plan_shards"
     assert cli.plain("a `single` quote") == "a `single` quote"
 
 

@@ -159,7 +159,7 @@ def test_an_unexpected_parser_failure_is_a_rejection(monkeypatch):
     rej = one("{}")
     assert rej.code == "invalid_log/schema" and "the parser failed" in rej.message
     assert "MemoryError: no room" in rej.message
-    # the audit's fast path (schemas.log_fast) goes through the same guard
+    # the audit's fast path (mahjong_audit.schemas.log_fast) goes through the same guard
     (fast,) = read.parse_record(read.RawRecord("f.jsonl", 7, "{}"), fast=True)
     assert fast == rej
 

@@ -1,5 +1,5 @@
-"""The pipeline's result rows are named tuples built directly (pipeline.rows): they must be
-exactly the model rows of schemas.results, and the staged Parquet exactly what the models'
+"""The pipeline's result rows are named tuples built directly (mahjong_audit.pipeline.rows): they must be
+exactly the model rows of mahjong_audit.schemas.results, and the staged Parquet exactly what the models'
 dumps gave (the conversion the pipeline used before)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The warm worker pool (pipeline.warm_pool, pipeline.warm_client): when it starts, that a
+"""The warm worker pool (mahjong_audit.pipeline.warm_pool, mahjong_audit.pipeline.warm_client): when it starts, that a
 worker forked from it ends the way Beam expects of a worker process, that nothing is left
 running, and that a run falls back to Beam's own workers when the pool cannot start."""
 

@@ -16,8 +16,8 @@ Public API (what the replay engine, the ``score`` command and the simulator use)
 * ``settle(end) -> Settlement``, ``false_win_penalty(seat, dealer)``,
   ``next_dealer(dealer, winners, drawn)``.
 
->>> from engine.tiles import parse
->>> from engine.hand import WinSituation
+>>> from mahjong_audit.engine.tiles import parse
+>>> from mahjong_audit.engine.hand import WinSituation
 >>> rs = Guangdong()
 >>> s = rs.score_win(WinSituation(parse("123m456m789p11z55s"), (), parse("5s")[0], self_drawn=True))
 >>> [(i.name, i.value) for i in s.items], s.total

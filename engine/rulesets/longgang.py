@@ -1,7 +1,7 @@
 """Ruleset ``longgang``: 龙港麻将 (Wenzhou; 16-tile hands, 财神 wild tiles). See docs/rules/longgang.md.
 
 The play rules are class attributes read by the generic replay (engine/replay.py); the
-scoring tables and functions live in :mod:`engine.rulesets.longgang_score`.
+scoring tables and functions live in :mod:`mahjong_audit.engine.rulesets.longgang_score`.
 
 API for callers (the auditor, the ``score`` command, the simulator):
 
@@ -14,9 +14,9 @@ API for callers (the auditor, the ``score`` command, the simulator):
 * :meth:`Longgang.settle` — chips of a won hand; :meth:`Longgang.false_win_penalty`.
 * :meth:`Longgang.instant_win` — 三财神, declarable at any moment.
 * :meth:`Longgang.abortive_draw` — the abortive draws of option ``abortive_draws``
-  (:mod:`engine.rulesets.longgang_draws`), asked by the replay only when one is enabled.
+  (:mod:`mahjong_audit.engine.rulesets.longgang_draws`), asked by the replay only when one is enabled.
 
-A :class:`~engine.hand.WinSituation` for this ruleset carries in ``extra``:
+A :class:`~mahjong_audit.engine.hand.WinSituation` for this ruleset carries in ``extra``:
 ``indicator`` (the flipped tile, int or name) — or ``wildcards`` (the 财神 tiles) and
 optionally ``seat_flower`` (a tile, or false) — plus the replay's ``heavenly`` (天胡),
 ``human`` (won on the dealer's first discard: 地胡), ``earthly`` / ``first_round_discards``
@@ -280,7 +280,7 @@ class Longgang(Ruleset):
 
     @property
     def seabed_replacement(self) -> str:  # type: ignore[override]
-        """二、一)6 e (``"seed"``) or the ordinary replacement (``"shorten"``); see :mod:`engine.seabed`."""
+        """二、一)6 e (``"seed"``) or the ordinary replacement (``"shorten"``); see :mod:`mahjong_audit.engine.seabed`."""
         return str(self.options.seabed_replacement)
 
     @property

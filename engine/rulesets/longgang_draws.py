@@ -1,6 +1,6 @@
 """龙港麻将 abortive draws (流局 before the wall runs out), each a local variant the seed
 names (二、6 d; 三、3 d). Which ones apply is the option ``abortive_draws``; see
-docs/rules/longgang.md. Each detector reads a :class:`~engine.ruleset.TableView` and
+docs/rules/longgang.md. Each detector reads a :class:`~mahjong_audit.engine.ruleset.TableView` and
 returns True when its draw ends the hand at that point.
 """
 

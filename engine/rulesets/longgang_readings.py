@@ -8,12 +8,12 @@ not a substitution, so the hand stays 硬胡), and beyond the fourth copy of a k
 :func:`within_copy_limits`). A winning tile that is itself a wild is read as the tile
 it stands for, so the wait bonus comes from the place it takes in the set (二、二)1, 3).
 
-A :class:`Reading` keeps :class:`engine.decompose.Part` as the decomposer gives it:
+A :class:`Reading` keeps :class:`mahjong_audit.engine.decompose.Part` as the decomposer gives it:
 ``Part.wilds`` counts the wilds standing for another tile in that part, the winning tile
 not included; a part made only of wilds has ``tile = None`` (it stands for whatever suits
 the hand best). Readings depend only on the hand's shape, so they are cached on it.
 
->>> from engine.tiles import parse, counts
+>>> from mahjong_audit.engine.tiles import parse, counts
 >>> nat = tuple(counts(parse("345s45s123m456p789p99m"), 34))  # + a drawn 坐花 (wild)
 >>> sorted({(r.win_kind, r.parts[r.win_idx].tile) for r in
 ...         winner_readings(nat, None, False, 0, 0, None, 5, False)})

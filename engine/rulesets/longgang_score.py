@@ -199,7 +199,7 @@ def wilds_of(sit: WinSituation) -> Wilds:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The scoring switches of :class:`engine.rulesets.longgang.LonggangOptions`."""
+    """The scoring switches of :class:`mahjong_audit.engine.rulesets.longgang.LonggangOptions`."""
 
     eight_pairs: bool = True
     eight_pairs_limit: bool = False

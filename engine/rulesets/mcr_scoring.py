@@ -3,7 +3,7 @@
 ``score_mcr(sit)`` finds every way to read the winning hand (4 sets + pair with the
 exposed melds fixed, 七对, 十三幺, 全不靠/七星不靠, 组合龙 + set + pair, 九莲宝灯,
 连七对), lists the *raw* fans of each reading, removes the implied ones with the one
-exclusion table of :mod:`engine.rulesets.mcr_fans` (不重复), and keeps the reading with
+exclusion table of :mod:`mahjong_audit.engine.rulesets.mcr_fans` (不重复), and keeps the reading with
 the highest total (就高不就低).
 
 Principles, where they live:

@@ -1,7 +1,7 @@
 """Game simulator: four bots play whole games of any registered ruleset and write them
-in ``mahjong-log/1``; :mod:`engine.sim.faults` mutates games into labelled bad ones.
+in ``mahjong-log/1``; :mod:`mahjong_audit.engine.sim.faults` mutates games into labelled bad ones.
 
->>> from engine.sim import simulate
+>>> from mahjong_audit.engine.sim import simulate
 >>> games, cov = simulate("mcr", games=1, seed=7, hands_per_game=1)
 >>> games[0]["format"], len(games[0]["hands"])
 ('mahjong-log/1', 1)

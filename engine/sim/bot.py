@@ -5,7 +5,7 @@ honours, for 混一色 / 清一色; ``pairs``: 七对) and plays towards it. Its
 progress is the shanten number (tiles away from ready) of the tiles its plan keeps,
 computed from per-suit partial decompositions cached on immutable tuple keys, so a
 decision costs a few cache lookups. Legality is not the bot's business: the game
-(``engine.sim.game``) offers only legal actions and checks wins with the ruleset.
+(``mahjong_audit.engine.sim.game``) offers only legal actions and checks wins with the ruleset.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ SEATS = 4
 
 
 class SeatPolicy(Protocol):
-    """What the simulator asks besides the bots (``engine.sim.game.HandSim``)."""
+    """What the simulator asks besides the bots (``mahjong_audit.engine.sim.game.HandSim``)."""
 
     def discard(self, sim: HandSim, seat: int, forbidden: frozenset[int]) -> int | None:
         """The tile ``seat`` discards instead of its bot's choice, or None."""

@@ -349,7 +349,7 @@ def continuity(game: dict[str, Any], rs: Ruleset, rng: random.Random) -> Fault |
 
 
 def _chip_facts(game: dict[str, Any]) -> list[Any]:
-    """The auditor's view of each hand's chips (engine.result.ChipFacts) in a clean game."""
+    """The auditor's view of each hand's chips (mahjong_audit.engine.result.ChipFacts) in a clean game."""
     from mahjong_audit.engine.audit import audit_game
     from mahjong_audit.schemas.log import parse_game
 

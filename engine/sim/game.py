@@ -2,7 +2,7 @@
 
 The simulator keeps its own table state (it does not drive the auditor's replay), so
 auditing its output is a real cross-check of both. Everything a ruleset decides is asked
-of the ruleset through the :class:`~engine.ruleset.Ruleset` interface: the tile set,
+of the ruleset through the :class:`~mahjong_audit.engine.ruleset.Ruleset` interface: the tile set,
 hand size, dead wall, wild tiles and kept flowers, call rules, winning shapes
 (``is_complete`` then ``score_win``), payouts (``settle``) and dealer / round-wind
 rotation. Randomness comes only from the ``random.Random`` passed in, so a seed gives
@@ -114,7 +114,7 @@ class HandSim:
 
     def __init__(self, rs: Ruleset, rng: random.Random, hand_no: int, dealer: int, round_wind: int,
                  cov: Counter, policy: SeatPolicy | None = None, false_win_rate: float = 0.0):
-        self.policy = policy  # how some seats play besides their bot (engine.sim.collusion)
+        self.policy = policy  # how some seats play besides their bot (mahjong_audit.engine.sim.collusion)
         #: the share of hands in which a seat declares a win it does not have (a deliberate 诈胡);
         #: 0 draws nothing from ``rng``, so games without them are the same as before
         self.false_win_rate = false_win_rate

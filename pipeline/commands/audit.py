@@ -1,13 +1,13 @@
 """``mahjong-audit audit INPUT... --db FILE``: audit game logs at scale into DuckDB.
 
-The driver splits the input files into shards (``pipeline.read.plan_shards``: a big
+The driver splits the input files into shards (``mahjong_audit.pipeline.read.plan_shards``: a big
 uncompressed JSON Lines file is read as byte ranges by several workers); the Beam pipeline
-(``pipeline.transforms.AuditPipeline``) audits the shards and writes Parquet files into a
+(``mahjong_audit.pipeline.transforms.AuditPipeline``) audits the shards and writes Parquet files into a
 staging folder unique to the run; the driver then loads them into the DuckDB file in one
-transaction (``pipeline.sink``), keeping the first copy of each game_id, and/or writes
-them as a partition of a Parquet dataset (``--parquet``, ``pipeline.dataset``), and
+transaction (``mahjong_audit.pipeline.sink``), keeping the first copy of each game_id, and/or writes
+them as a partition of a Parquet dataset (``--parquet``, ``mahjong_audit.pipeline.dataset``), and
 removes the folder. ``--skip-audited`` leaves out files audited unchanged
-(``pipeline.incremental``). Options this command does not
+(``mahjong_audit.pipeline.incremental``). Options this command does not
 know are Beam pipeline options and are passed through unchanged.
 """
 
@@ -205,7 +205,7 @@ def _log_metrics(result) -> None:
 
 
 def run(args: argparse.Namespace, audit_fn=None) -> int:
-    """Run the audit. ``audit_fn`` replaces engine.audit.audit_game (tests only)."""
+    """Run the audit. ``audit_fn`` replaces mahjong_audit.engine.audit.audit_game (tests only)."""
     from mahjong_audit.pipeline import incremental, read, runner, sink
     from mahjong_audit.pipeline import staging as staging_files
 

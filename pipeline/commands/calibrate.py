@@ -6,7 +6,7 @@ platform format), in this process, without Beam or a database. Each ruleset's ga
 audited with the defaults; the games with error findings are audited again under every
 documented alternative reading (and under the values of a base, a cap or a penalty the
 recorded payouts give), and the readings that explain several games and contradict none
-become the recommended profile (engine.calibration). The table of every reading that changes
+become the recommended profile (mahjong_audit.engine.calibration). The table of every reading that changes
 a verdict goes to stdout, the profile as TOML to ``-o`` (or stdout). Exit status 1 on a bad
 argument or an input that cannot be read, else 0.
 """

@@ -1,7 +1,7 @@
 """``mahjong-audit rules [--ruleset R] [--json]``: every house rule the engine knows.
 
 Each option of each ruleset: its name, the values it takes, its default, what it changes
-and the seed passage it comes from (``engine.house_rules``). A game's ``options`` object or
+and the seed passage it comes from (``mahjong_audit.engine.house_rules``). A game's ``options`` object or
 a house-rules profile (``--rules FILE`` of ``audit``, ``simulate`` and ``score``) sets them.
 """
 

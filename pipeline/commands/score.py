@@ -61,8 +61,8 @@ def _line_id(data: object) -> object:
 def score_line(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
     """One input line → one result object. Never raises for bad input.
 
-    A line is read by a fast path when it takes it (:mod:`schemas.situation_msgspec` where msgspec
-    is installed, else :mod:`schemas.situation_fast`), else by ``json.loads`` and the models,
+    A line is read by a fast path when it takes it (:mod:`mahjong_audit.schemas.situation_msgspec` where msgspec
+    is installed, else :mod:`mahjong_audit.schemas.situation_fast`), else by ``json.loads`` and the models,
     which give every error; all give the same result."""
     return _plain(_line_result(line, default_ruleset, profile))
 

@@ -74,8 +74,8 @@ def read_token(path: str) -> str:
 
 
 def audit_function(profile_path: str | None):
-    """The batch audit's per-game step (``engine.rechecks.audit_with_rechecks``, as
-    ``pipeline.transforms`` runs it), under the house-rules profile ``profile_path`` if given
+    """The batch audit's per-game step (``mahjong_audit.engine.rechecks.audit_with_rechecks``, as
+    ``mahjong_audit.pipeline.transforms`` runs it), under the house-rules profile ``profile_path`` if given
     (``ProfileError``: one that cannot be used, said before serving)."""
     from mahjong_audit.pipeline.transforms import _engine_audit_game
 

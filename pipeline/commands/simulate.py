@@ -158,7 +158,7 @@ def run(a: Any) -> int:
         return 1
     try:
         profile = load_profile(getattr(a, "rules", None))
-    except ValueError as e:  # engine.house_rules.ProfileError: one line, before any game is played
+    except ValueError as e:  # mahjong_audit.engine.house_rules.ProfileError: one line, before any game is played
         print(f"simulate: {e}", file=sys.stderr)
         return 1
     if a.faults and not a.labels:

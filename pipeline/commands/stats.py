@@ -24,7 +24,7 @@ from mahjong_audit.pipeline import exits
 
 DEFAULT_VIEWS = ("player_stats", "fan_stats", "finding_summary")
 VIEWS: tuple[str, ...] = DEFAULT_VIEWS + ("period_stats", "finding_trend", "player_monthly",
-                                          "suspicious_pairs", "anomalous_players",  # pipeline.collusion
+                                          "suspicious_pairs", "anomalous_players",  # mahjong_audit.pipeline.collusion
                                           "pair_stats", "player_anomalies")
 
 

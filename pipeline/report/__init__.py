@@ -39,7 +39,7 @@ def _hands_with_findings(data: queries.ReportData, limit: int) -> list[HandKey]:
 def build(db: str, *, logs: Sequence[str] = (), importer: str | None = None, max_findings: int = 5000,
           max_replays: int = 200, max_players: int = 500, generated: datetime | None = None,
           parquet: str | None = None) -> Built:
-    """Read ``db`` (or the Parquet dataset ``parquet``, see pipeline.dataset) and return the
+    """Read ``db`` (or the Parquet dataset ``parquet``, see mahjong_audit.pipeline.dataset) and return the
     page. Raises :class:`queries.ReportError` if it cannot be read."""
     if parquet is not None:
         from mahjong_audit.pipeline import dataset

@@ -1,7 +1,7 @@
 """The report's collusion section: a money-flow heat map of the most active players per
 ruleset, and each flagged pair with the behaviours that flagged it (feeding, soft play,
 dumping), every flagged statistic's evidence, and the hands where the feeder dealt in to
-the receiver (``pipeline.collusion`` builds the tables it reads).
+the receiver (``mahjong_audit.pipeline.collusion`` builds the tables it reads).
 
 A database written before these tables existed shows a note instead of the section.
 """

@@ -1,7 +1,7 @@
 """What the report shows, read from an audit database (opened read-only).
 
-Every query goes against the tables of ``schemas.results``; the player figures reuse the
-``player_stats`` view's SQL from ``pipeline.tables.VIEWS`` as a subquery, so a database
+Every query goes against the tables of ``mahjong_audit.schemas.results``; the player figures reuse the
+``player_stats`` view's SQL from ``mahjong_audit.pipeline.tables.VIEWS`` as a subquery, so a database
 whose views were never created (or were created by an older version) still reports the
 same figures. Everything returned is an immutable value object.
 """
@@ -52,7 +52,7 @@ class FindingInfo:
     ruleset: str | None
     source_file: str
     source_line: int | None
-    depends_on: tuple[str, ...] = ()  # readings under which this error goes away (engine.rechecks)
+    depends_on: tuple[str, ...] = ()  # readings under which this error goes away (mahjong_audit.engine.rechecks)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 The database holds findings but not the events, so a replay needs the original logs
 (``mahjong-audit report --logs PATH...``). For each hand with findings this module
-replays the hand with ``engine.replay.HandReplay`` and keeps the deal, every event in
+replays the hand with ``mahjong_audit.engine.replay.HandReplay`` and keeps the deal, every event in
 order and each seat's tiles right after each finding's ``seq``. A snapshot after ``seq``
 is the state of a replay of the events up to and including ``seq`` (a truncated copy of
 the hand): the engine needs no hook for it, at the price of one replay per finding seq,

@@ -1,9 +1,9 @@
 """A request body -> its records -> audited games or rejections -> their rows.
 
-Every step is the batch audit's own: ``pipeline.read`` splits the body into records as it
+Every step is the batch audit's own: ``mahjong_audit.pipeline.read`` splits the body into records as it
 splits a file (JSON Lines, one ``.json`` document, or a platform format through an
 importer) and parses them (the fast path, then the models for their messages);
-the pipeline's per-game audit (``engine.rechecks.audit_with_rechecks``) replays each game; ``pipeline.transforms.item_rows`` makes the
+the pipeline's per-game audit (``mahjong_audit.engine.rechecks.audit_with_rechecks``) replays each game; ``mahjong_audit.pipeline.transforms.item_rows`` makes the
 rows the pipeline would stage, rejecting a game whose numbers no column can hold. A second
 copy of a game_id within one body becomes a ``duplicate_game/game_id`` finding, as a
 second copy within one input file does in a batch run.

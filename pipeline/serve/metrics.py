@@ -31,7 +31,7 @@ class Metrics:
         self._latency_sum: dict[str, float] = {}
 
     def committed(self, made: Iterable) -> None:
-        """Count the rows of one commit (named tuples of ``pipeline.rows``)."""
+        """Count the rows of one commit (named tuples of ``mahjong_audit.pipeline.rows``)."""
         from mahjong_audit.pipeline import rows
 
         with self._lock:

@@ -1,5 +1,5 @@
 """The service's request and response models: built of the tables' own row models
-(``schemas.results``), so ``/openapi.json`` describes each field as the tables hold it."""
+(``mahjong_audit.schemas.results``), so ``/openapi.json`` describes each field as the tables hold it."""
 
 from __future__ import annotations
 

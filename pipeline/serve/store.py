@@ -4,8 +4,8 @@ A request's records are audited in the event loop; their rows (:class:`ingest.Ou
 are handed to :meth:`Store.submit`, which returns a future the request awaits. The writer
 takes every batch waiting when its last commit ends (group commit: the busier the service,
 the more requests share one transaction, and no request waits for a timer), stages the
-rows as Parquet (``pipeline.staging``, as the pipeline's workers do) and loads them with
-``pipeline.sink.load_rows`` in ONE transaction, then resolves the futures: a request is
+rows as Parquet (``mahjong_audit.pipeline.staging``, as the pipeline's workers do) and loads them with
+``mahjong_audit.pipeline.sink.load_rows`` in ONE transaction, then resolves the futures: a request is
 answered only after its rows are committed, and a failed commit fails every request of it
 (503) with nothing half-written. The load deletes every row of each game_id it brings
 first, so a game posted again replaces its rows; two posts of one game_id in one group keep
