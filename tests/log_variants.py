@@ -16,7 +16,7 @@ from mahjong_audit.pipeline import read
 from mahjong_audit.pipeline.rows import audit_rows
 from mahjong_audit.schemas import log as L
 from mahjong_audit.schemas.results import GameRow, HandRow
-from tests.test_pipeline_e2e import draw_game, win_game
+from tests.logbuild import draw_game, win_game
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 

@@ -108,3 +108,54 @@ def codes(g: dict[str, Any]) -> list[str]:
 
 # A quick clean hand: the dealer discards 5p, seat 1 wins with 九莲宝灯 (1112345678999p).
 NINE_GATES_DEAL = ["5p123m456m789m1122z", "1112345678999p", "123456789s1234z", "123456789m5566z"]
+
+
+# ---------------------------------------------------------------- two games of the end-to-end corpus
+# (tests/e2e.py): a dealer's seven-pairs self-draw, and a hand recorded as drawn with the wall unused
+
+DRAW_DEAL = [
+    ["9s", "7s", "6p", "7s", "4s", "1p", "4m", "3s", "2z", "6p", "2z", "2m", "2p"],
+    ["7p", "1z", "4m", "6m", "4s", "4p", "6s", "2p", "1z", "3z", "6s", "5p", "4m"],
+    ["4p", "9p", "3s", "1p", "4p", "8m", "5z", "1s", "3p", "9s", "3p", "3m", "3p"],
+    ["5m", "7m", "1m", "7z", "5m", "2s", "1m", "8p", "3m", "7s", "1s", "6z", "5z"],
+]
+WIN_DEAL = [
+    ["1m", "1m", "2m", "2m", "3m", "3m", "4m", "4m", "5p", "5p", "6p", "6p", "7p"],
+    ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "1z", "2z", "3z", "4z"],
+    ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "1z", "2z", "3z", "4z"],
+    ["9m", "9m", "9m", "8m", "8m", "8m", "7m", "7m", "7m", "5z", "5z", "5z", "6z"],
+]
+
+
+def win_game(game_id: str, players=("ann", "bob", "cat", "dan")) -> dict:
+    """Dealer self-draws 7p for seven pairs (七对 24 + 缺一门 + 无字 + 自摸 = 27 fan)."""
+    return {
+        "format": "mahjong-log/1", "game_id": game_id, "platform": "test", "ruleset": "mcr",
+        "players": list(players),
+        "hands": [{
+            "hand_no": 0, "round_wind": "E", "dealer": 0, "deal": copy.deepcopy(WIN_DEAL),
+            "events": [
+                {"seq": 1, "type": "draw", "seat": 0, "tile": "7p"},
+                {"seq": 2, "type": "win", "seat": 0, "tile": "7p", "from": 0},
+            ],
+            "outcome": {"result": "win",
+                        "wins": [{"seat": 0, "from": 0, "tile": "7p", "score": {"total": 27}}],
+                        "deltas": [105, -35, -35, -35]},
+        }],
+    }
+
+
+def draw_game(game_id: str) -> dict:
+    """Two events then a recorded exhaustive draw (the engine flags the unused wall)."""
+    return {
+        "format": "mahjong-log/1", "game_id": game_id, "ruleset": "mcr",
+        "players": ["ann", "bob", "cat", "dan"],
+        "hands": [{
+            "hand_no": 0, "round_wind": "E", "dealer": 0, "deal": copy.deepcopy(DRAW_DEAL),
+            "events": [
+                {"seq": 1, "type": "draw", "seat": 0, "tile": "7z"},
+                {"seq": 2, "type": "discard", "seat": 0, "tile": "9s"},
+            ],
+            "outcome": {"result": "draw", "deltas": [0, 0, 0, 0]},
+        }],
+    }

@@ -136,7 +136,7 @@ def test_the_audit_summary_names_the_engine_and_the_validation_path(tmp_path, ca
     """An operator sees which engine and validation path a local run used."""
     from mahjong_audit.pipeline.cli import main
     from mahjong_audit.schemas import log_fast
-    from tests.test_pipeline_e2e import make_corpus
+    from tests.e2e import make_corpus
 
     corpus = make_corpus(tmp_path)
     assert main(["audit", str(corpus), "--db", str(tmp_path / "a.duckdb"), "--in-memory", "--no-progress"]) == 0

@@ -6,9 +6,9 @@ from __future__ import annotations
 import copy
 
 from tests.logbuild import codes, game, hand, with_outcomes
-from tests.test_longgang_replay import HandBuilder, clean_win
-from tests.test_longgang_replay import audit as lg_audit
-from tests.test_longgang_replay import codes as lg_codes
+from tests.longgang_build import HandBuilder, clean_win
+from tests.longgang_build import audit as lg_audit
+from tests.longgang_build import codes as lg_codes
 
 LOW = ["5s123m789m11223z99p", "234m456p678s2345s", "123456789p1234z", "123456789m5566z"]
 

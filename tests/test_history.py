@@ -18,7 +18,7 @@ from mahjong_audit.pipeline.cli import main
 from mahjong_audit.pipeline.importers import IMPORTERS
 from mahjong_audit.schemas.instants import InstantError, object_id_time, parse_instant
 from mahjong_audit.schemas.log import Game
-from tests.test_pipeline_e2e import win_game
+from tests.logbuild import win_game
 
 FIXTURES = Path(__file__).parent / "fixtures" / "real"
 

@@ -19,7 +19,7 @@ from tests.log_variants import (
     rejected_with_the_models_message,
     started_at_reaches_the_rows_alike,
 )
-from tests.test_pipeline_e2e import win_game
+from tests.logbuild import win_game
 
 
 @pytest.fixture(autouse=True)

@@ -26,7 +26,7 @@ from tests.log_variants import (
     rejected_with_the_models_message,
     started_at_reaches_the_rows_alike,
 )
-from tests.test_pipeline_e2e import draw_game, win_game
+from tests.logbuild import draw_game, win_game
 
 
 @pytest.fixture(autouse=True)

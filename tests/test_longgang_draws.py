@@ -7,7 +7,7 @@ import pytest
 
 from mahjong_audit.engine.ruleset import OptionError
 from mahjong_audit.engine.rulesets.longgang import Longgang
-from tests.test_longgang_replay import HandBuilder, audit, codes
+from tests.longgang_build import HandBuilder, audit, codes
 
 DRAW = {"result": "draw", "deltas": [0, 0, 0, 0]}
 
@@ -226,7 +226,7 @@ def test_the_view_is_frozen_and_complete():
             return None
 
     from mahjong_audit.engine.audit import audit_hand
-    from tests.test_longgang_replay import game
+    from tests.longgang_build import game
 
     hand = game(kongs().hand()).hands[0]
     audit_hand(Watch(), hand)

@@ -7,9 +7,7 @@ Seed 000: "由 4 个人（5个人，有一个人轮换…）参与"; the rotatio
 
 from __future__ import annotations
 
-import copy
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,41 +17,11 @@ from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.pipeline.read import ParsedGame
 from mahjong_audit.pipeline.rows import audit_rows, by_table
 from mahjong_audit.schemas import log as L
-
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
-FIVE = ["甲", "乙", "丙", "丁", "戊"]
-
-
-def four_player_sample() -> dict[str, Any]:
-    """sample_logs/longgang-clean.json: hand 0 seat 1 (a non-dealer) wins, hand 1 is drawn."""
-    return json.loads((SAMPLES / "longgang-clean.json").read_text(encoding="utf-8"))
-
-
-def five_player(seats1: list[int] | None = None) -> dict[str, Any]:
-    """The same two hands with five players: 戊 stands out in hand 0; the non-dealer's win
-    passes the deal, so in hand 1 戊 takes the old dealer's seat 0 and 甲 stands out."""
-    g = four_player_sample()
-    g["players"] = FIVE
-    g["hands"][0]["seats"] = [0, 1, 2, 3]
-    g["hands"][1]["seats"] = seats1 if seats1 is not None else [4, 1, 2, 3]
-    g["initial_scores"] = [100] * 5
-    g["final_scores"] = [124, 138, 69, 69, 100]
-    return g
+from tests.longgang_build import SAMPLES, five_player, four_player_sample, with_false_win
 
 
 def codes(g: dict[str, Any]) -> list[str]:
     return [f.code for f in audit_game(L.parse_game(g)).findings]
-
-
-def with_false_win(g: dict[str, Any], seat: int) -> dict[str, Any]:
-    """Hand 1 with ``seat`` declaring a win on the first discard (seat 1's 东): 诈胡."""
-    g = copy.deepcopy(g)
-    events = g["hands"][1]["events"]
-    first = events[0]
-    events.insert(1, {"seq": 0, "type": "win", "seat": seat, "tile": first["tile"], "from": first["seat"]})
-    for i, ev in enumerate(events):
-        ev["seq"] = i
-    return g
 
 
 # ------------------------------------------------------------------ the log format

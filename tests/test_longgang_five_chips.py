@@ -21,7 +21,7 @@ from mahjong_audit.engine.rulesets.longgang_chips import (
     start_balance,
 )
 from mahjong_audit.schemas import log as L
-from tests.test_longgang_five import five_player, four_player_sample, with_false_win
+from tests.longgang_build import five_player, four_player_sample, with_false_win
 
 
 def chip_findings(g: dict[str, Any]) -> list[tuple[int | None, str | None]]:

@@ -16,20 +16,17 @@ from mahjong_audit.schemas import log as L
 from tests.logbuild import audit as audit_dict
 from tests.logbuild import game as mcr_game
 from tests.logbuild import hand
-from tests.test_longgang_replay import DEAL, HandBuilder, codes
-from tests.test_longgang_variants import LIABLE_DEAL
-
-DRAWABLE = 50  # 136 − 4 × 16 − 1 (dealer) − 1 (indicator) − 20 (王牌)
-WALL = 70  # the wall after the deal and the indicator
-
-
-def game(*hands: dict, options=None) -> dict:
-    return {"format": "mahjong-log/1", "game_id": "lg-play", "ruleset": "longgang", "options": options or {},
-            "players": ["a", "b", "c", "d"], "hands": list(hands)}
-
-
-def run(*hands: dict, options=None):
-    return audit_game(L.parse_game(game(*hands, options=options)))
+from tests.longgang_build import (
+    DEAL,
+    LIABLE_DEAL,
+    HandBuilder,
+    codes,
+    draws,
+    idle_until,
+    left,
+    run,
+    with_wall,
+)
 
 
 def recorded(*hands: dict, options=None) -> list[dict]:
@@ -46,37 +43,6 @@ def recorded(*hands: dict, options=None) -> list[dict]:
 
 def all_codes(res) -> list[str]:
     return [f.code for f in res.findings]
-
-
-def draws(b: HandBuilder, back: bool) -> list[str]:
-    return [e["tile"] for e in b.events if e["type"] == "draw" and (e.get("from") == "back") == back]
-
-
-def with_wall(b: HandBuilder, seabed_end: tuple[int, str] | None = None) -> dict:
-    """The hand with a full logged wall: live draws in order, replacement draws from the far end;
-    ``seabed_end`` = (position, tile) of a replacement taken from the seabed's end instead."""
-    live, back = draws(b, False), draws(b, True)
-    if seabed_end is not None:
-        back.remove(seabed_end[1])
-    rest = [T.name(t) for t in range(T.N_TILES) for _ in range(max(0, b.pool[t]))]
-    wall = live + rest
-    if seabed_end is not None:
-        wall.insert(seabed_end[0], seabed_end[1])
-    h = b.hand()
-    h["wall"] = wall + back[::-1]
-    assert len(h["wall"]) == WALL
-    return h
-
-
-def left(b: HandBuilder, dead_wall: int = 20) -> int:
-    """Drawable tiles (seabed included) left after the events so far (no seabed-end draws)."""
-    return DRAWABLE + 20 - dead_wall - len(draws(b, False)) - len(draws(b, True))
-
-
-def idle_until(b: HandBuilder, n_left: int, dead_wall: int = 20) -> HandBuilder:
-    while left(b, dead_wall) > n_left:
-        b.idle(1)
-    return b
 
 
 # ------------------------------------------------------------ 7. concealed kongs at the deal

@@ -9,8 +9,7 @@ as ``score_mismatch/fans`` — the false finding of issue 24 item 7a."""
 
 from __future__ import annotations
 
-from tests.test_longgang_play import draws, idle_until, left, run, with_wall
-from tests.test_longgang_replay import DEAL, HandBuilder, codes
+from tests.longgang_build import DEAL, HandBuilder, codes, draws, idle_until, left, run, with_wall
 
 #: seat 1 waits on 2s (卡档 1s_3s); seat 3 holds 999m for a kong on the 河底 drawer's discard
 CLOSED_DEAL = ("111z2z333z4z666z7z8m9p123s", "123m456m789p13s456s77z", DEAL[2], "345m678m999m13p789s22z")
@@ -157,12 +156,12 @@ def test_replay_situation_carries_the_flag_on_the_kept_tile():
     from mahjong_audit.engine.replay import HandReplay
     from mahjong_audit.engine.rulesets.longgang import Longgang
     from mahjong_audit.schemas import log as L
-    from tests.test_longgang_play import game
+    from tests.longgang_build import play_log
 
     b = hedi_flower("I")
     pos = len(draws(b, False)) + 3
     b.draw(1, "2s", back=True).win(1, "2s", 1)
-    hand = L.parse_game(game(with_wall(b, seabed_end=(pos, "2s")))).hands[0]
+    hand = L.parse_game(play_log(with_wall(b, seabed_end=(pos, "2s")))).hands[0]
     replay = HandReplay(Longgang(), hand, 0)
     replay.run()
     (w,) = replay.wins

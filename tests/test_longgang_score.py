@@ -6,22 +6,12 @@ from __future__ import annotations
 import pytest
 
 from mahjong_audit.engine import tiles as T
-from mahjong_audit.engine.hand import Meld, NotAWin, WinSituation
+from mahjong_audit.engine.hand import Meld, NotAWin
 from mahjong_audit.engine.rulesets import longgang_score as S
 from mahjong_audit.engine.rulesets.longgang import Longgang
+from tests.longgang_build import names, sit
 
 RS = Longgang()
-
-
-def sit(concealed: str, win: str, melds=(), *, self_drawn=False, seat_wind=0, indicator="5p", flowers="",
-        kong=False, **extra) -> WinSituation:
-    ex = {"indicator": indicator, **extra}
-    return WinSituation(T.parse(concealed), tuple(melds), T.tile(win), self_drawn, seat_wind=seat_wind,
-                        flowers=T.parse(flowers) if flowers else (), kong=kong, extra=tuple(sorted(ex.items())))
-
-
-def names(score, unit=None) -> dict[str, int]:
-    return {i.name: i.value * i.count for i in score.items if unit is None or i.unit == unit}
 
 
 def det(score, key):

@@ -17,8 +17,9 @@ from mahjong_audit.engine.rulesets import longgang_score as S
 from mahjong_audit.engine.rulesets.longgang import Longgang
 from tests import longgang_brute as B
 from tests import longgang_handgen as G
-from tests.test_longgang_score import names
-from tests.test_longgang_score_readings import WINNER_SEEDS, key, sit, wait_bonus
+from tests.longgang_build import key, names, wait_bonus
+from tests.longgang_build import reading_sit as sit
+from tests.longgang_handgen import WINNER_SEEDS
 
 RS = Longgang()
 #: every option set to the oracle's reading (tests/oracles/compare_longgang.py ORACLE_READINGS)

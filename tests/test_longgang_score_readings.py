@@ -21,28 +21,11 @@ from mahjong_audit.engine.rulesets.longgang import Longgang
 from mahjong_audit.schemas.situation import Situation
 from tests import longgang_brute as B
 from tests import longgang_handgen as G
-from tests.test_longgang_replay import HandBuilder, audit, codes
-from tests.test_longgang_score import names
-from tests.test_longgang_score import sit as base_sit
+from tests.longgang_build import HandBuilder, audit, codes, key, names, wait_bonus
+from tests.longgang_build import reading_sit as sit
+from tests.longgang_handgen import WINNER_SEEDS
 
 RS = Longgang()
-
-
-def sit(concealed: str, win: str, melds=(), *, indicator="9s", **kw) -> WinSituation:
-    """As in test_longgang_score, with a 财神 kind (9s) none of these hands holds by default."""
-    return base_sit(concealed, win, melds, indicator=indicator, **kw)
-
-
-WAIT_ITEMS = ("自摸卡档", "自摸", "卡档", "边张", "单吊", "自摸单吊")
-
-
-def wait_bonus(score) -> dict[str, int]:
-    return {k: v for k, v in names(score, "hu").items() if k in WAIT_ITEMS}
-
-
-def key(score) -> tuple[int, int, int]:
-    d = dict(score.details)
-    return (score.total, int(d["tai"]), int(d["hu"]))
 
 
 # ---------------------------------------------------------------- 1. the wait of a drawn wild
@@ -253,9 +236,6 @@ def test_mcr_flower_replacement_is_not_kong_replacement():
 
 
 # ---------------------------------------------------------------- the property: never worse
-
-WINNER_SEEDS = [s for s in range(400) if G.winning_hand(random.Random(s)) is not None][:140]
-
 
 @pytest.mark.parametrize("seed", WINNER_SEEDS)
 def test_chosen_reading_is_never_worse_than_any_placement(seed):

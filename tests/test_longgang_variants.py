@@ -10,8 +10,7 @@ from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import Meld
 from mahjong_audit.engine.rulesets import longgang_score as S
 from mahjong_audit.engine.rulesets.longgang import Longgang
-from tests.test_longgang_replay import DEAL, HandBuilder, audit, codes
-from tests.test_longgang_score import names, sit
+from tests.longgang_build import DEAL, LIABLE_DEAL, HandBuilder, audit, codes, names, sit
 
 RS = Longgang()
 
@@ -84,14 +83,6 @@ def test_liability_transfer_moves_the_other_payments():
     out = S.liability_transfer(hu, 1, 0, 0, 100, 60)
     assert out[1] == hu[1] and sum(out) == 0
     assert out[2] == hu[2] + 160 and out[3] == hu[3] + 160 and out[0] == hu[0] - 320
-
-
-LIABLE_DEAL = (
-    "1z7z234m567m234p567p111s",  # dealer: single 东 (its wind) and single 中
-    "123m456m789p123s456s7z",  # seat 1 waits on 中
-    "234m567m234p678p88s9s1p",
-    "345m678m346p789s22z1p9s",
-)
 
 
 def liable_hand(late: bool) -> HandBuilder:

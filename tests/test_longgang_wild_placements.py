@@ -20,8 +20,8 @@ from mahjong_audit.engine.rulesets import longgang_score as S
 from mahjong_audit.engine.rulesets.longgang import Longgang
 from tests import longgang_brute as B
 from tests import longgang_handgen as G
-from tests.test_longgang_score import names
-from tests.test_longgang_score_readings import WINNER_SEEDS, key
+from tests.longgang_build import key, names
+from tests.longgang_handgen import WINNER_SEEDS
 
 # ---------------------------------------------------------------- a pair of two 正财 at home
 

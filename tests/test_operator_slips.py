@@ -15,7 +15,8 @@ from mahjong_audit import __version__
 from mahjong_audit.pipeline import exits
 from mahjong_audit.pipeline.cli import build_parser, main
 from mahjong_audit.pipeline.words import count
-from tests.test_pipeline_e2e import counts, win_game
+from tests.e2e import counts
+from tests.logbuild import win_game
 
 
 @pytest.fixture(scope="module")

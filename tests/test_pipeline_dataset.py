@@ -11,7 +11,7 @@ from mahjong_audit.pipeline import dataset
 from mahjong_audit.pipeline.cli import main
 from mahjong_audit.pipeline.commands import audit
 from mahjong_audit.schemas.results import TABLES
-from tests.test_pipeline_e2e import make_corpus, query
+from tests.e2e import make_corpus, query
 
 GAME_DATA = ("games", "hands", "hand_scores", "payouts", "findings", "rejected")
 

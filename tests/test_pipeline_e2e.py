@@ -2,125 +2,19 @@
 
 from __future__ import annotations
 
-import copy
 import gzip
 import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-import duckdb
 import pytest
 
-from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.pipeline.cli import main
-from mahjong_audit.schemas.log import Game
+from tests.e2e import counts, expected_counts, query
+from tests.logbuild import win_game
 
-DRAW_DEAL = [
-    ["9s", "7s", "6p", "7s", "4s", "1p", "4m", "3s", "2z", "6p", "2z", "2m", "2p"],
-    ["7p", "1z", "4m", "6m", "4s", "4p", "6s", "2p", "1z", "3z", "6s", "5p", "4m"],
-    ["4p", "9p", "3s", "1p", "4p", "8m", "5z", "1s", "3p", "9s", "3p", "3m", "3p"],
-    ["5m", "7m", "1m", "7z", "5m", "2s", "1m", "8p", "3m", "7s", "1s", "6z", "5z"],
-]
-WIN_DEAL = [
-    ["1m", "1m", "2m", "2m", "3m", "3m", "4m", "4m", "5p", "5p", "6p", "6p", "7p"],
-    ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "1z", "2z", "3z", "4z"],
-    ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "1z", "2z", "3z", "4z"],
-    ["9m", "9m", "9m", "8m", "8m", "8m", "7m", "7m", "7m", "5z", "5z", "5z", "6z"],
-]
-
-
-def win_game(game_id: str, players=("ann", "bob", "cat", "dan")) -> dict:
-    """Dealer self-draws 7p for seven pairs (七对 24 + 缺一门 + 无字 + 自摸 = 27 fan)."""
-    return {
-        "format": "mahjong-log/1", "game_id": game_id, "platform": "test", "ruleset": "mcr",
-        "players": list(players),
-        "hands": [{
-            "hand_no": 0, "round_wind": "E", "dealer": 0, "deal": copy.deepcopy(WIN_DEAL),
-            "events": [
-                {"seq": 1, "type": "draw", "seat": 0, "tile": "7p"},
-                {"seq": 2, "type": "win", "seat": 0, "tile": "7p", "from": 0},
-            ],
-            "outcome": {"result": "win",
-                        "wins": [{"seat": 0, "from": 0, "tile": "7p", "score": {"total": 27}}],
-                        "deltas": [105, -35, -35, -35]},
-        }],
-    }
-
-
-def draw_game(game_id: str) -> dict:
-    """Two events then a recorded exhaustive draw (the engine flags the unused wall)."""
-    return {
-        "format": "mahjong-log/1", "game_id": game_id, "ruleset": "mcr",
-        "players": ["ann", "bob", "cat", "dan"],
-        "hands": [{
-            "hand_no": 0, "round_wind": "E", "dealer": 0, "deal": copy.deepcopy(DRAW_DEAL),
-            "events": [
-                {"seq": 1, "type": "draw", "seat": 0, "tile": "7z"},
-                {"seq": 2, "type": "discard", "seat": 0, "tile": "9s"},
-            ],
-            "outcome": {"result": "draw", "deltas": [0, 0, 0, 0]},
-        }],
-    }
-
-
-def make_corpus(root: Path) -> Path:
-    """5 distinct valid games, 1 duplicate, 1 bad JSON line, 1 schema error, 1 .gz, 1 pretty .json."""
-    corpus = root / "corpus"
-    (corpus / "sub").mkdir(parents=True)
-    bad_schema = win_game("bad-schema")
-    bad_schema["hands"][0]["events"][0]["tile"] = "10m"
-    (corpus / "a.jsonl").write_text(
-        json.dumps(win_game("g1")) + "\n"
-        + json.dumps(win_game("g2")) + "\n"
-        + '{"format": "mahjong-log/1", "game_id": oops}\n'
-        + "\n"
-        + json.dumps(bad_schema) + "\n"
-        + json.dumps(draw_game("g5")) + "\n"
-    )
-    (corpus / "b.json").write_text(json.dumps(win_game("g3"), indent=2))
-    with gzip.open(corpus / "sub" / "c.jsonl.gz", "wt") as f:
-        f.write(json.dumps(win_game("g4")) + "\n" + json.dumps(win_game("g1")) + "\n")
-    (corpus / "README.txt").write_text("not a log\n")
-    return corpus
-
-
-GAMES = ("g1", "g2", "g3", "g4", "g5")
-
-
-def expected_counts() -> dict[str, int]:
-    engine_findings = sum(
-        len(audit_game(Game.model_validate(win_game(g) if g != "g5" else draw_game(g))).findings)
-        for g in GAMES
-    )
-    return {
-        "runs": 1, "games": 5, "hands": 5, "hand_scores": 4 * 4, "payouts": 5 * 4,
-        "findings": engine_findings + 2 + 1,  # + invalid_log json/schema + duplicate_game
-        "rejected": 2,
-    }
-
-
-def counts(db: Path) -> dict[str, int]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                for t in ("runs", "games", "hands", "hand_scores", "payouts", "findings", "rejected")}
-    finally:
-        con.close()
-
-
-def query(db: Path, sql: str) -> list[tuple]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
-
-
-@pytest.fixture
-def corpus(tmp_path: Path) -> Path:
-    return make_corpus(tmp_path)
+pytestmark = pytest.mark.slow  # whole audits, in memory and on two worker processes
 
 
 @pytest.mark.parametrize("mode", [["--workers", "1"], ["--workers", "2"]], ids=["in_memory", "two_processes"])

@@ -10,7 +10,8 @@ from datetime import datetime
 from mahjong_audit.pipeline import incremental
 from mahjong_audit.pipeline.cli import main
 from mahjong_audit.pipeline.sink import FileStat
-from tests.test_pipeline_e2e import counts, make_corpus, query, win_game
+from tests.e2e import counts, make_corpus, query
+from tests.logbuild import win_game
 
 T0 = datetime(2026, 1, 1, 12, 0, 0)
 

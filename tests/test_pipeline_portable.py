@@ -26,7 +26,8 @@ import pytest
 
 from mahjong_audit.pipeline import read
 from mahjong_audit.pipeline.runner import probe
-from tests.test_pipeline_e2e import make_corpus, win_game
+from tests.e2e import make_corpus
+from tests.logbuild import win_game
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOT = Path(__file__).resolve().parent / "portable_boot.py"

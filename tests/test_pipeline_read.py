@@ -10,7 +10,8 @@ import pytest
 
 from mahjong_audit.pipeline import progress, read, runner, splits
 from mahjong_audit.pipeline.importers import Importer, ImportFailure, Record
-from tests.test_pipeline_e2e import make_corpus, win_game
+from tests.e2e import make_corpus
+from tests.logbuild import win_game
 
 
 class FakeImporter(Importer):

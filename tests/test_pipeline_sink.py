@@ -15,7 +15,7 @@ from mahjong_audit.pipeline import transforms as T
 from mahjong_audit.pipeline.read import ParsedGame, Rejection
 from mahjong_audit.schemas.log import Game
 from mahjong_audit.schemas.results import RunRow
-from tests.test_pipeline_e2e import win_game
+from tests.logbuild import win_game
 
 
 def _run(run_id: str):

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mahjong_audit.pipeline import read, splits
-from tests.test_pipeline_e2e import win_game
+from tests.logbuild import win_game
 
 
 def _read_all(path, count: int):

@@ -16,7 +16,8 @@ from mahjong_audit.pipeline import read, splits, staging
 from mahjong_audit.pipeline import transforms as T
 from mahjong_audit.pipeline.read import ParsedGame, RawRecord, Rejection
 from mahjong_audit.schemas.log import Game
-from tests.test_pipeline_e2e import draw_game, make_corpus, win_game
+from tests.e2e import make_corpus
+from tests.logbuild import draw_game, win_game
 
 
 def _pipeline() -> test_pipeline.TestPipeline:

@@ -12,7 +12,7 @@ import pytest
 from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.pipeline import read, splits
 from mahjong_audit.pipeline.rows import audit_rows
-from tests.test_pipeline_e2e import win_game
+from tests.logbuild import win_game
 
 
 def _game_line(game_id: str) -> bytes:

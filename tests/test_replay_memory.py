@@ -10,7 +10,7 @@ import json
 from mahjong_audit.engine.replay import HandReplay
 from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.schemas.log_fast import parse_game_json
-from tests.test_pipeline_e2e import win_game
+from tests.logbuild import win_game
 
 
 def test_replay_with_handlers_table_is_not_a_reference_cycle():

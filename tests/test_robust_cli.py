@@ -16,7 +16,8 @@ import pytest
 
 from mahjong_audit.pipeline import cli, exits, sink, workers
 from mahjong_audit.pipeline.commands import audit
-from tests.test_pipeline_e2e import counts, make_corpus, win_game
+from tests.e2e import counts, make_corpus
+from tests.logbuild import win_game
 
 
 def die_on_game_x(game):

@@ -13,7 +13,7 @@ import pytest
 
 from mahjong_audit.pipeline import read, rows, transforms
 from mahjong_audit.pipeline.importers import Importer, Record
-from tests.test_pipeline_e2e import win_game
+from tests.logbuild import win_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,7 +10,7 @@ from mahjong_audit.engine.result import GameAudit, HandFacts, WinFacts
 from mahjong_audit.pipeline import rows as R
 from mahjong_audit.pipeline.read import ParsedGame, Rejection
 from mahjong_audit.schemas.log import Game
-from tests.test_pipeline_e2e import win_game
+from tests.logbuild import win_game
 
 
 def _parsed(gid="g", source="/logs/a.jsonl", line=3) -> ParsedGame:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from mahjong_audit.pipeline.cli import main
-from tests.test_pipeline_e2e import make_corpus, win_game
+from tests.e2e import make_corpus
+from tests.logbuild import win_game
 
 
 def test_validate_reports_every_bad_record_with_file_and_line(tmp_path, capsys):

@@ -17,7 +17,7 @@ import pytest
 
 from mahjong_audit.pipeline import warm_client, warm_pool, workers
 from mahjong_audit.pipeline.cli import main
-from tests.test_pipeline_e2e import counts, expected_counts, make_corpus
+from tests.e2e import counts, expected_counts, make_corpus
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool is Linux-only")
 
