@@ -156,7 +156,7 @@ def _wheel_files(wheel: Path) -> list[str]:
 @compiled_only  # minutes of mypyc and the C compiler: `make test-accel` runs it, `make test` not
 def test_a_wheel_built_where_a_compiler_is_carries_the_compiled_engine(tmp_path):
     """issue 28: `pip wheel` gives a platform wheel whose workers run the compiled engine."""
-    from tests.test_pipeline_portable import build_wheel
+    from tests.wheelbuild import build_wheel
 
     wheel = build_wheel(tmp_path / "dist", compiled=True)
     names = _wheel_files(wheel)

@@ -40,7 +40,7 @@ def test_fuzzed_json_lines_read_in_byte_ranges_give_the_whole_read(tmp_path):
     UTF-16) gives, read as 1, 2 or 3 byte ranges, the records and rejections of a whole
     read, line numbers made absolute as the load does."""
     from mahjong_audit.pipeline import read
-    from tests.test_pipeline_splits import _records_with_limit
+    from tests.readbuild import records_with_limit
 
     corpus = fuzzing.build_corpus(tmp_path / "corpus", seed=15, rounds=1)
     files = [str(p) for p in corpus.inputs]
@@ -52,4 +52,4 @@ def test_fuzzed_json_lines_read_in_byte_ranges_give_the_whole_read(tmp_path):
         whole = [(r.line, r.text if isinstance(r, read.RawRecord) else r.message)
                  for r in read.read_file(f, None, fuzzing.LIMIT)]
         for count in (2, 3):
-            assert _records_with_limit(Path(f), count, fuzzing.LIMIT) == whole, (f, count)
+            assert records_with_limit(Path(f), count, fuzzing.LIMIT) == whole, (f, count)

@@ -35,7 +35,7 @@ from mahjong_audit.engine.rulesets.longgang_chips import (
 from mahjong_audit.engine.sim.faults import CHIP_FAULTS, KINDS, inject
 from mahjong_audit.engine.sim.five import false_win_labels, session_one, simulate_session
 from mahjong_audit.schemas import log as L
-from tests.test_sim_faults import found
+from tests.faultcheck import found
 
 #: every combination of the options the chips read
 CHIP_OPTIONS = tuple(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -28,6 +27,7 @@ from mahjong_audit.pipeline import read
 from mahjong_audit.pipeline.runner import probe
 from tests.e2e import make_corpus
 from tests.logbuild import win_game
+from tests.wheelbuild import build_wheel
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOT = Path(__file__).resolve().parent / "portable_boot.py"
@@ -68,25 +68,6 @@ def _wait_ready(port: int, proc: subprocess.Popen, log: Path) -> None:
         if probe(f"localhost:{port}", 1.0):
             return
     pytest.fail(f"service on port {port} not ready in {START_TIMEOUT} s:\n{log.read_text()[-2000:]}")
-
-
-def build_wheel(out: Path, compiled: bool = False) -> Path:
-    """The project as a wheel, as one would build it to ship to a cluster (built from a
-    copy of the sources, so the build leaves nothing in the working tree). Without
-    ``compiled`` the build skips the compiled engine (MAHJONG_AUDIT_COMPILE=0: minutes of
-    mypyc and C compiler that these tests do not need)."""
-    src = out.parent / "src"
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "build")
-    for name in ("engine", "schemas", "pipeline", "mahjong_audit"):  # mahjong_audit links to the others
-        shutil.copytree(ROOT / name, src / name, ignore=ignore, symlinks=True)
-    for name in ("pyproject.toml", "setup.py", "README.md"):
-        shutil.copy(ROOT / name, src / name)
-    env = {**os.environ, "MAHJONG_AUDIT_COMPILE": "1" if compiled else "0"}
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                    "--disable-pip-version-check", "-w", str(out), str(src)],
-                   check=True, timeout=900, capture_output=True, env=env)
-    (wheel,) = out.glob("mahjong_audit-*.whl")
-    return wheel
 
 
 def worker_python(root: Path) -> Path:

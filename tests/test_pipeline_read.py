@@ -9,31 +9,9 @@ from pathlib import Path
 import pytest
 
 from mahjong_audit.pipeline import progress, read, runner, splits
-from mahjong_audit.pipeline.importers import Importer, ImportFailure, Record
 from tests.e2e import make_corpus
 from tests.logbuild import win_game
-
-
-class FakeImporter(Importer):
-    """One game id per line; a file starting with '#fake' is ours; 'bad' cannot be converted."""
-
-    name = "fake"
-    suffixes = (".fake",)
-
-    def records(self, source, lines):
-        for no, line in enumerate(lines, 1):
-            if line and not line.startswith("#"):
-                yield Record(source, no, line)
-
-    def convert(self, record):
-        if record.text == "bad":
-            raise ImportFailure("unknown record type 'bad'")
-        if record.text == "two":
-            return [win_game("two-a"), win_game("two-b")]
-        return [win_game(record.text)]
-
-    def sniff(self, source, head):
-        return head.startswith("#fake")
+from tests.readbuild import FakeImporter
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from mahjong_audit.pipeline import read, splits
 from tests.logbuild import win_game
+from tests.readbuild import records_with_limit
 
 
 def _read_all(path, count: int):
@@ -97,21 +98,6 @@ def test_any_split_reads_every_line_exactly_once(tmp_path_factory, lines, count,
     assert sum(p.bytes_read for p in parts) == size
 
 
-def _records_with_limit(path, count: int, limit: int):
-    """(absolute line, text or the rejection's message) of every record of a ``count``-way
-    split read with a record size limit, as the load numbers them."""
-    size = path.stat().st_size
-    out, base = [], 0
-    for k, (start, end) in enumerate(splits.split_points(size, count)):
-        shard = read.Shard(str(path), k, count, start, end) if count > 1 else read.Shard(str(path))
-        *recs, part = read.read_shard(shard, None, limit)
-        for r in recs:
-            line = r.line + (base if r.shard_start else 0)
-            out.append((line, r.text if isinstance(r, read.RawRecord) else r.message))
-        base += part.lines
-    return out
-
-
 def test_a_split_read_rejects_a_line_over_the_limit_with_its_size_as_a_whole_read_does(tmp_path, monkeypatch):
     monkeypatch.setattr(splits, "CHUNK", 64)  # lines cross many chunks, and the split points
     huge = '{"pad": "' + "x" * 5000 + '"}'
@@ -125,7 +111,7 @@ def test_a_split_read_rejects_a_line_over_the_limit_with_its_size_as_a_whole_rea
     assert [line for line, text in whole if "over the size limit" in text] == [5, 18]
     assert f"record of {len(huge):,} bytes" in whole[4][1] and f"{len(huge) + 1:,} bytes" in whole[17][1]
     for count in (1, 2, 3, 7, 20):
-        assert _records_with_limit(path, count, 1000) == whole, count
+        assert records_with_limit(path, count, 1000) == whole, count
 
 
 def test_a_split_reader_holds_no_more_than_a_chunk_of_a_line_over_the_limit(tmp_path):

@@ -78,7 +78,7 @@ def test_parse_and_validate_routes_bad_records_to_rejected():
 
 
 def test_one_record_with_the_same_game_twice_keeps_the_first(tmp_path, monkeypatch):
-    from tests.test_pipeline_read import FakeImporter
+    from tests.readbuild import FakeImporter
 
     class Twice(FakeImporter):
         def convert(self, record):

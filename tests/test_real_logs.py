@@ -11,10 +11,7 @@ nothing on these games except the documented quirk ``platform_quirk/multiple_win
 
 from __future__ import annotations
 
-import os
 from collections import Counter
-from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -22,38 +19,10 @@ from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.engine.replay import HandReplay
 from mahjong_audit.engine.rulesets import RULESETS
-from mahjong_audit.pipeline.importers import IMPORTERS
 from mahjong_audit.schemas.log import Game
+from tests.real_corpus import FIXTURES, games, roots
 
-HERE = Path(__file__).parent
-FIXTURES = HERE / "fixtures" / "real"
-SHARED = Path(os.environ.get("MAHJONG_AUDIT_REAL_LOGS", HERE.parent.parent / "shared" / "real-logs"))
 ALLOWED = {"platform_quirk/multiple_win_payout"}
-
-
-def sources(root: Path) -> list[tuple[str, Path]]:
-    out = [("botzone-txt", p) for p in sorted(root.glob("**/sample.txt"))]
-    out += [("botzone-json", p) for p in sorted(root.glob("**/*_lite.json"))]
-    out += [("botzone-json", p) for p in sorted(root.glob("**/*.log"))]  # judge logs and display logs
-    out += [("pmn", p) for p in sorted(root.glob("**/*.pmn"))]
-    out += [("tziakcha", p) for p in sorted(root.glob("**/session-*.json"))]
-    return out
-
-
-@cache
-def games(root: Path) -> tuple[Game, ...]:
-    out = []
-    for name, path in sources(root):
-        imp = IMPORTERS[name]
-        for rec in imp.records(str(path), path.read_text(encoding="utf-8").split("\n")):
-            out.extend(Game.model_validate(d) for d in imp.convert(rec))
-    return tuple(out)
-
-
-def roots() -> list:
-    return [pytest.param(FIXTURES, id="fixtures"),
-            pytest.param(SHARED, id="shared", marks=pytest.mark.skipif(
-                not SHARED.is_dir(), reason="../shared/real-logs is not present"))]
 
 
 @pytest.mark.parametrize("root", roots())

@@ -162,7 +162,7 @@ def test_only_errors_are_rechecked():
 def test_the_report_lists_them_beside_the_hard_errors(tmp_path):
     from mahjong_audit.pipeline.report import build
     from mahjong_audit.schemas.results import TABLES
-    from tests.test_report_fixtures import _insert, create_empty
+    from tests.report_fixtures import create_empty, insert_rows
 
     soft = as_game(_first(has_code("score_mismatch/"), "mcr", SEED002))
     hard, _ = _faulty("dead_hand")
@@ -175,7 +175,7 @@ def test_the_report_lists_them_beside_the_hard_errors(tmp_path):
     create_empty(db)
     con = duckdb.connect(str(db))
     for table, table_rows in out.items():
-        _insert(con, table, table_rows)
+        insert_rows(con, table, table_rows)
     con.close()
     built = build(str(db))
     hinged = sum(c.depends_on_rules for c in built.data.codes)

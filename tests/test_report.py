@@ -26,7 +26,7 @@ from mahjong_audit.pipeline.report.replay_view import (
     snapshot,
 )
 from mahjong_audit.schemas import log as L
-from tests import test_report_fixtures as F
+from tests import report_fixtures as F
 
 
 @pytest.fixture(scope="module")

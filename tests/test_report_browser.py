@@ -16,17 +16,13 @@ from pathlib import Path
 import pytest
 
 from mahjong_audit.pipeline.report import build
-from tests import test_report_fixtures as F
+from tests import report_fixtures as F
+from tests.browser import CHROMIUM, FLAGS
 
-CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium (apt-get install chromium)"),
 ]
-
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run")
-
 
 def chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     profile = tmp_path / f"profile-{len(list(tmp_path.glob('profile-*')))}"

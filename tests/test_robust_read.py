@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from mahjong_audit.pipeline import read, rows, transforms
-from mahjong_audit.pipeline.importers import Importer, Record
 from tests.logbuild import win_game
+from tests.readbuild import CrashingImporter
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -122,23 +122,8 @@ def test_non_finite_and_huge_numbers_are_schema_rejections(value):
         assert out.code in ("invalid_log/json", "invalid_log/schema")
 
 
-class _Crashing(Importer):
-    name = "crashing"
-
-    def records(self, source, lines):
-        for no, line in enumerate(lines, 1):
-            if line == "split-crash":
-                raise KeyError("splitter bug")
-            yield Record(source, no, line)
-
-    def convert(self, record):
-        if record.text == "empty":
-            return []
-        raise ZeroDivisionError("importer bug")
-
-
 def test_an_importer_that_raises_or_returns_nothing_gives_rejections(monkeypatch, tmp_path):
-    monkeypatch.setitem(read.IMPORTERS, "crashing", _Crashing())
+    monkeypatch.setitem(read.IMPORTERS, "crashing", CrashingImporter())
     rej = one("anything", "crashing")
     assert rej.code == "invalid_log/import"
     assert rej.message == "the crashing importer failed on this record: ZeroDivisionError: importer bug"

@@ -13,8 +13,8 @@ from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.engine.sim import simulate
 from mahjong_audit.engine.situation_check import InvalidSituation, check_situation
 from mahjong_audit.schemas.log import Game
-from tests.test_real_logs import games as real_games
-from tests.test_real_logs import roots
+from tests.real_corpus import games as real_games
+from tests.real_corpus import roots
 
 
 def _scored_wins(ruleset: str, games: list[Game], monkeypatch) -> list[tuple[object, WinSituation]]:

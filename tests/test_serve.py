@@ -18,6 +18,7 @@ import pytest
 from mahjong_audit.pipeline.tables import column_names
 from mahjong_audit.schemas.results import TABLES
 from tests import fuzzing
+from tests.browser import CHROMIUM, FLAGS
 from tests.serve_harness import ROOT, Server, wait_for
 
 # one worker runs them all (make test's --dist loadgroup), so they share one server
@@ -420,14 +421,9 @@ def test_while_serving_stats_and_report_read_the_copy_and_audit_is_locked_out(se
 # --------------------------------------------------------------------------- the live page
 
 
-CHROMIUM = Path("/usr/bin/chromium")
-
-
 @pytest.mark.browser
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium (apt-get install chromium)")
 def test_the_live_page_fills_itself_in_chromium(server, tmp_path):
-    from tests.test_report_browser import FLAGS
-
     server.post(FAULTY[0].read_bytes())
     assert b"<tbody></tbody>" in server.get("/").body  # the page comes empty: its script fetches
     profile = tmp_path / "profile"

@@ -4,18 +4,17 @@ left untouched have no findings at all (precision 100%)."""
 from __future__ import annotations
 
 import copy
-import json
 import random
 from collections import Counter
 
 import pytest
-from pydantic import ValidationError
 
 from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.engine.sim import simulate
 from mahjong_audit.engine.sim.faults import KINDS, PIPELINE_KINDS, inject, inject_maybe
 from mahjong_audit.schemas.log import Game
+from tests.faultcheck import found
 
 RULESETS_HERE = sorted(RULESETS)
 FINDING_KINDS = {"invalid_log", "duplicate_game", "tile_conservation", "turn_order", "illegal_call",
@@ -26,24 +25,6 @@ FINDING_KINDS = {"invalid_log", "duplicate_game", "tile_conservation", "turn_ord
 def test_one_mutation_per_finding_kind_of_the_spec() -> None:
     assert set(KINDS) == FINDING_KINDS
     assert PIPELINE_KINDS == {"duplicate_game", "invalid_log"}
-
-
-def found(records: tuple, kind: str, code: str, hand_no: int | None) -> bool:
-    """Is the labelled fault found where the auditor (or the pipeline) looks for it?"""
-    if kind == "duplicate_game":
-        return len(records) == 2 and records[0]["game_id"] == records[1]["game_id"]
-    if kind == "invalid_log":
-        rec = records[0]
-        try:
-            Game.model_validate(json.loads(rec) if isinstance(rec, str) else rec)
-        except json.JSONDecodeError:
-            return code == "invalid_log/json"
-        except ValidationError:
-            return code == "invalid_log/schema"
-        return False
-    audit = audit_game(Game.model_validate(records[0]))
-    return any(f.kind == kind and f.code == code and (hand_no is None or f.hand_no == hand_no)
-               for f in audit.findings)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS_HERE)

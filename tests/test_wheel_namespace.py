@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.wheelbuild import build_wheel
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"
 
@@ -36,8 +38,6 @@ def _run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
 def wheel(tmp_path_factory) -> Path:
     # Built from a copy of the sources (as the portable-runner test ships it), so parallel
     # test workers never share the build folder and the working tree stays clean.
-    from tests.test_pipeline_portable import build_wheel
-
     return build_wheel(tmp_path_factory.mktemp("wheel") / "dist")
 
 

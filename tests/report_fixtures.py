@@ -60,7 +60,7 @@ def write_logs(folder: Path) -> Path:
     return path
 
 
-def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list) -> None:
+def insert_rows(con: duckdb.DuckDBPyConnection, table: str, rows: list) -> None:
     if not rows:
         return
     cols = list(TABLES[table].model_fields)
@@ -107,5 +107,5 @@ def build_db(db: Path, logs: Path) -> None:
     create_empty(db)
     con = duckdb.connect(str(db))
     for table, table_rows in out.items():
-        _insert(con, table, table_rows)
+        insert_rows(con, table, table_rows)
     con.close()
