@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: audit test accel test-accel accel-remove bench bench-quick bench-serve fuzz collusion-power lint clean
+.PHONY: audit test test-fast accel test-accel accel-remove bench bench-quick bench-serve fuzz collusion-power lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ test: $(STAMP)
 	$(BIN)/ruff check engine schemas pipeline tests bench mahjong_audit/*.py
 	$(BIN)/mypy
 	MAHJONG_AUDIT_PURE=1 $(BIN)/python -m pytest -n 2 --dist loadgroup tests
+
+# The inner loop: `make test` without the lint and the tests marked slow (docs/extending.md, Tests).
+test-fast: $(STAMP)
+	MAHJONG_AUDIT_PURE=1 $(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow" tests
 
 # The compiled engine (mahjong_audit/accel.py): every install builds it where a C compiler is
 # (setup.py; MAHJONG_AUDIT_COMPILE=0 skips it); this target rebuilds it after an edit.

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests import fuzzing
 
 
+@pytest.mark.slow  # a whole audit
 def test_fuzzed_logs_of_every_format_audit_with_every_record_accounted_for(tmp_path):
     corpus = fuzzing.build_corpus(tmp_path / "corpus", seed=15, rounds=1)
     outcome = fuzzing.run_and_check(corpus, tmp_path / "fuzz.duckdb")

@@ -221,6 +221,7 @@ def _fuzz_bases() -> list[dict]:
     return [win_game("g1"), draw_game("g2"), json.loads(lines[0]), five]
 
 
+@pytest.mark.slow  # 300 generated logs through both paths
 @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_changes_read_the_same_on_both_paths(data):

@@ -265,6 +265,7 @@ def test_simulator_refuses_five_players_where_the_ruleset_seats_four(tmp_path, c
     assert "mcr seats at most 4 players" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a whole audit
 def test_report_shows_chips_per_player_over_the_game(tmp_path):
     from mahjong_audit.pipeline.cli import main
     from mahjong_audit.pipeline.report import build

@@ -248,6 +248,7 @@ def test_simulate_refuses_chips_where_the_ruleset_keeps_none(tmp_path, capsys):
 # ------------------------------------------------------------------ the report
 
 
+@pytest.mark.slow  # a whole audit
 def test_report_shows_a_session_to_its_end_with_rebuy_and_broke_marked(tmp_path):
     from mahjong_audit.pipeline.cli import main
     from mahjong_audit.pipeline.report import build

@@ -18,6 +18,8 @@ from mahjong_audit.pipeline.words import count
 from tests.e2e import counts
 from tests.logbuild import win_game
 
+pytestmark = pytest.mark.slow  # the CLI on a real audit database
+
 
 @pytest.fixture(scope="module")
 def audited(tmp_path_factory) -> Path:

@@ -13,6 +13,9 @@ from mahjong_audit.pipeline.commands import audit
 from mahjong_audit.schemas.results import TABLES
 from tests.e2e import make_corpus, query
 
+pytestmark = pytest.mark.slow  # whole audits into Parquet datasets
+
+
 GAME_DATA = ("games", "hands", "hand_scores", "payouts", "findings", "rejected")
 
 

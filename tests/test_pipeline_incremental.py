@@ -7,11 +7,16 @@ import json
 import os
 from datetime import datetime
 
+import pytest
+
 from mahjong_audit.pipeline import incremental
 from mahjong_audit.pipeline.cli import main
 from mahjong_audit.pipeline.sink import FileStat
 from tests.e2e import counts, make_corpus, query
 from tests.logbuild import win_game
+
+pytestmark = pytest.mark.slow  # whole audits, run again over changed inputs
+
 
 T0 = datetime(2026, 1, 1, 12, 0, 0)
 

@@ -19,6 +19,8 @@ from mahjong_audit.schemas.log import Game
 from tests.e2e import make_corpus
 from tests.logbuild import draw_game, win_game
 
+pytestmark = pytest.mark.slow  # Beam pipelines (TestPipeline)
+
 
 def _pipeline() -> test_pipeline.TestPipeline:
     return test_pipeline.TestPipeline(runner=FnApiRunner())

@@ -328,6 +328,7 @@ def test_payout_and_score_findings_carry_text_so_finding_rows_accept_them():
 # --------------------------------------------------------------------------- on a real audit
 
 
+@pytest.mark.slow  # a whole audit
 def test_report_of_an_audit_of_sample_logs_replays_every_hand_with_findings(tmp_path, capsys):
     root = Path(__file__).resolve().parent.parent
     logs = root / "sample_logs"

@@ -19,6 +19,8 @@ from mahjong_audit.pipeline.commands import audit
 from tests.e2e import counts, make_corpus
 from tests.logbuild import win_game
 
+pytestmark = pytest.mark.slow  # whole audits through the CLI: killed workers, locks, limits
+
 
 def die_on_game_x(game):
     """An audit function that kills its own worker process on game 'x' (as the OOM killer would)."""
