@@ -90,6 +90,7 @@ def test_every_compiled_module_has_its_source():
     assert all(accel.source_path(m).is_file() for m in accel.MODULES)
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_a_fresh_process_reports_the_engine_it_runs():
     """`status` agrees with what a process actually imports."""
     env = {**os.environ}
@@ -132,6 +133,7 @@ def test_compiled_and_pure_engines_give_the_same_verdicts():
     assert runs[False]["digests"] == runs[True]["digests"]
 
 
+@pytest.mark.slow  # a whole audit
 def test_the_audit_summary_names_the_engine_and_the_validation_path(tmp_path, capsys):
     """An operator sees which engine and validation path a local run used."""
     from mahjong_audit.pipeline.cli import main

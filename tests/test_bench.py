@@ -58,6 +58,7 @@ def test_verdict_digest_is_the_same_on_each_run_and_counts_the_findings():
     assert digest != verdict_digest.audit_file(SAMPLES / "mcr-clean.jsonl")[0]
 
 
+@pytest.mark.slow  # two whole audits
 def test_table_digest_dumps_the_same_tables_from_two_runs_of_one_audit(tmp_path):
     """Two audits of one file differ in run ids and clocks only, which the dump leaves out."""
     path = SAMPLES / "mcr-faulty.jsonl"

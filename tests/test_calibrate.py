@@ -23,6 +23,9 @@ from mahjong_audit.engine.sim.game import game_id, game_rng, simulate_game
 from mahjong_audit.pipeline.cli import main
 from mahjong_audit.schemas import log_fast
 
+pytestmark = pytest.mark.slow  # calibrate audits simulated corpora under every candidate reading
+
+
 TRUE = {"variant": "seed002", "base": 6}
 GAMES = 24
 

@@ -14,6 +14,8 @@ from mahjong_audit.engine.sim import Population, simulate_one
 from mahjong_audit.pipeline.cli import main
 from mahjong_audit.schemas.log import Game
 
+pytestmark = pytest.mark.slow  # simulated corpora audited and scored end to end
+
 
 def test_population_tables_are_deterministic_and_rotate_seats():
     pop = Population.of_size(6)

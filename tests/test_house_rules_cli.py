@@ -19,6 +19,9 @@ from mahjong_audit.engine import house_rules as H
 from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.pipeline.cli import main
 
+pytestmark = pytest.mark.slow  # whole audits under house-rule profiles
+
+
 ISSUE_HAND = {  # issue 24's smallest wrongly accused win (花财神: the seat's 3f stands for 3m)
     "concealed": ["1z", "6m", "2m", "3f", "3s", "4m", "2s", "8m", "1z", "1s"],
     "melds": [{"type": "kong", "tile": "3m", "concealed": True}, {"type": "pon", "tile": "8p", "from": 1}],

@@ -35,7 +35,7 @@ TABLES = ("games", "hands", "hand_scores", "payouts", "findings", "rejected")
 START_TIMEOUT = 60.0
 # One pair of services for the whole module, in one xdist worker (`make test` runs
 # with --dist loadgroup; under plain -n each worker would start its own pair).
-pytestmark = pytest.mark.xdist_group("portable")
+pytestmark = [pytest.mark.xdist_group("portable"), pytest.mark.slow]  # Beam's job service and workers
 
 
 def free_port() -> int:

@@ -16,6 +16,9 @@ from mahjong_audit.pipeline.cli import build_parser, main
 from mahjong_audit.pipeline.tables import VIEWS, column_names
 from mahjong_audit.schemas.results import TABLES
 
+pytestmark = pytest.mark.slow  # the README's commands run on the sample logs
+
+
 ROOT = Path(__file__).parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 TABLES_PAGE = (ROOT / "docs" / "tables.md").read_text(encoding="utf-8")

@@ -21,6 +21,7 @@ from tests.browser import CHROMIUM, FLAGS
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium (apt-get install chromium)"),
 ]
 

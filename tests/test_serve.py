@@ -22,7 +22,7 @@ from tests.browser import CHROMIUM, FLAGS
 from tests.serve_harness import ROOT, Server, wait_for
 
 # one worker runs them all (make test's --dist loadgroup), so they share one server
-pytestmark = pytest.mark.xdist_group("serve")
+pytestmark = [pytest.mark.xdist_group("serve"), pytest.mark.slow]  # a live service in a subprocess
 SAMPLES = ROOT / "sample_logs"
 FAULTY = [SAMPLES / f"{r}-faulty.jsonl" for r in ("mcr", "guangdong", "longgang")]
 REAL = {"botzone-json": ROOT / "tests/fixtures/real/botzone-json/6a2065c358ebe27b197de009_lite.json",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import json
 
+import pytest
+
 from mahjong_audit.pipeline.cli import main
 
 
@@ -38,6 +40,7 @@ def test_bad_arguments(tmp_path, capsys) -> None:
     assert "needs --labels" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # simulate in two subprocesses
 def test_output_does_not_depend_on_hash_seed(tmp_path) -> None:
     """No set-iteration-order dependence: two interpreters with different hash seeds agree."""
     import os

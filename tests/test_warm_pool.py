@@ -19,7 +19,8 @@ from mahjong_audit.pipeline import warm_client, warm_pool, workers
 from mahjong_audit.pipeline.cli import main
 from tests.e2e import counts, expected_counts, make_corpus
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool is Linux-only")
+pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool is Linux-only"),
+              pytest.mark.slow]  # whole audits on pools of worker processes
 
 
 # --------------------------------------------------------------------------- when it starts
