@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from bench.collusion_power import _games, audited_db
 from mahjong_audit.pipeline.report import build
 from mahjong_audit.pipeline.report.collusion_view import FlowMatrix, heatmap
+
+pytestmark = pytest.mark.slow  # audited databases of simulated corpora
 
 
 def _corpus(tmp_path, games):

@@ -19,6 +19,8 @@ from mahjong_audit.pipeline.cli import main
 from mahjong_audit.pipeline.stats_math import betabinom_cdf, betabinom_sf, mann_whitney_sf, midranks
 from mahjong_audit.schemas.log import Game
 
+pytestmark = pytest.mark.slow  # statistics over simulated corpora of thousands of hands
+
 
 def _exact_betabinom_cdf(k: int, n: int, a: int, b: int) -> Fraction:
     def beta(x: int, y: int) -> Fraction:  # B(x, y) for positive integers
