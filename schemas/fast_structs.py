@@ -75,7 +75,7 @@ class UnsupportedField(TypeError):
 
 def derive(root: type[BaseModel], *, module: str,
            validators: Mapping[Callable[..., Any], object] | None = None,
-           after: Collection[Callable[..., Any]] = (),
+           after: Collection[object] = (),
            keep: Collection[type[BaseModel]] = (),
            narrow: Mapping[tuple[type[BaseModel], str], tuple[object, object]] | None = None,
            ) -> dict[type[BaseModel], type[Struct]]:
@@ -106,7 +106,9 @@ class _Derivation:
         if config.get("extra") != "forbid":
             raise UnsupportedField(f"{model.__name__}: extra={config.get('extra')!r} (keep it as a model)")
         decorators = model.__pydantic_decorators__
-        for name, dec in (*decorators.model_validators.items(), *decorators.field_validators.items()):
+        validators: list[tuple[str, Any]] = [*decorators.model_validators.items(),
+                                             *decorators.field_validators.items()]
+        for name, dec in validators:
             if dec.func not in self.after:
                 raise UnsupportedField(f"{model.__name__}.{name}: a validator the fast path does not run")
         fields: list[tuple[str, object, Any]] = []

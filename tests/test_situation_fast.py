@@ -102,7 +102,7 @@ def test_tricky_lines_give_the_models_result(line):
 def test_free_form_fields_read_as_json_loads_reads_them(text, field):
     """What the path takes of a free-form object holds what json.loads reads, and the
     result is the models' (the JSON texts the pydantic-core path's parser was checked on)."""
-    line = '{"concealed": ["1m"], "win_tile": "1m", "%s": %s}' % (field, text)
+    line = '{"concealed": ["1m"], "win_tile": "1m", "' + field + '": ' + text + "}"
     got = M.decode_line(line)
     if got is not None:
         want = json.loads(line)[field]
