@@ -90,13 +90,12 @@ class _Derivation:
                  keep: frozenset, narrow: Mapping[tuple[type[BaseModel], str], tuple[object, object]]) -> None:
         self.module, self.validators, self.after, self.keep, self.narrow = module, validators, after, keep, narrow
         self.structs: dict[type[BaseModel], type[Struct]] = {}
-        self.tags: dict[type[BaseModel], str] = {}
 
     def run(self, root: type[BaseModel]) -> dict[type[BaseModel], type[Struct]]:
         self.struct(root)
-        unused = {m for m, _ in self.narrow} - set(self.structs)
+        unused = [f"{m.__name__}.{f}" for m, f in self.narrow if m not in self.structs or f not in m.model_fields]
         if unused:
-            raise UnsupportedField(f"narrowed fields of models not derived: {sorted(m.__name__ for m in unused)}")
+            raise UnsupportedField(f"narrowed fields that no derived model has: {', '.join(sorted(unused))}")
         return dict(self.structs)
 
     def struct(self, model: type[BaseModel], tag_field: str | None = None) -> type[Struct]:
@@ -111,7 +110,7 @@ class _Derivation:
         for name, dec in validators:
             if dec.func not in self.after:
                 raise UnsupportedField(f"{model.__name__}.{name}: a validator the fast path does not run")
-        fields: list[tuple[str, object, Any]] = []
+        fields: list[tuple[Any, ...]] = []
         tag = None
         for name, info in model.model_fields.items():
             where = f"{model.__name__}.{name}"
@@ -129,7 +128,7 @@ class _Derivation:
                 kw["default_factory"] = info.default_factory
             elif default is not msgspec.NODEFAULT:
                 kw["default"] = default
-            fields.append((name, tp, msgspec.field(**kw)) if kw else (name, tp))  # type: ignore[arg-type]
+            fields.append((name, tp, msgspec.field(**kw)) if kw else (name, tp))
         namespace: dict[str, Any] = {
             k: v for k, v in vars(model).items() if inspect.isfunction(v) and not k.startswith("_")}
         options: dict[str, Any] = {}

@@ -72,6 +72,9 @@ def test_what_a_type_cannot_say_must_be_declared():
         derive(_Root, module=__name__, validators={_odd: str})
     assert derive(_Root, module=__name__, validators={_odd: str}, after={_odd})
 
+    with pytest.raises(UnsupportedField, match="_Root.nope"):
+        derive(_Root, module=__name__, validators={_odd: TILE}, narrow={(_Root, "nope"): (str, ...)})
+
     class Checked(BaseModel):
         model_config = ConfigDict(extra="forbid")
         n: int
