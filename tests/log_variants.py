@@ -1,5 +1,4 @@
-"""Log texts for the fast validation paths' tests (tests/test_log_fast_core.py,
-tests/test_log_fast_msgspec.py): the sample logs' records, and a valid game with one change
+"""Log texts for the fast validation path's tests (tests/test_log_fast.py): the sample logs' records, and a valid game with one change
 each; and what the models make of a text."""
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ def sim_doc(ruleset: str, options: dict, index: int, seed: int = 1) -> dict:
 
 
 def as_game(doc: dict, fast: bool = False):
-    return log_fast.parse_game_json(json.dumps(doc).encode()) if fast else Game.model_validate(doc)
+    return log_fast.decode_game(json.dumps(doc).encode()) if fast else Game.model_validate(doc)
 
 
 def _first(pred, ruleset: str, options: dict, tries: int = 40):
