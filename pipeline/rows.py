@@ -259,7 +259,6 @@ def engine_error(parsed: ParsedGame, error: BaseException | str) -> Rejection:
 
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-INT64 = range(INT64_MIN, INT64_MAX + 1)
 
 
 class UnstorableRow(ValueError):

@@ -244,11 +244,6 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _scan(files: Mapping[str, Sequence[str]], table: str) -> str:
-    cols = ", ".join(_quote(c) for c in column_names(TABLES[table]))
-    return f"SELECT {cols} FROM {_staged(files, table)}"
-
-
 PARTS = "file_parts"  # staging only: what each shard read (mahjong_audit.pipeline.splits)
 RECORDS = "file_records"  # staging only: records parsed per file and bundle (rows.FileCount)
 
