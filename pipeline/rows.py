@@ -21,7 +21,8 @@ from typing import Any
 
 from mahjong_audit.engine.findings import Finding, Severity
 from mahjong_audit.engine.result import GameAudit, HandFacts
-from mahjong_audit.pipeline.read import ParsedGame, Rejection, short
+from mahjong_audit.pipeline.parse import ParsedGame
+from mahjong_audit.pipeline.read import Rejection, short
 from mahjong_audit.pipeline.splits import PartRead
 from mahjong_audit.schemas.instants import parse_instant
 from mahjong_audit.schemas.results import (

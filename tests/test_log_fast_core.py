@@ -10,7 +10,7 @@ import pickle
 import pytest
 
 from mahjong_audit.engine.audit import audit_game
-from mahjong_audit.pipeline import read
+from mahjong_audit.pipeline import parse
 from mahjong_audit.schemas import log_fast_core as F
 from tests.log_variants import (
     model_accepts,
@@ -26,7 +26,7 @@ from tests.test_pipeline_e2e import win_game
 def _read_uses_this_path(monkeypatch):
     """The audit's reader validates with the implementation under test here, whichever one
     mahjong_audit.schemas.log_fast chose for this process."""
-    monkeypatch.setattr(read, "parse_game_json", F.parse_game_json)
+    monkeypatch.setattr(parse, "parse_game_json", F.parse_game_json)
 
 
 

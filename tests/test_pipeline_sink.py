@@ -12,7 +12,8 @@ import pytest
 from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.pipeline import progress, rows, sink, staging
 from mahjong_audit.pipeline import transforms as T
-from mahjong_audit.pipeline.read import ParsedGame, Rejection
+from mahjong_audit.pipeline.parse import ParsedGame
+from mahjong_audit.pipeline.read import Rejection
 from mahjong_audit.schemas.log import Game
 from mahjong_audit.schemas.results import RunRow
 from tests.test_pipeline_e2e import win_game

@@ -178,10 +178,10 @@ def test_a_file_that_cannot_be_written_is_one_plain_line(tmp_path, capsys):
 
 
 def test_import_reports_an_importer_bug_and_converts_the_rest(tmp_path, monkeypatch, capsys):
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline.importers import IMPORTERS
     from tests.test_robust_read import _Crashing
 
-    monkeypatch.setitem(read.IMPORTERS, "crashing", _Crashing())
+    monkeypatch.setitem(IMPORTERS, "crashing", _Crashing())
     src = tmp_path / "x.txt"
     src.write_text("a\nempty\n")
     assert cli.main(["import", "--from", "crashing", str(src), "-o", str(tmp_path / "o.jsonl")]) == 1

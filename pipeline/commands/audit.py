@@ -1,6 +1,6 @@
 """``mahjong-audit audit INPUT... --db FILE``: audit game logs at scale into DuckDB.
 
-The driver splits the input files into shards (``mahjong_audit.pipeline.read.plan_shards``: a big
+The driver splits the input files into shards (``mahjong_audit.pipeline.inputs.plan_shards``: a big
 uncompressed JSON Lines file is read as byte ranges by several workers); the Beam pipeline
 (``mahjong_audit.pipeline.transforms.AuditPipeline``) audits the shards and writes Parquet files into a
 staging folder unique to the run; the driver then loads them into the DuckDB file in one
@@ -206,8 +206,9 @@ def _log_metrics(result) -> None:
 
 def run(args: argparse.Namespace, audit_fn=None) -> int:
     """Run the audit. ``audit_fn`` replaces mahjong_audit.engine.audit.audit_game (tests only)."""
-    from mahjong_audit.pipeline import incremental, read, runner, sink
+    from mahjong_audit.pipeline import incremental, inputs, runner, sink
     from mahjong_audit.pipeline import staging as staging_files
+    from mahjong_audit.pipeline.lines import MAX_RECORD_BYTES
 
     t0 = time.monotonic()
     started = datetime.now(UTC).replace(tzinfo=None)
@@ -228,8 +229,8 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     try:
         profile = load_profile(args.rules)  # a profile that cannot be used: one line, exit 1, before any work
         if args.importer is not None:
-            read.importer_for("", args.importer)
-        walk = read.walk_inputs(args.inputs)
+            inputs.importer_for("", args.importer)
+        walk = inputs.walk_inputs(args.inputs)
         files = walk.files
         choice = runner.choose(args.beam_args, args.workers, args.in_memory)
     except (OSError, ValueError) as e:
@@ -249,7 +250,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         return 1
     staging = _join(staging_base, run_id)
     log_path = args.log or default_log(args.db, parquet, run_id)
-    limit = args.max_record_bytes or read.MAX_RECORD_BYTES
+    limit = args.max_record_bytes or MAX_RECORD_BYTES
 
     con = pool = None
     if args.db is not None:
@@ -274,8 +275,8 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         todo = selection.audit
         sizes = {f: stats[f].size for f in todo}
         try:
-            shards = read.plan_shards(todo, 1 if choice.in_process else args.workers, sizes,
-                                      read.importers_for_splitting(todo, sizes, args.importer))
+            shards = inputs.plan_shards(todo, 1 if choice.in_process else args.workers, sizes,
+                                      inputs.importers_for_splitting(todo, sizes, args.importer))
         except (OSError, ValueError) as e:
             _err(str(e))
             return 1
@@ -283,7 +284,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         with quiet_stderr(log_path) as real_stderr:
             logging.info("run %s: %d files in %d shards (%d skipped as audited unchanged), runner %s, staging %s",
                          run_id, len(todo), len(shards), len(selection.skipped), _runner_label(choice), staging)
-            for path, note in read.format_notes(todo, args.importer):
+            for path, note in inputs.format_notes(todo, args.importer):
                 logging.info("%s: %s", path, note)
             for path in walk.skipped:
                 logging.info("skipped (no format recognised): %s", path)
@@ -311,7 +312,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         if con is not None:
             con.close()
     _print_summary(summary, time.monotonic() - t0, _runner_label(choice), args.db, log_path,
-                   len(selection.skipped), parquet, read.describe_skipped(walk.skipped))
+                   len(selection.skipped), parquet, inputs.describe_skipped(walk.skipped))
     return 0
 
 
