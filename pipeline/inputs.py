@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from mahjong_audit.pipeline import splits
+from mahjong_audit.pipeline.errors import InputError
 from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, detect
 from mahjong_audit.pipeline.lines import (
     STREAM_ERRORS,
@@ -46,9 +47,6 @@ GZ_RATIO = 8
 _GLOB_CHARS = frozenset("*?[")
 READ_ERRORS = (*STREAM_ERRORS, ImportFailure)  # a file that cannot be read, or whose format cannot be told
 
-
-class InputError(OSError):
-    """An input that names nothing readable (missing file, empty glob, unknown importer)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mahjong_audit.pipeline import inputs, parse, progress, read, runner, splits
+from mahjong_audit.pipeline import errors, inputs, parse, progress, read, runner, splits
 from mahjong_audit.pipeline.importers import IMPORTERS, Importer, ImportFailure, Record
 from tests.test_pipeline_e2e import make_corpus, win_game
 
@@ -51,7 +51,7 @@ def test_expand_inputs_directories_globs_and_files(tmp_path):
     labels.write_text('{"game_id": "g4", "kind": "turn_order"}\n')  # simulate's fault labels
     assert len(inputs.expand_inputs([str(corpus)])) == 3
     assert inputs.expand_inputs([str(labels)]) == (str(labels),)
-    with pytest.raises(inputs.InputError):
+    with pytest.raises(errors.InputError):
         inputs.expand_inputs([str(corpus / "nothing-*.jsonl")])
 
 
@@ -192,7 +192,7 @@ def test_importer_detected_by_sniffing_and_failures_rejected(tmp_path, fake_impo
     assert out[1].code == "invalid_log/import" and "unknown record type" in out[1].message
     assert [o.index for o in out if isinstance(o, parse.ParsedGame)] == [0, 0, 1]
     assert [Path(p).name for p in inputs.expand_inputs([str(tmp_path)])] == ["site.fake"]
-    with pytest.raises(inputs.InputError, match="unknown importer"):
+    with pytest.raises(errors.InputError, match="unknown importer"):
         inputs.importer_for(str(path), "nope")
 
 

@@ -12,7 +12,7 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from mahjong_audit.engine.findings import Finding
 from mahjong_audit.engine.result import GameAudit
-from mahjong_audit.pipeline import inputs, read, splits, staging
+from mahjong_audit.pipeline import errors, inputs, read, splits, staging
 from mahjong_audit.pipeline import transforms as T
 from mahjong_audit.pipeline.importers import IMPORTERS
 from mahjong_audit.pipeline.parse import ParsedGame
@@ -146,7 +146,7 @@ def test_staged_rows_of_every_table_carry_the_source_position(tmp_path):
         assert got and {(d["source_file"], d["source_line"]) for d in got} == {("/x.jsonl", 9)}, table
     with pytest.raises(ValueError):
         staging.TableWriter(str(tmp_path), batch_rows=0)
-    with pytest.raises(staging.ManifestMissing):
+    with pytest.raises(errors.ManifestMissing):
         staging.read_manifest(str(tmp_path))
 
 

@@ -14,7 +14,7 @@ import time
 import duckdb
 import pytest
 
-from mahjong_audit.pipeline import cli, exits, sink, workers
+from mahjong_audit.pipeline import cli, errors, exits, sink, workers
 from mahjong_audit.pipeline.commands import audit
 from tests.test_pipeline_e2e import counts, make_corpus, win_game
 
@@ -104,7 +104,7 @@ def test_wait_gives_up_with_the_locked_message_and_exit_75(tmp_path, capsys):
     holder = _hold(db)
     try:
         t0 = time.monotonic()
-        with pytest.raises(sink.DatabaseLocked, match=r"locked by another process \(another audit.*waited 0.6 s"):
+        with pytest.raises(errors.DatabaseLocked, match=r"locked by another process \(another audit.*waited 0.6 s"):
             sink.connect(str(db), wait=0.6)
         assert 0.5 < time.monotonic() - t0 < 1.4
         corpus = make_corpus(tmp_path)

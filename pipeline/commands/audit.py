@@ -25,10 +25,10 @@ from datetime import UTC, datetime
 from typing import TextIO
 
 from mahjong_audit.engine.house_rules import load_profile
-from mahjong_audit.pipeline import exits
+from mahjong_audit.pipeline import errors, exits
 from mahjong_audit.pipeline.cli import byte_size
 from mahjong_audit.pipeline.words import count
-from mahjong_audit.pipeline.workers import WorkerDied, watch_workers
+from mahjong_audit.pipeline.workers import watch_workers
 
 EPILOG = """\
 Any other option is a Beam pipeline option, passed through unchanged, e.g.
@@ -218,12 +218,8 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     if args.db is None and args.parquet is None:
         _err("give --db FILE, --parquet DIR or both")
         return 1
-    try:
-        if args.db is not None:
-            sink.check_database_file(args.db)  # a log given as --db: refused before anything is read
-    except sink.DatabaseError as e:
-        _err(str(e))
-        return 1
+    if args.db is not None:  # a log given as --db: refused before anything is read (errors.DatabaseError)
+        sink.check_database_file(args.db)
     parquet = staging_files.plain(args.parquet) if args.parquet else None
 
     try:
@@ -242,26 +238,15 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         _err(f"runner {choice.name} needs --staging (or --temp_location) on a filesystem every worker "
              "reaches: a shared mount (/mnt/shared/audit-staging) or gs://bucket/audit-staging")
         return 1
-    try:
-        runner.preflight(choice.args, runner.CONNECT_TIMEOUT if args.connect_timeout is None
-                         else args.connect_timeout)
-    except runner.RunnerUnreachable as e:
-        _err(str(e))
-        return 1
+    runner.preflight(choice.args, runner.CONNECT_TIMEOUT if args.connect_timeout is None
+                     else args.connect_timeout)  # errors.RunnerUnreachable: reported by the command line
     staging = _join(staging_base, run_id)
     log_path = args.log or default_log(args.db, parquet, run_id)
     limit = args.max_record_bytes or MAX_RECORD_BYTES
 
     con = pool = None
-    if args.db is not None:
-        try:
-            con = sink.connect(args.db, wait=args.wait)
-        except sink.DatabaseLocked as e:
-            _err(str(e))
-            return exits.LOCKED
-        except sink.DatabaseError as e:
-            _err(str(e))
-            return 1
+    if args.db is not None:  # errors.DatabaseLocked (exit 75), errors.DatabaseError: reported by the command line
+        con = sink.connect(args.db, wait=args.wait)
     try:
         pool = _warm_pool(choice)
         if con is not None:
@@ -297,15 +282,12 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
                                 lambda s: _run_row(run_id, started, args.inputs, choice.name, s), run_id)
             finally:
                 sink.remove_staging(staging)
-    except WorkerDied as e:
+    except errors.WorkerDied as e:
         _err(f"{e}; nothing was written to {args.db or parquet} (details in {log_path})")
-        return 1
-    except sink.DatabaseError as e:
-        _err(str(e))
-        return 1
-    except runner.PipelineFailed as e:
+        return e.status
+    except errors.PipelineFailed as e:
         _err(f"{e} (details in {log_path})")
-        return 1
+        return e.status
     finally:
         if pool is not None:
             pool.close()
@@ -402,7 +384,7 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
             if choice.local:
                 raise
             logging.exception("the job failed")
-            raise runner.PipelineFailed(f"the job failed on {choice.name}: {runner.first_line(e)}") from None
+            raise errors.PipelineFailed(f"the job failed on {choice.name}: {runner.first_line(e)}") from None
     _log_metrics(result)
 
 

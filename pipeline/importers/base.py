@@ -14,10 +14,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from mahjong_audit.engine.errors import InvalidData
 from mahjong_audit.pipeline.lines import Line
 
 
-class ImportFailure(ValueError):
+class ImportFailure(InvalidData):
     """A source record the importer cannot turn into a game."""
 
 
