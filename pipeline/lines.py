@@ -24,7 +24,7 @@ import itertools
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 # Records: the default size limit (--max-record-bytes; a real game log is under 1 MB) and
 # the read size.
@@ -103,8 +103,8 @@ def open_stream(path: str) -> Iterator[BinaryIO]:
     from apache_beam.io.filesystem import CompressionTypes
 
     with fs.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as raw, \
-            gzip.GzipFile(fileobj=raw, mode="rb") as f:
-        yield f
+            gzip.GzipFile(fileobj=raw, mode="rb") as gz:
+        yield cast(BinaryIO, gz)
 
 
 def encoding_of(head: bytes) -> str | None:

@@ -89,6 +89,41 @@ def test_a_multi_line_record_over_the_limit_keeps_later_line_numbers(tmp_path):
     assert (rec.line, over, after.text) == (1, OverLimit("x.txt", 4, 64), "f")
 
 
+def test_an_importers_record_over_the_limit_is_rejected_with_its_size_and_the_rest_read():
+    """The Lines reach the importer: a block with a line read past is an OverLimit, rejected
+    with the block's size (its lines' bytes, each with its newline); the other blocks read
+    as without a limit, at the same lines."""
+    sample = ROOT / "tests/fixtures/real/botzone-txt/sample.txt"
+    sizes: dict[int, int] = {}  # first line of each block -> its size
+    start = None
+    for no, raw in enumerate(sample.read_bytes().split(b"\n"), 1):
+        if not raw.strip():
+            start = None
+            continue
+        start = start or no
+        sizes[start] = sizes.get(start, 0) + len(raw) + 1
+    limit = sorted(sizes.values())[len(sizes) // 2]  # about half the blocks are over it
+    whole = list(read.read_file(str(sample), "botzone-txt"))
+    cut = list(read.read_file(str(sample), "botzone-txt", limit))
+    assert [r.line for r in cut] == [r.line for r in whole] == list(sizes) and len(whole) == 16
+    for got, want in zip(cut, whole, strict=True):
+        if sizes[want.line] > limit:
+            assert isinstance(got, read.Rejection) and got.code == "invalid_log/json"
+            assert f"record of {sizes[want.line]:,} bytes is over the size limit of {limit:,} bytes" in got.message
+        else:
+            assert got == want
+
+
+def test_a_line_has_its_text_or_why_it_has_none():
+    assert Line(3, 2, "ok").text == "ok" and not Line(3, 2, "ok").blank and Line(4, 1, " ").blank
+    assert not Line(5, 10**9, None, Unread.LINE_OVER_LIMIT).blank  # read past: not a blank line
+    with pytest.raises(ValueError):
+        Line(1, 5, None)
+    with pytest.raises(ValueError):
+        Line(1, 2, "ok", Unread.RECORD_OVER_LIMIT)
+    assert [(x.number, x.text) for x in text_lines("a\r\n\nb")] == [(1, "a"), (2, ""), (3, "b")]
+
+
 # --------------------------------------------------------------------------- encodings
 
 
