@@ -1,6 +1,7 @@
 """One small taxonomy of errors (issue 27): the errors of a run derive from
-``pipeline.errors.AuditError`` and carry the exit status the command line returns for them;
-the errors in the data given derive from ``engine.errors.InvalidData`` (a ValueError)."""
+``mahjong_audit.pipeline.errors.AuditError`` and carry the exit status the command line
+returns for them; the errors in the data given derive from
+``mahjong_audit.engine.errors.InvalidData`` (a ValueError)."""
 
 from __future__ import annotations
 
