@@ -195,7 +195,8 @@ def iter_lines(path: str, limit: int = MAX_RECORD_BYTES) -> Iterator[Line]:
 def text_lines(text: str) -> Iterator[Line]:
     """The lines of text held in memory, as a file of it would give them (no limit): what
     an importer's ``records`` takes, for text at hand."""
-    return split_lines((text.encode("utf-8", "surrogatepass"),), len(text.encode("utf-8", "surrogatepass")))
+    data = text.encode("utf-8", "surrogatepass")
+    return split_lines((data,), len(data))
 
 
 def bounded_paragraphs(lines: Iterable[Line], limit: int) -> Iterator[Line]:

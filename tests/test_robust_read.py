@@ -256,3 +256,16 @@ def test_botzone_display_naming_no_seat_is_an_import_failure(player, tmp_path):
     (rej,) = parse.parse_file(str(p), "botzone-json")
     assert rej.code == "invalid_log/import"
     assert f"logs[6]: PLAY display names player {player!r}, not a seat 0..3" in rej.message
+
+
+@pytest.mark.parametrize("name, importer, document", [
+    ("sample_logs/mcr-faulty.jsonl", None, False),
+    ("sample_logs/guangdong-faulty.json", None, True),
+    ("tests/fixtures/real/botzone-txt/sample.txt", "botzone-txt", False),
+])
+@pytest.mark.parametrize("limit", [64 << 20, 3000])
+def test_a_body_in_memory_reads_as_a_file_of_its_bytes(name, importer, document, limit):
+    """``serve``'s request bodies go through the reader's own records and size limit."""
+    path = ROOT / name
+    body = list(read.read_body(str(path), path.read_bytes(), importer, document, limit))
+    assert body == list(read.read_file(str(path), importer, limit)) and body
