@@ -32,7 +32,7 @@ from mahjong_audit.pipeline.lines import (
     Line,
     bounded_paragraphs,
     filesystems,
-    open_stream,
+    iter_lines,
     split_lines,
     stream_lines,
     utf8_chunks,
@@ -146,8 +146,7 @@ def read_records(path: str, importer: str | None = None,
                  limit: int = MAX_RECORD_BYTES) -> Iterator[RawRecord | Rejection]:
     """Stream the records of one file. ``importer`` must already be resolved (see
     :func:`~mahjong_audit.pipeline.inputs.importer_for`)."""
-    with open_stream(path) as f:
-        yield from _records(path, importer, stream_lines(f, limit), limit)
+    yield from _records(path, importer, iter_lines(path, limit), limit)
 
 
 # --------------------------------------------------------------------------- shards
