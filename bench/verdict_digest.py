@@ -55,16 +55,16 @@ def inputs(tmp: Path, hands: int) -> list[Path]:
 def audit_file(path: Path, models: bool = False) -> tuple[str, int, int, Counter]:
     """Digest of one file's audits (rejections included), games, findings and codes."""
     from mahjong_audit.engine.audit import audit_game
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline import parse, read
 
     h = hashlib.sha256()
     games = 0
     codes: Counter = Counter()
     # the audit's own path: the fast validation first (mahjong_audit.schemas.log_fast), the models for the rest
     records = read.read_file(str(path))
-    parsed_all = (p for rec in records for p in read.parse_record(rec, fast=not models))
+    parsed_all = (p for rec in records for p in parse.parse_record(rec, fast=not models))
     for parsed in parsed_all:
-        if not isinstance(parsed, read.ParsedGame):
+        if not isinstance(parsed, parse.ParsedGame):
             h.update(repr(parsed).encode())
             codes[parsed.code] += 1
             continue

@@ -131,13 +131,13 @@ def test_the_models_alone_give_the_same_verdicts_and_score_results():
 import json
 from pathlib import Path
 from bench import score_identity, verdict_digest
-from mahjong_audit.pipeline import read
+from mahjong_audit.pipeline import parse, read
 from mahjong_audit.schemas import log as L
 files = sorted(p for root in ("sample_logs", "tests/fixtures/real") for p in (Path.cwd() / root).rglob("*")
                if p.suffix in (".json", ".jsonl", ".txt", ".pmn") and p.name not in ("README.txt", "README-en.txt")
                and not p.name.endswith((".labels.jsonl", "_metadata.json")))
-games = [g for f in files for rec in read.read_file(str(f)) for g in read.parse_record(rec, fast=True)
-         if isinstance(g, read.ParsedGame)]
+games = [g for f in files for rec in read.read_file(str(f)) for g in parse.parse_record(rec, fast=True)
+         if isinstance(g, parse.ParsedGame)]
 assert games and all(isinstance(g.game, L.Game) for g in games)
 print(json.dumps([[str(f), verdict_digest.audit_file(f)[0]] for f in files]
                  + [score_identity.digest() == score_identity.EXPECTED]))

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mahjong_audit.engine.audit import audit_game
-from mahjong_audit.pipeline import read
+from mahjong_audit.pipeline import parse, read
 from mahjong_audit.pipeline.rows import audit_rows
 from mahjong_audit.schemas import log as L
 from mahjong_audit.schemas import log_fast as F
@@ -34,7 +34,7 @@ from tests.test_pipeline_e2e import draw_game, win_game
 def _read_uses_this_path(monkeypatch):
     """The audit's reader validates with the fast path here, even where MAHJONG_AUDIT_MODELS
     turned it off for this process."""
-    monkeypatch.setattr(read, "parse_game_json", F.decode_game)
+    monkeypatch.setattr(parse, "parse_game_json", F.decode_game)
 
 
 def _same(fast, model, where="game") -> None:
@@ -65,10 +65,10 @@ def _both_paths_agree(text: str, lax: bool = False) -> None:
     else:
         assert (model is None) != lax
     rec = read.RawRecord("x.jsonl", 1, text)
-    fast_out, model_out = read.parse_record(rec, fast=True), read.parse_record(rec)
+    fast_out, model_out = parse.parse_record(rec, fast=True), parse.parse_record(rec)
     assert [type(p) for p in fast_out] == [type(p) for p in model_out]
     for a, b in zip(fast_out, model_out, strict=True):
-        if isinstance(a, read.ParsedGame):
+        if isinstance(a, parse.ParsedGame):
             assert audit_rows(a, audit_game(a.game), "r1") == audit_rows(b, audit_game(b.game), "r1")
         else:
             assert a == b
@@ -183,7 +183,7 @@ def test_a_game_nested_deeper_than_the_models_parse_is_rejected_on_both_paths(wh
     assert F.decode_game(text) is None
     assert model_accepts(text) is None
     _both_paths_agree(text)
-    (rej,) = read.parse_record(read.RawRecord("x.jsonl", 1, text, data=text.encode()), fast=True)
+    (rej,) = parse.parse_record(read.RawRecord("x.jsonl", 1, text, data=text.encode()), fast=True)
     assert isinstance(rej, read.Rejection) and rej.code == "invalid_log/json"
 
 

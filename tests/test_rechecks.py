@@ -22,7 +22,7 @@ from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.engine.sim import faults
 from mahjong_audit.engine.sim.game import game_id, game_rng, simulate_game
 from mahjong_audit.pipeline import rows, sink, transforms
-from mahjong_audit.pipeline.read import ParsedGame
+from mahjong_audit.pipeline.parse import ParsedGame
 from mahjong_audit.schemas import log_fast
 from mahjong_audit.schemas.log import Game
 

@@ -224,13 +224,6 @@ def _text(fields: dict[str, Any]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def score_lines(lines: Iterable[str], default_ruleset: str,
-                profile: Profile | None = None) -> Iterator[dict[str, Any]]:
-    for line in lines:
-        if line.strip():
-            yield score_line(line, default_ruleset, profile)
-
-
 def tune_collector() -> tuple[int, int, int]:
     """The garbage collector set for a long stream of lines: what start-up built is frozen, and
     young collections run every 20,000 allocations instead of 700. The calculators' caches of
