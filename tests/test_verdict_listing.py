@@ -7,7 +7,6 @@ not fails here, naming the hands that moved."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
