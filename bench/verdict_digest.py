@@ -11,8 +11,9 @@ game's audit (each finding with its code, hand, seq, seat, expected and recorded
 each hand's outcome, wins, scores and payouts), then a line per input with its own digest.
 Records are read as the audit reads them: the fast validation path first
 (``mahjong_audit.schemas.log_fast``), the models for what it declines (``--models``: the models alone).
-Run it before and after a change: the digests must be identical. Rejections name their
-file, so compare the one digest between runs made from the same folder (swap the code, not the folder).
+Run it before and after a change: the digests must be identical. A rejection names its
+file relative to its corpus (the simulated ones by file name), so the digests do not depend
+on the folder: they compare between clones, worktrees and runs without ``--keep``.
 
 The same audits are also written as a listing, one file per corpus in ``bench/verdicts/``
 (committed), one line per hand, so that a change of verdict says which hands moved::
@@ -160,7 +161,7 @@ def hand_lines(where: str, audit: Any) -> list[str]:
 
 
 class FileAudit(NamedTuple):
-    digest: str  # over the audits' reprs, rejections with their file path as given (the one digest)
+    digest: str  # over the audits' reprs, rejections naming their file as the listing does
     games: int
     findings: int
     codes: Counter
@@ -183,9 +184,10 @@ def audit_listing(path: Path, name: str | None = None, models: bool = False) -> 
     parsed_all = (p for rec in records for p in read.parse_record(rec, fast=not models))
     for parsed in parsed_all:
         if not isinstance(parsed, read.ParsedGame):
-            h.update(repr(parsed).encode())
-            codes[parsed.code] += 1
+            # a rejection names its file: as the listing names it, so no digest depends on the folder
             moved = dataclasses.replace(parsed, source=name, message=parsed.message.replace(str(path), name))
+            h.update(repr(moved).encode())
+            codes[parsed.code] += 1
             lines.append(f"{name}:{parsed.line if parsed.line is not None else '-'}  {_token(parsed.game_id)}  "
                          f"rejected  {_short(moved)}  {parsed.code}")
             continue
