@@ -18,7 +18,10 @@ audit: $(STAMP)
 	$(BIN)/mahjong-audit report --db audit.duckdb -o report.html --logs sample_logs
 	@echo "report: $(CURDIR)/report.html"
 
-# `make test` tests the pure-Python engine (the reference), even where a compiled one is built.
+# `make test` tests the pure-Python engine (the reference), even where a compiled one is built, with the
+# msgspec validation path: what cluster workers run. MAHJONG_AUDIT_PURE is the engine's switch only; the
+# models-only validation (MAHJONG_AUDIT_MODELS=1) is tested by tests/test_fast_structs.py, and the
+# differential tests (tests/test_log_fast.py, tests/test_situation_fast.py) compare both on every record.
 test: $(STAMP)
 	$(BIN)/ruff check engine schemas pipeline tests bench mahjong_audit/*.py
 	$(BIN)/mypy

@@ -41,7 +41,7 @@ def audited_db(games: Iterable[dict], path: str = ":memory:") -> duckdb.DuckDBPy
     unless ``path`` names a file)."""
     from mahjong_audit.engine.audit import audit_game
     from mahjong_audit.pipeline import collusion
-    from mahjong_audit.pipeline.read import ParsedGame
+    from mahjong_audit.pipeline.parse import ParsedGame
     from mahjong_audit.pipeline.rows import audit_rows, by_table
     from mahjong_audit.pipeline.tables import ARROW_SCHEMAS, ddl
     from mahjong_audit.schemas.log import Game

@@ -153,13 +153,13 @@ def _run_child(cmd: list[str], env: dict[str, str] | None = None
 def loop_child(corpus: str) -> None:
     """Child side of the loop measurement: prints games, hands and seconds as JSON."""
     from mahjong_audit.engine.audit import audit_game
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline import inputs, parse
 
     games = hands = 0
     t0 = time.perf_counter()
-    for path in read.expand_inputs([corpus]):
-        for item in read.parse_file(path):
-            if isinstance(item, read.ParsedGame):
+    for path in inputs.expand_inputs([corpus]):
+        for item in parse.parse_file(path):
+            if isinstance(item, parse.ParsedGame):
                 audit_game(item.game)
                 games += 1
                 hands += len(item.game.hands)

@@ -172,7 +172,7 @@ def audit_listing(path: Path, name: str | None = None, models: bool = False) -> 
     """One file's audits (rejections included): the digest, counts, codes and listing lines.
     ``name``: the file as the listing names it (default: its file name)."""
     from mahjong_audit.engine.audit import audit_game
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline import parse, read
 
     name = name or path.name
     h = hashlib.sha256()
@@ -181,9 +181,9 @@ def audit_listing(path: Path, name: str | None = None, models: bool = False) -> 
     lines: list[str] = []
     # the audit's own path: the fast validation first (mahjong_audit.schemas.log_fast), the models for the rest
     records = read.read_file(str(path))
-    parsed_all = (p for rec in records for p in read.parse_record(rec, fast=not models))
+    parsed_all = (p for rec in records for p in parse.parse_record(rec, fast=not models))
     for parsed in parsed_all:
-        if not isinstance(parsed, read.ParsedGame):
+        if not isinstance(parsed, parse.ParsedGame):
             # a rejection names its file: as the listing names it, so no digest depends on the folder
             moved = dataclasses.replace(parsed, source=name, message=parsed.message.replace(str(path), name))
             h.update(repr(moved).encode())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,7 @@ def _with_its_examples(name: str):
     source = ROOT.joinpath(*name.split(".")[1:]).with_suffix(".py")
     spec = importlib.util.spec_from_file_location(f"_doctest_{name.replace('.', '_')}", source)
     copy = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = copy  # dataclasses look their module up while the class is made
     spec.loader.exec_module(copy)
     return copy
 

@@ -23,6 +23,7 @@ from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.engine.replay import HandReplay
 from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.pipeline.importers import IMPORTERS
+from mahjong_audit.pipeline.lines import text_lines
 from mahjong_audit.schemas.log import Game
 
 HERE = Path(__file__).parent
@@ -45,7 +46,7 @@ def games(root: Path) -> tuple[Game, ...]:
     out = []
     for name, path in sources(root):
         imp = IMPORTERS[name]
-        for rec in imp.records(str(path), path.read_text(encoding="utf-8").split("\n")):
+        for rec in imp.records(str(path), text_lines(path.read_text(encoding="utf-8"))):
             out.extend(Game.model_validate(d) for d in imp.convert(rec))
     return tuple(out)
 
