@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(audit_table([audits[-1]]).splitlines()[1], flush=True)
         mcr_games = sizes["mcr"]
         size_rows = []
-        for n in (mcr_games // 4, mcr_games // 2):
+        for n in (max(1, mcr_games // 4), max(1, mcr_games // 2)):
             m = pipeline_bench.bench_pipeline(pipeline_bench.take(str(paths["mcr"]), n, tmp), n, 2, [],
                                               envs["compiled"])
             size_rows.append(audit_row(f"mcr {n} games --workers 2", m, None))
