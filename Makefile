@@ -40,7 +40,7 @@ test-accel: accel
 accel-remove: $(STAMP)
 	$(BIN)/python -m mahjong_audit.build_accel remove
 
-# figures of the compiled engine; MAHJONG_AUDIT_PURE=1 make bench gives the sources'
+# every figure, the compiled engine's beside the sources' (MAHJONG_AUDIT_PURE=1); docs/performance.md
 bench: accel
 	$(BIN)/python -m bench
 
