@@ -30,6 +30,7 @@ assumes and cannot see: ``docs/collusion.md``.
 
 from __future__ import annotations
 
+import math
 import types
 import typing
 from dataclasses import dataclass
@@ -508,19 +509,20 @@ def chance_evidence(pairs: typing.Sequence[dict], chances: typing.Sequence[tuple
 
 
 def big_threshold(totals: typing.Sequence[int], limit: int | None, share: float) -> int | None:
-    """A big hand's least total: the ruleset's limit, or the least total *v* such that the
-    deal-in values of at least *v* are at most the top ``share`` of them, whichever is lower.
+    """A big hand's least total: the ruleset's limit, or the cut that makes the top
+    ``share`` of the deal-in values big, whichever is lower.
 
-    Ties count whole: a coarse scale (广东's 番 run 1 to 8, and nearly half the wins are
-    at 2) puts a tie group on either side of the cut, never across it, so a big hand
-    stays a top share and not half of the wins. When the highest total alone is more
-    than ``share`` of the wins, it is the cut.
+    Ties count whole: a cut falls between two totals, never inside a tie group, so on a
+    coarse scale (广东's 番 run 1 to 8, and nearly half the wins are at 2) the share
+    above a cut jumps. Of the cuts, the one whose share is nearest ``share`` by ratio is
+    taken (the smaller share on a tie of ratios): 9.6% is nearer 10% than 49% is, and
+    11.6% nearer than 8.3%.
 
     >>> big_threshold(list(range(1, 101)), 300, 0.1), big_threshold(list(range(1, 101)), 50, 0.1)
     (91, 50)
-    >>> big_threshold([1] * 50 + [2] * 40 + [3] * 3 + [4] * 2 + [5] * 5, 5, 0.1)  # ≥ 3 is 10 of 100
+    >>> big_threshold([1] * 50 + [2] * 40 + [3] * 3 + [4] * 2 + [5] * 5, 5, 0.1)  # ≥ 2 is half of them
     3
-    >>> big_threshold([1] * 50 + [2] * 39 + [3] * 4 + [4] * 2 + [5] * 5, 5, 0.1)  # ≥ 3 is 11: too many
+    >>> big_threshold([1] * 50 + [2] * 34 + [3] * 9 + [4] * 2 + [5] * 5, 5, 0.1)  # ≥ 3 is 16%, ≥ 4 is 7%
     4
     """
     if not totals:
@@ -528,13 +530,15 @@ def big_threshold(totals: typing.Sequence[int], limit: int | None, share: float)
     counts: dict[int, int] = {}
     for t in totals:
         counts[t] = counts.get(t, 0) + 1
-    distinct = sorted(counts, reverse=True)
-    top, above = distinct[0], 0
-    for v in distinct:
+    best: tuple[float, float, int] | None = None
+    above = 0
+    for v in sorted(counts, reverse=True):
         above += counts[v]
-        if above > share * len(totals):
-            break
-        top = v
+        frac = above / len(totals)
+        key = (abs(math.log(frac / share)), frac, v)
+        if best is None or key < best:
+            best = key
+    top = best[2] if best is not None else max(counts)
     return top if limit is None else min(limit, top)
 
 
