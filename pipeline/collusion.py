@@ -43,7 +43,6 @@ from mahjong_audit.pipeline.stats_math import (
     betabinom_cdf,
     betabinom_sf,
     bh_adjust,
-    binom_two_sided,
     mann_whitney_sf,
     midranks,
     wilson,
@@ -430,7 +429,7 @@ def player_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS,
             pop = rest_k / rest_n if rest_n else 0.0
             lo, hi = wilson(k, hands)
             tested = hands >= settings.min_player_hands and rest_n > 0
-            p = binom_two_sided(k, hands, pop) if tested else None
+            p = _two_sided(int(k), int(hands), rest_k, rest_n) if tested else None
             rows.append({
                 "ruleset": ruleset, "player": player, "rate_name": name, "hands": int(hands), "count": int(k),
                 "rate": k / hands if hands else 0.0, "ci_low": lo, "ci_high": hi, "population_rate": pop,
@@ -439,6 +438,22 @@ def player_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS,
             })
     _adjust(rows, settings)
     return rows
+
+
+def _two_sided(k: int, n: int, rest_k: int, rest_n: int) -> float:
+    """Two-sided p-value of k events in n hands against the others' k in n: twice the
+    smaller tail of a beta-binomial whose rate is the others' pooled rate as sure as
+    their hands (Beta(rest_k + ½, rest_n − rest_k + ½)). Against many hands it is the
+    exact binomial test; against a few (a population of one or two players once the
+    flagged pairs are left out) it does not take the others' luck for their rate.
+
+    >>> round(_two_sided(30, 100, 200, 1000), 4), round(_two_sided(30, 100, 20, 100), 4)
+    (0.0306, 0.1191)
+    """
+    if n == 0:
+        return 1.0
+    a, b = rest_k + 0.5, rest_n - rest_k + 0.5
+    return min(1.0, 2.0 * min(betabinom_sf(k, n, a, b), betabinom_cdf(k, n, a, b)))
 
 
 def _adjust(rows: list[dict], settings: Settings) -> None:
