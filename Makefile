@@ -18,7 +18,10 @@ audit: $(STAMP)
 	$(BIN)/mahjong-audit report --db audit.duckdb -o report.html --logs sample_logs
 	@echo "report: $(CURDIR)/report.html"
 
-# `make test` tests the pure-Python engine (the reference), even where a compiled one is built.
+# `make test` tests the pure-Python engine (the reference), even where a compiled one is built, with the
+# msgspec validation path: what cluster workers run. MAHJONG_AUDIT_PURE is the engine's switch only; the
+# models-only validation (MAHJONG_AUDIT_MODELS=1) is tested by tests/test_fast_structs.py, and the
+# differential tests (tests/test_log_fast.py, tests/test_situation_fast.py) compare both on every record.
 test: $(STAMP)
 	$(BIN)/ruff check engine schemas pipeline tests bench mahjong_audit/*.py
 	$(BIN)/mypy
@@ -41,7 +44,7 @@ test-accel: accel
 accel-remove: $(STAMP)
 	$(BIN)/python -m mahjong_audit.build_accel remove
 
-# figures of the compiled engine; MAHJONG_AUDIT_PURE=1 make bench gives the sources'
+# every figure, the compiled engine's beside the sources' (MAHJONG_AUDIT_PURE=1); docs/performance.md
 bench: accel
 	$(BIN)/python -m bench
 

@@ -2,7 +2,10 @@
 
 1. CPU µs per hand for each stage, one stacked bar per ruleset;
 2. hands/s of ``audit --workers 1`` and ``--workers 2`` (wall and per CPU second);
-3. hands/s and peak memory against the corpus size.
+3. hands/s and peak memory against the corpus size;
+4. issue 28's figures, compiled (the default install) beside pure (an install without a C
+   compiler): each ruleset's steady state per core, ``audit --workers 1`` with start-up, and
+   ``score`` against pymahjonggb (when the run's figures have the table).
 
 Plain SVG text, no plotting library.
 """
@@ -15,6 +18,7 @@ from bench.stage_bench import STAGES
 
 COLOURS = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7")
 W, H = 1080, 380
+W4 = 1440  # with the fourth panel
 PANEL_W, TOP, BOTTOM = 300, 60, 300  # plot area of each panel: y from TOP to BOTTOM
 
 
@@ -120,14 +124,53 @@ def sizes_panel(x0: float, sizes: list[dict]) -> list[str]:
     return out
 
 
-def svg(stages: list[dict], workers: list[dict], sizes: list[dict], note: str = "") -> str:
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
-             'font-family="sans-serif">', f'<rect width="{W}" height="{H}" fill="white"/>']
+ENGINE_COLOURS = (("compiled", "#4e79a7", "compiled (default install)"), ("pure", "#bab0ac", "pure (no compiler)"))
+
+
+def engines_panel(x0: float, table: list[dict]) -> list[str]:
+    """``table``: issue 28's rows (``bench.__main__.table28``): hands/s bars per engine, and score's ratio."""
+    out = [_text(x0 + PANEL_W / 2 - 20, 30, "compiled vs pure, hands/s", 14, font_weight="bold")]
+    bars = [r for r in table if r["key"] != "score"]
+    values = [r[e] for r in bars for e, _, _ in ENGINE_COLOURS if r.get(e)]
+    ymax = _nice(max(values + [1]) * 1.05)
+    out += _axis(x0, TOP, ymax, "hands/s")
+    labels = {"mcr": "MCR", "longgang": "龙港", "guangdong": "广东", "audit": "audit -w 1"}
+    bw = 24
+    for i, r in enumerate(bars):
+        x = x0 + 12 + i * 64
+        for j, (engine, colour, label) in enumerate(ENGINE_COLOURS):
+            v = r.get(engine)
+            if v is None:
+                continue
+            h = (BOTTOM - TOP) * v / ymax
+            out.append(f'<rect x="{x + j * (bw + 2)}" y="{BOTTOM - h:.1f}" width="{bw}" height="{h:.1f}" '
+                       f'fill="{colour}"><title>{escape(r["figure"])}, {label}: {v:.0f}</title></rect>')
+            out.append(_text(x + j * (bw + 2) + bw / 2, BOTTOM - h - 4, f"{v:.0f}", 9))
+        out.append(_text(x + bw, BOTTOM + 14, labels.get(r["key"], r["key"]), 11))
+    score = next((r for r in table if r["key"] == "score"), None)
+    if score is not None:
+        ratios = ", ".join(f"{label.split(' ')[0]} {score[e]:.2f}×" for e, _, label in ENGINE_COLOURS
+                           if score.get(e) is not None)
+        out.append(_text(x0 + PANEL_W / 2 - 20, BOTTOM + 28, f"score vs pymahjonggb: {ratios or '—'}", 10))
+    for j, (_, colour, label) in enumerate(ENGINE_COLOURS):
+        out.append(f'<rect x="{x0 + 10 + j * 150}" y="{BOTTOM + 36}" width="10" height="10" fill="{colour}"/>')
+        out.append(_text(x0 + 24 + j * 150, BOTTOM + 45, label, 10, "start"))
+    return out
+
+
+def svg(stages: list[dict], workers: list[dict], sizes: list[dict], note: str = "",
+        table: list[dict] | None = None) -> str:
+    """The chart; ``table`` (issue 28's rows) adds the fourth panel."""
+    width = W4 if table else W
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{H}" viewBox="0 0 {width} {H}" '
+             'font-family="sans-serif">', f'<rect width="{width}" height="{H}" fill="white"/>']
     parts += stages_panel(60, stages)
     parts += workers_panel(420, workers)
     parts += sizes_panel(780, sizes)
+    if table:
+        parts += engines_panel(1140, table)
     if note:
-        parts.append(_text(W / 2, H - 6, note, 10, fill="#555"))
+        parts.append(_text(width / 2, H - 6, note, 10, fill="#555"))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -144,8 +187,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--note", default="", help="a line of text under the chart")
     args = ap.parse_args(argv)
     r = json.loads(Path(args.figures).read_text())
-    workers = [a for a in r["audits"] if a["name"].startswith("mcr --workers")]
-    Path(args.out).write_text(svg(r["stages"], workers, r["sizes"], args.note))
+    workers = [a for a in r["audits"] if a["name"].startswith("mcr --workers") and a.get("engine", "compiled")
+               == "compiled"]
+    Path(args.out).write_text(svg(r["stages"], workers, r["sizes"], args.note, r.get("table")))
     return 0
 
 

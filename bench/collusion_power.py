@@ -36,24 +36,32 @@ import pyarrow as pa
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
-def audited_db(games: Iterable[dict], path: str = ":memory:") -> duckdb.DuckDBPyConnection:
-    """An audit database of ``games`` (mahjong-log/1 dicts) with the collusion tables (in memory
-    unless ``path`` names a file)."""
+def audit_rows(games: Iterable[dict]) -> list[dict[str, list[dict]]]:
+    """Each game's (mahjong-log/1 dicts) audit rows, by table, from the project's row builders."""
     from mahjong_audit.engine.audit import audit_game
-    from mahjong_audit.pipeline import collusion
-    from mahjong_audit.pipeline.read import ParsedGame
-    from mahjong_audit.pipeline.rows import audit_rows, by_table
-    from mahjong_audit.pipeline.tables import ARROW_SCHEMAS, ddl
+    from mahjong_audit.pipeline.parse import ParsedGame
+    from mahjong_audit.pipeline.rows import audit_rows as rows_of
+    from mahjong_audit.pipeline.rows import by_table
     from mahjong_audit.schemas.log import Game
+
+    out = []
+    for i, g in enumerate(games):
+        game = Game.model_validate(g)
+        out.append(dict(by_table(rows_of(ParsedGame("memory", i + 1, 0, game), audit_game(game), "bench"))))
+    return out
+
+
+def rows_db(per_game: Sequence[dict[str, list[dict]]], path: str = ":memory:") -> duckdb.DuckDBPyConnection:
+    """An audit database of the games' rows (:func:`audit_rows`) with the collusion tables."""
+    from mahjong_audit.pipeline import collusion
+    from mahjong_audit.pipeline.tables import ARROW_SCHEMAS, ddl
 
     con = duckdb.connect(path)
     for stmt in ddl():
         con.execute(stmt)
     rows: dict[str, list[dict]] = defaultdict(list)
-    for i, g in enumerate(games):
-        game = Game.model_validate(g)
-        parsed = ParsedGame("memory", i + 1, 0, game)
-        for table, rs in by_table(audit_rows(parsed, audit_game(game), "bench")).items():
+    for game in per_game:
+        for table, rs in game.items():
             rows[table].extend(rs)
     for table, rs in rows.items():
         con.register("_rows", pa.Table.from_pylist(rs, schema=ARROW_SCHEMAS[table]))
@@ -61,6 +69,12 @@ def audited_db(games: Iterable[dict], path: str = ":memory:") -> duckdb.DuckDBPy
         con.unregister("_rows")
     collusion.build(con)
     return con
+
+
+def audited_db(games: Iterable[dict], path: str = ":memory:") -> duckdb.DuckDBPyConnection:
+    """An audit database of ``games`` (mahjong-log/1 dicts) with the collusion tables (in memory
+    unless ``path`` names a file)."""
+    return rows_db(audit_rows(games), path)
 
 
 # The behaviour each simulated style should be flagged for (mahjong_audit.pipeline.collusion.BEHAVIOURS).
@@ -79,11 +93,11 @@ def power_seed(args: tuple[str, str, int, tuple[int, ...]]) -> dict:
     """One colluding corpus: for each size (hands), is the pair flagged (for its style's
     behaviour), by which statistics, and how many other pairs are flagged."""
     ruleset, style, seed, sizes = args
-    games = _games(ruleset, seed, max(sizes) // 4, 4, ("p1", "p2"), style)
+    games = audit_rows(_games(ruleset, seed, max(sizes) // 4, 4, ("p1", "p2"), style))  # audited once
     pair = ("('p1', 'p2'), ('p2', 'p1')" if style == "soft" else "('p1', 'p2')")
     out = {}
     for size in sizes:
-        con = audited_db(games[:size // 4])
+        con = rows_db(games[:size // 4])
         row = con.execute(f"SELECT flatten(list(behaviours)), min(p_value) FROM pair_stats "
                           f"WHERE (player_a, player_b) IN ({pair})").fetchone()
         stats = sorted({s for (s,) in con.execute(

@@ -138,9 +138,10 @@ class TreeMemory:
         return [kb / 1024 for p, kb in self.peak_kb.items() if p != self.pid]
 
 
-def _run_child(cmd: list[str]) -> tuple[subprocess.CompletedProcess, float, TreeMemory]:
+def _run_child(cmd: list[str], env: dict[str, str] | None = None
+               ) -> tuple[subprocess.CompletedProcess, float, TreeMemory]:
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     with TreeMemory(proc.pid) as mem:
         out, err = proc.communicate()
     seconds = time.perf_counter() - t0
@@ -152,13 +153,13 @@ def _run_child(cmd: list[str]) -> tuple[subprocess.CompletedProcess, float, Tree
 def loop_child(corpus: str) -> None:
     """Child side of the loop measurement: prints games, hands and seconds as JSON."""
     from mahjong_audit.engine.audit import audit_game
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline import inputs, parse
 
     games = hands = 0
     t0 = time.perf_counter()
-    for path in read.expand_inputs([corpus]):
-        for item in read.parse_file(path):
-            if isinstance(item, read.ParsedGame):
+    for path in inputs.expand_inputs([corpus]):
+        for item in parse.parse_file(path):
+            if isinstance(item, parse.ParsedGame):
                 audit_game(item.game)
                 games += 1
                 hands += len(item.game.hands)
@@ -174,14 +175,16 @@ def bench_loop(corpus: str, input_games: int) -> Measurement:
                        mem.cpu_seconds(), mem.worker_cpu())
 
 
-def bench_pipeline(corpus: str, input_games: int, workers: int, extra: list[str]) -> Measurement:
+def bench_pipeline(corpus: str, input_games: int, workers: int, extra: list[str],
+                   env: dict[str, str] | None = None) -> Measurement:
+    """``mahjong-audit audit`` of ``corpus``; ``env``: the child's environment (default: this one's)."""
     import duckdb
 
     with tempfile.TemporaryDirectory(prefix="pipeline-bench-") as tmp:
         db = os.path.join(tmp, "bench.duckdb")
         cmd = [sys.executable, "-m", "mahjong_audit", "audit", corpus, "--db", db,
                "--workers", str(workers), "--no-progress", *extra]
-        _, seconds, mem = _run_child(cmd)
+        _, seconds, mem = _run_child(cmd, env)
         con = duckdb.connect(db, read_only=True)
         try:
             games = con.execute("SELECT count(*) FROM games").fetchone()[0]

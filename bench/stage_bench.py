@@ -52,11 +52,11 @@ def measure(corpus: str) -> dict:
     """CPU seconds of each stage over the whole corpus, and what it held."""
     from mahjong_audit.engine.audit import audit_game
     from mahjong_audit.engine.rulesets import RULESETS
-    from mahjong_audit.pipeline import read, rows, sink, staging
+    from mahjong_audit.pipeline import inputs, parse, read, rows, sink, staging
     from mahjong_audit.pipeline.commands.audit import _run_row
     from mahjong_audit.schemas.log_fast import parse_game_json
 
-    files = read.expand_inputs([corpus])  # start-up (imports, the validator's schema) is not a stage
+    files = inputs.expand_inputs([corpus])  # start-up (imports, the validator's schema) is not a stage
     parse_game_json("{}")
     staging.table_dir("", "")  # imports Beam's FileSystems, as the pipeline's worker has at its start
     gc.freeze()  # as the pipeline's parse worker does after its start-up
@@ -78,10 +78,10 @@ def measure(corpus: str) -> dict:
                 for rec in read.read_records(path):
                     t1 = clock()
                     cpu["read"] += t1 - t0
-                    for p in read.parse_record(rec, fast=True):
+                    for p in parse.parse_record(rec, fast=True):
                         t2 = clock()
                         cpu["validate"] += t2 - t1
-                        if not isinstance(p, read.ParsedGame):
+                        if not isinstance(p, parse.ParsedGame):
                             t1 = t2
                             continue
                         games += 1

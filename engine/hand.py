@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.errors import InvalidData
 
 
 class MeldKind(StrEnum):
@@ -178,7 +179,7 @@ def early_ready_extra(heavenly_ready: bool, earthly_ready: bool) -> tuple[tuple[
         ((("heavenly_ready", True),) if heavenly_ready else ())
 
 
-class NotAWin(ValueError):
+class NotAWin(InvalidData):
     """The tiles do not form a legal winning hand (error code in ``code``)."""
 
     def __init__(self, code: str, message: str):

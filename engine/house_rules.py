@@ -30,11 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin
 
+from mahjong_audit.engine.errors import InvalidData
 from mahjong_audit.engine.ruleset import OptionError, _option_hints
 from mahjong_audit.engine.rulesets import RULESETS
 
 
-class ProfileError(ValueError):
+class ProfileError(InvalidData):
     """A house-rules profile that cannot be used: unreadable, not TOML, an unknown ruleset
     or option, a value of the wrong type or outside the allowed choices."""
 

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
 
 from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.errors import InvalidData
 from mahjong_audit.engine.hand import Meld, NotAWin, Score, WinSituation
 from mahjong_audit.engine.situation_check import FieldSpec
 
 
-class OptionError(ValueError):
+class OptionError(InvalidData):
     """An unknown option or a value of the wrong type."""
 
 

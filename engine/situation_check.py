@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
 from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.errors import InvalidData
 from mahjong_audit.engine.hand import Meld, MeldKind, WinSituation
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ ERRORS: Mapping[str, str] = MappingProxyType({
 })
 
 
-class InvalidSituation(ValueError):
+class InvalidSituation(InvalidData):
     """A situation that cannot exist; ``code`` is a key of :data:`ERRORS`."""
 
     def __init__(self, code: str, message: str):

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mahjong_audit.engine.errors import InvalidData
+
 SUITS = "mpsz"
 N_KINDS = 34  # playing tile kinds (no flowers)
 N_TILES = 42  # with the eight flowers
@@ -49,7 +51,7 @@ _ALIASES = {
 }
 
 
-class TileError(ValueError):
+class TileError(InvalidData):
     """A string that is not a tile or not a valid tile list."""
 
 

@@ -11,7 +11,9 @@ The build writes a manifest of the sources' SHA-256. At import (this module is l
 when every source still matches the manifest: compiled modules call each other directly, so a
 source edited after the build makes the whole set stale, and then every one of them is
 loaded from its source, with a warning. ``MAHJONG_AUDIT_PURE=1`` loads the sources even
-when the build is current.
+when the build is current. It switches the engine only: the validation path has its own
+switch (``MAHJONG_AUDIT_MODELS``, mahjong_audit/schemas/fast_structs.py), so the pure engine
+validates with msgspec, as cluster workers do.
 
 The build is ``python -m mahjong_audit.build_accel build|status|remove`` (build_accel.py).
 """
@@ -46,6 +48,7 @@ MODULES = (
 )
 #: the group's shared library, ``<GROUP>__mypyc`` (mypyc's naming), in the engine package
 GROUP = "mahjong_audit.engine.compiled"
+#: set (to anything but the empty string): the pure-Python engine, even with a current build
 PURE_ENV = "MAHJONG_AUDIT_PURE"
 
 PACKAGE = Path(__file__).resolve().parent

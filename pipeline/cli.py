@@ -10,7 +10,7 @@ import re
 import sys
 
 from mahjong_audit import __version__
-from mahjong_audit.pipeline import exits
+from mahjong_audit.pipeline import errors, exits
 
 COMMANDS = ("audit", "stats", "validate", "schema", "score", "simulate", "import_", "report", "calibrate",
             "rules", "serve")
@@ -95,6 +95,9 @@ def _run(args: argparse.Namespace, debug: bool) -> int:
     except BrokenPipeError:  # output piped into a command that stopped reading
         sys.stderr.close()
         return exits.FAILED
+    except errors.AuditError as e:  # the taxonomy's: one line, the status the error means
+        exits.error(args.command, str(e))
+        return e.status
     except OSError as e:  # an expected failure: a file that cannot be read or written
         where = f"{e.filename}: " if e.filename else ""
         exits.error(args.command, f"{where}{e.strerror or e}")

@@ -30,6 +30,7 @@ assumes and cannot see: ``docs/collusion.md``.
 
 from __future__ import annotations
 
+import math
 import types
 import typing
 from dataclasses import dataclass
@@ -42,7 +43,6 @@ from mahjong_audit.pipeline.stats_math import (
     betabinom_cdf,
     betabinom_sf,
     bh_adjust,
-    binom_two_sided,
     mann_whitney_sf,
     midranks,
     wilson,
@@ -429,7 +429,7 @@ def player_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS,
             pop = rest_k / rest_n if rest_n else 0.0
             lo, hi = wilson(k, hands)
             tested = hands >= settings.min_player_hands and rest_n > 0
-            p = binom_two_sided(k, hands, pop) if tested else None
+            p = _two_sided(int(k), int(hands), rest_k, rest_n) if tested else None
             rows.append({
                 "ruleset": ruleset, "player": player, "rate_name": name, "hands": int(hands), "count": int(k),
                 "rate": k / hands if hands else 0.0, "ci_low": lo, "ci_high": hi, "population_rate": pop,
@@ -438,6 +438,22 @@ def player_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS,
             })
     _adjust(rows, settings)
     return rows
+
+
+def _two_sided(k: int, n: int, rest_k: int, rest_n: int) -> float:
+    """Two-sided p-value of k events in n hands against the others' k in n: twice the
+    smaller tail of a beta-binomial whose rate is the others' pooled rate as sure as
+    their hands (Beta(rest_k + ½, rest_n − rest_k + ½)). Against many hands it is the
+    exact binomial test; against a few (a population of one or two players once the
+    flagged pairs are left out) it does not take the others' luck for their rate.
+
+    >>> round(_two_sided(30, 100, 200, 1000), 4), round(_two_sided(30, 100, 20, 100), 4)
+    (0.0306, 0.1191)
+    """
+    if n == 0:
+        return 1.0
+    a, b = rest_k + 0.5, rest_n - rest_k + 0.5
+    return min(1.0, 2.0 * min(betabinom_sf(k, n, a, b), betabinom_cdf(k, n, a, b)))
 
 
 def _adjust(rows: list[dict], settings: Settings) -> None:
@@ -508,16 +524,36 @@ def chance_evidence(pairs: typing.Sequence[dict], chances: typing.Sequence[tuple
 
 
 def big_threshold(totals: typing.Sequence[int], limit: int | None, share: float) -> int | None:
-    """A big hand's least total: the ruleset's limit, or the total the top ``share`` of its
-    deal-in values reaches, whichever is lower.
+    """A big hand's least total: the ruleset's limit, or the cut that makes the top
+    ``share`` of the deal-in values big, whichever is lower.
+
+    Ties count whole: a cut falls between two totals, never inside a tie group, so on a
+    coarse scale (广东's 番 run 1 to 8, and nearly half the wins are at 2) the share
+    above a cut jumps. Of the cuts, the one whose share is nearest ``share`` by ratio is
+    taken (the smaller share on a tie of ratios): 9.6% is nearer 10% than 49% is, and
+    11.6% nearer than 8.3%.
 
     >>> big_threshold(list(range(1, 101)), 300, 0.1), big_threshold(list(range(1, 101)), 50, 0.1)
     (91, 50)
+    >>> big_threshold([1] * 50 + [2] * 40 + [3] * 3 + [4] * 2 + [5] * 5, 5, 0.1)  # ≥ 2 is half of them
+    3
+    >>> big_threshold([1] * 50 + [2] * 34 + [3] * 9 + [4] * 2 + [5] * 5, 5, 0.1)  # ≥ 3 is 16%, ≥ 4 is 7%
+    4
     """
     if not totals:
         return limit
-    ordered = sorted(totals)
-    top = ordered[min(len(ordered) - 1, int(len(ordered) * (1.0 - share)))]
+    counts: dict[int, int] = {}
+    for t in totals:
+        counts[t] = counts.get(t, 0) + 1
+    best: tuple[float, float, int] | None = None
+    above = 0
+    for v in sorted(counts, reverse=True):
+        above += counts[v]
+        frac = above / len(totals)
+        key = (abs(math.log(frac / share)), frac, v)
+        if best is None or key < best:
+            best = key
+    top = best[2] if best is not None else max(counts)
     return top if limit is None else min(limit, top)
 
 
@@ -599,6 +635,7 @@ def judge(evidence: list[dict], pairs: list[dict], settings: Settings = SETTINGS
         r["flagged"] = bool(f is not None and f["flagged"])
         r["behaviours"] = sorted(behaviours.get(key, []), key=BEHAVIOURS.index)
         r["explained_by"] = explained.get(key)
+        r["p_best"] = best.get(key)  # the pair's smallest flagged p-value (any behaviour), for the passes
 
 
 # --------------------------------------------------------------------------- build
@@ -636,35 +673,46 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[dict]) -> Non
 
 
 def strongest_pairs(rows: typing.Sequence[dict], excluded: set[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
-    """The flagged pair to leave out next, per ruleset: the strongest not yet left out. One at
-    a time, because a colluding pair bends its neighbours' figures (a feeder who never wins
-    off its receiver sends the receiver's deal-ins to the others; a feeder's deal-ins seem
-    to avoid the third players), so its neighbours look flagged until it is left out."""
+    """The flagged pair to leave out next, per ruleset: the strongest (smallest flagged
+    p-value, any behaviour: :func:`judge`'s ``p_best``) not yet left out. One at a time,
+    because a colluding pair bends its neighbours' figures (a feeder or a soft player who
+    never wins off its partner sends the partner's deal-ins to the others; a feeder's
+    deal-ins seem to avoid the third players), so its neighbours look flagged until it is
+    left out. A pair is left out both ways (B→A with A→B)."""
     best: dict[str, dict] = {}
     for r in rows:
         key = (r["ruleset"], r["player_a"], r["player_b"])
-        if r["flagged"] and key not in excluded:
+        if r.get("p_best") is not None and key not in excluded and (key[0], key[2], key[1]) not in excluded:
             cur = best.get(r["ruleset"])
-            if cur is None or (r["p_value"], r["player_a"], r["player_b"]) < (
-                    cur["p_value"], cur["player_a"], cur["player_b"]):
+            if cur is None or (r["p_best"], r["player_a"], r["player_b"]) < (
+                    cur["p_best"], cur["player_a"], cur["player_b"]):
                 best[r["ruleset"]] = r
     return {(r["ruleset"], r["player_a"], r["player_b"]) for r in best.values()}
 
 
-def pair_passes(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -> list[dict]:
-    """``pair_stats`` rows, estimated again without the strongest flagged pairs' deal-ins
-    (:func:`strongest_pairs`) until no new pair is flagged (at most ``settings.passes``
-    times in all): a colluding pair would otherwise bend the weights of the players it
-    shares tables with."""
+def pair_passes(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -> tuple[list[dict], list[dict]]:
+    """``pair_stats`` rows and the ``pair_evidence`` rows judged with them, estimated again
+    without the strongest flagged pair's deal-ins (:func:`strongest_pairs`: flagged for any
+    behaviour, soft play and dumping too) until no new pair is flagged (at most
+    ``settings.passes`` times in all): a colluding pair would otherwise bend the weights of
+    the players it shares tables with. The chance and value statistics do not rest on
+    the weights; they are computed once and judged again with each pass's counts."""
     excluded: set[tuple[str, str, str]] = set()
     rows: list[dict] = []
+    evidence: list[dict] = []
+    fixed: list[dict] = []
     con.execute(f"CREATE OR REPLACE TEMP TABLE _collusion_occ AS {OCC_SQL}")
     con.execute(f"CREATE OR REPLACE TEMP TABLE _collusion_base AS {BASE_SQL}")
     try:
-        for _ in range(settings.passes):
+        for i in range(settings.passes):
             ex = sorted(excluded)
             params = [[e[0] for e in ex], [e[1] for e in ex], [e[2] for e in ex]] + [settings.prior] * 5
             rows = pair_rows(con.execute(PAIR_SQL, params).fetchall(), settings)
+            if i == 0:  # the same pairs in every pass (the base is computed once)
+                fixed = (chance_evidence(rows, con.execute(CHANCE_SQL).fetchall(), settings)
+                         + value_evidence(rows, con.execute(VALUE_SQL).fetchall(), settings))
+            evidence = count_evidence(rows, settings) + [dict(e) for e in fixed]
+            judge(evidence, rows, settings)
             new = strongest_pairs(rows, excluded)
             if not new:
                 break
@@ -672,17 +720,14 @@ def pair_passes(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -
     finally:
         con.execute("DROP TABLE IF EXISTS _collusion_occ")
         con.execute("DROP TABLE IF EXISTS _collusion_base")
-    return rows
+    return rows, evidence
 
 
 def build(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -> Built:
     """Rebuild the tables and views from the whole database (the caller holds the transaction)."""
     for stmt in ddl():
         con.execute(stmt)
-    pairs = pair_passes(con, settings)
-    evidence = (count_evidence(pairs, settings) + chance_evidence(pairs, con.execute(CHANCE_SQL).fetchall(), settings)
-                + value_evidence(pairs, con.execute(VALUE_SQL).fetchall(), settings))
-    judge(evidence, pairs, settings)
+    pairs, evidence = pair_passes(con, settings)
     left_out = {(r["ruleset"], p) for r in pairs if r["behaviours"] for p in (r["player_a"], r["player_b"])}
     names = sorted(LIMIT_TOTALS)
     players = player_rows(con.execute(PLAYER_SQL, [names, [LIMIT_TOTALS[n] for n in names]]).fetchall(), settings,

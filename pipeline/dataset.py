@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 import duckdb
 
 from mahjong_audit.pipeline import sink
+from mahjong_audit.pipeline.errors import NoDataset
 from mahjong_audit.pipeline.tables import VIEWS, column_names
 from mahjong_audit.schemas.results import TABLES, RunRow
 
@@ -149,9 +150,6 @@ def _latest_views(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[s
     for name, sql in VIEWS.items():
         con.execute(f"CREATE VIEW {_quote(name)} AS {sql.strip()}")
 
-
-class NoDataset(FileNotFoundError):
-    """The folder holds no dataset written by ``audit --parquet``."""
 
 
 @contextlib.contextmanager

@@ -4,6 +4,9 @@ One table of exit statuses (the README and ``--help`` show it), so a script can 
 "fix the command" (2) from "retry later" (75) from "it failed" (1). An error is one line
 on stderr, ``mahjong-audit COMMAND: message``; under ``--debug`` a traceback comes before
 it: the exception's, or where the command reported it when no exception was raised.
+Which error means which status is said by the errors themselves
+(``mahjong_audit.pipeline.errors``: each has its ``status``), and the command line maps
+them in one place (``mahjong_audit.pipeline.cli``).
 """
 
 from __future__ import annotations

@@ -19,9 +19,11 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
+from mahjong_audit.engine.errors import InvalidData
 from mahjong_audit.engine.findings import Finding, Severity
 from mahjong_audit.engine.result import GameAudit, HandFacts
-from mahjong_audit.pipeline.read import ParsedGame, Rejection, short
+from mahjong_audit.pipeline.parse import ParsedGame
+from mahjong_audit.pipeline.read import Rejection, short
 from mahjong_audit.pipeline.splits import PartRead
 from mahjong_audit.schemas.instants import parse_instant
 from mahjong_audit.schemas.results import (
@@ -259,10 +261,9 @@ def engine_error(parsed: ParsedGame, error: BaseException | str) -> Rejection:
 
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-INT64 = range(INT64_MIN, INT64_MAX + 1)
 
 
-class UnstorableRow(ValueError):
+class UnstorableRow(InvalidData):
     """A row holding a value its column cannot store (an integer beyond 64 bits)."""
 
 

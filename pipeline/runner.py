@@ -26,6 +26,8 @@ import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from mahjong_audit.pipeline.errors import RunnerUnreachable
+
 LOCAL_RUNNERS = frozenset({
     "FnApiRunner", "DirectRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner", "PrismRunner",
 })
@@ -190,9 +192,6 @@ def make_pipeline(choice: RunnerChoice, worker_command: str | None = None):
 CONNECT_TIMEOUT = 30.0  # seconds an endpoint has to accept a connection
 
 
-class RunnerUnreachable(RuntimeError):
-    """A service the run needs (job service, worker pool) does not answer."""
-
 
 def endpoints(beam_args: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """(what, host:port) of each gRPC service the driver is told about: the portable job
@@ -233,9 +232,6 @@ def preflight(beam_args: Sequence[str], timeout: float = CONNECT_TIMEOUT) -> Non
         if not probe(address, timeout):
             raise RunnerUnreachable(f"{what} at {address} did not answer within {timeout:g} s")
 
-
-class PipelineFailed(RuntimeError):
-    """A job on a remote runner ended in a failed state."""
 
 
 def first_line(error: BaseException) -> str:

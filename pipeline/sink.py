@@ -32,6 +32,7 @@ import pyarrow as pa
 
 from mahjong_audit.pipeline import collusion
 from mahjong_audit.pipeline import staging as staging_files
+from mahjong_audit.pipeline.errors import DatabaseError, DatabaseLocked
 from mahjong_audit.pipeline.rows import DUPLICATE, DUPLICATE_MESSAGE
 from mahjong_audit.pipeline.tables import ARROW_SCHEMAS, column_names, columns, ddl
 from mahjong_audit.schemas.results import BOOKKEEPING_TABLES, TABLES, FileRow, FindingRow, RunRow
@@ -47,12 +48,6 @@ LOAD_SETTINGS = (
 )
 
 
-class DatabaseLocked(RuntimeError):
-    """Another process holds the DuckDB file."""
-
-
-class DatabaseError(RuntimeError):
-    """The DuckDB file cannot be opened or does not have this version's tables."""
 
 
 def _fs():
@@ -242,11 +237,6 @@ def _sql_list(paths: Sequence[str]) -> str:
 
 def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
-
-
-def _scan(files: Mapping[str, Sequence[str]], table: str) -> str:
-    cols = ", ".join(_quote(c) for c in column_names(TABLES[table]))
-    return f"SELECT {cols} FROM {_staged(files, table)}"
 
 
 PARTS = "file_parts"  # staging only: what each shard read (mahjong_audit.pipeline.splits)

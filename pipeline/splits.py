@@ -27,6 +27,8 @@ import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from mahjong_audit.pipeline.lines import Line, decoded
+
 CHUNK = 1 << 20
 PARTS_PREFIX = "parts:"
 
@@ -111,10 +113,10 @@ def _open_raw(path: str):
 class RangeReader:
     """The lines owned by the split ``[start, end)`` of an uncompressed file.
 
-    Iterate for ``(relative line number, size, line bytes)`` (newline removed; ``size``
-    is the line's length without it). The file is read in chunks of :data:`CHUNK`
-    bytes, so no more than ``limit`` bytes of one line are ever held: a longer line is
-    read past (hashed and counted) and comes with ``None`` for its bytes. Afterwards
+    Iterate for its :class:`~mahjong_audit.pipeline.lines.Line` s, numbered from the
+    split's first line. The file is read in chunks of :data:`CHUNK` bytes, so no more
+    than ``limit`` bytes of one line are ever held: a longer line is read past (hashed
+    and counted) and comes without its text. Afterwards
     :meth:`part` tells what was read. ``end`` None reads to the end of the file.
     """
 
@@ -127,7 +129,7 @@ class RangeReader:
         self._digest = hashlib.sha256()
         self.complete = False
 
-    def __iter__(self) -> Iterator[tuple[int, int, bytes | None]]:
+    def __iter__(self) -> Iterator[Line]:
         limit = self.limit
         with _open_raw(self.path) as raw:
             buf, off, pos = b"", 0, self.start
@@ -172,7 +174,7 @@ class RangeReader:
                 if ended:
                     size -= 1
                     line = line[:-1] if line is not None else None
-                yield self.lines, size, line
+                yield decoded(self.lines, size, line)
         self.complete = True
 
     def part(self) -> PartRead:

@@ -26,6 +26,7 @@ from typing import BinaryIO
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from mahjong_audit.pipeline.errors import ManifestMissing
 from mahjong_audit.pipeline.rows import VALUES_OF_TABLE, Row
 from mahjong_audit.pipeline.tables import STAGING_SCHEMAS
 
@@ -137,9 +138,6 @@ def write_manifest(staging: str, files: Iterable[tuple[str, str]]) -> str:
         f.write(json.dumps({t: sorted(set(p)) for t, p in sorted(by_table.items())}, indent=1).encode())
     return path
 
-
-class ManifestMissing(RuntimeError):
-    """The pipeline finished without writing its manifest (it did not complete)."""
 
 
 def read_manifest(staging: str) -> Mapping[str, tuple[str, ...]]:

@@ -11,7 +11,7 @@ copies of a game_id at load time (``mahjong_audit.pipeline.sink``), by the sourc
 carries.
 
 Every DoFn is a thin wrapper over a plain function of ``mahjong_audit.pipeline.read`` /
-``mahjong_audit.pipeline.rows`` / ``mahjong_audit.pipeline.staging``; bad records leave through tagged outputs
+``mahjong_audit.pipeline.parse`` / ``mahjong_audit.pipeline.rows`` / ``mahjong_audit.pipeline.staging``; bad records leave through tagged outputs
 (parse failures) or ``with_exception_handling`` (engine failures) as dead letters, never
 a bare except. Nothing here assumes one machine: inputs and the staging folder are
 FileSystems paths, and no Python state is shared between workers.
@@ -33,7 +33,8 @@ from apache_beam.transforms.window import GlobalWindow
 from apache_beam.utils.timestamp import MIN_TIMESTAMP
 from apache_beam.utils.windowed_value import WindowedValue
 
-from mahjong_audit.pipeline import read, rows, splits, staging
+from mahjong_audit.pipeline import inputs, parse, read, rows, splits, staging
+from mahjong_audit.pipeline.lines import MAX_RECORD_BYTES
 from mahjong_audit.pipeline.progress import Marker
 
 NAMESPACE = "mahjong_audit"
@@ -83,20 +84,20 @@ class ParsedGameCoder(beam.coders.Coder):
 
     BYTES_PER_HAND = 8000  # a pickled hand of a simulated corpus: MCR 9.5 KB, Guangdong 6.6, Longgang 5.3
 
-    def encode(self, value: read.ParsedGame) -> bytes:
+    def encode(self, value: parse.ParsedGame) -> bytes:
         return pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
 
-    def decode(self, encoded: bytes) -> read.ParsedGame:
+    def decode(self, encoded: bytes) -> parse.ParsedGame:
         return pickle.loads(encoded)
 
-    def estimate_size(self, value: read.ParsedGame) -> int:
+    def estimate_size(self, value: parse.ParsedGame) -> int:
         return self.BYTES_PER_HAND * max(1, len(value.game.hands))
 
     def is_deterministic(self) -> bool:
         return False
 
     def to_type_hint(self):
-        return read.ParsedGame
+        return parse.ParsedGame
 
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other)
@@ -105,15 +106,15 @@ class ParsedGameCoder(beam.coders.Coder):
         return hash(type(self))
 
 
-beam.coders.registry.register_coder(read.ParsedGame, ParsedGameCoder)
+beam.coders.registry.register_coder(parse.ParsedGame, ParsedGameCoder)
 
 
 # --------------------------------------------------------------------------- read
 
 
-def as_shard(item: str | read.Shard) -> read.Shard:
+def as_shard(item: str | inputs.Shard) -> inputs.Shard:
     """A file path is its own single shard."""
-    return item if isinstance(item, read.Shard) else read.Shard(item)
+    return item if isinstance(item, inputs.Shard) else inputs.Shard(item)
 
 
 class ReadShardFn(_MarkingDoFn):
@@ -122,7 +123,7 @@ class ReadShardFn(_MarkingDoFn):
     phase = "read"
 
     def __init__(self, importer: str | None = None, progress_dir: str | None = None,
-                 max_record_bytes: int = read.MAX_RECORD_BYTES):
+                 max_record_bytes: int = MAX_RECORD_BYTES):
         super().__init__(progress_dir)
         self.importer, self.max_record_bytes = importer, max_record_bytes
         self.records = _counter("records")
@@ -146,7 +147,7 @@ class ReadRecords(beam.PTransform):
     records stay on the worker that reads them."""
 
     def __init__(self, importer: str | None = None, progress_dir: str | None = None,
-                 max_record_bytes: int = read.MAX_RECORD_BYTES):
+                 max_record_bytes: int = MAX_RECORD_BYTES):
         super().__init__()
         self.importer, self.progress_dir = importer, progress_dir
         self.max_record_bytes = max_record_bytes
@@ -193,7 +194,7 @@ class ParseFn(_MarkingDoFn):
             return
         self._mark()
         seen = {}  # game_id -> ParsedGame of this record
-        outs = read.parse_record(rec, fast=True)  # the engine reads the fast path's dataclasses
+        outs = parse.parse_record(rec, fast=True)  # the engine reads the fast path's dataclasses
         self._counts[rec.source] = self._counts.get(rec.source, 0) + max(1, len(outs))
         for out in outs:
             if isinstance(rec, read.RawRecord) and rec.shard_start:
@@ -223,7 +224,7 @@ class ParseAndValidate(beam.PTransform):
 
     def expand(self, records):
         return records | "Parse" >> beam.ParDo(ParseFn(self.progress_dir)).with_output_types(
-            read.ParsedGame).with_outputs(REJECTED, DUPLICATES, COUNTS, PARTS, main="games")
+            parse.ParsedGame).with_outputs(REJECTED, DUPLICATES, COUNTS, PARTS, main="games")
 
 
 # --------------------------------------------------------------------------- replay
@@ -286,7 +287,7 @@ class Replay(beam.PTransform):
     def expand(self, games):
         good, bad = games | "AuditGame" >> beam.ParDo(
             ReplayFn(self.audit_fn, self.progress_dir, self.profile)).with_output_types(
-            beam.typehints.Tuple[read.ParsedGame, Any]).with_exception_handling(
+            beam.typehints.Tuple[parse.ParsedGame, Any]).with_exception_handling(
             main_tag="audited", dead_letter_tag="failed")
         failed = bad | "EngineErrors" >> beam.Map(_dead_letter)
         return {"audited": good, REJECTED: failed}
@@ -302,7 +303,7 @@ def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None, in
     Rows of an audit that cannot be stored (a number in the log beyond 64 bits) become
     an ``invalid_log/schema`` rejection of that game; rows that cannot be built (a bug),
     an ``invalid_log/engine_error`` rejection."""
-    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], read.ParsedGame):
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], parse.ParsedGame):
         parsed = item[0]
         if isinstance(item[1], read.Rejection):  # options that do not go with the profile (ReplayFn)
             return rows.rejection_values(item[1], run_id), parsed.source, parsed.line, parsed.shard_start
@@ -409,7 +410,7 @@ class AuditPipeline(beam.PTransform):
 
     def __init__(self, *, run_id: str, staging: str, importer: str | None = None,
                  audit_fn: AuditFn | None = None, progress_dir: str | None = None,
-                 batch_rows: int = staging.BATCH_ROWS, max_record_bytes: int = read.MAX_RECORD_BYTES,
+                 batch_rows: int = staging.BATCH_ROWS, max_record_bytes: int = MAX_RECORD_BYTES,
                  profile: Any = None):
         super().__init__()
         self.run_id, self.staging, self.importer = run_id, staging, importer

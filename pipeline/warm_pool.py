@@ -45,6 +45,7 @@ PRELOAD = (
     "apache_beam.runners.worker.sdk_worker_main",
     "mahjong_audit.pipeline.transforms",
     "mahjong_audit.pipeline.read",
+    "mahjong_audit.pipeline.parse",
     "mahjong_audit.pipeline.rows",
     "mahjong_audit.pipeline.staging",
     "mahjong_audit.engine.audit",

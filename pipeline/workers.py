@@ -18,12 +18,11 @@ import signal
 import threading
 from collections.abc import Iterator
 
+from mahjong_audit.pipeline.errors import WorkerDied
+
 _EXITED = re.compile(r"Worker subprocess exited with return code (-?\d+)")
 WORKER_MODULE = "apache_beam.runners.worker.sdk_worker_main"
 
-
-class WorkerDied(RuntimeError):
-    """A worker process ended before the pipeline finished."""
 
 
 def describe_exit(code: int) -> str:

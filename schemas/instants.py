@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime
 
+from mahjong_audit.engine.errors import InvalidData
+
 # A plain date, or a date and time with optional seconds, fraction and offset. Python's
 # fromisoformat alone also accepts week dates and compact forms; logs use this subset.
 _ISO = re.compile(
@@ -19,7 +21,7 @@ _ISO = re.compile(
 )
 
 
-class InstantError(ValueError):
+class InstantError(InvalidData):
     """A string that is not an ISO 8601 date-time or date."""
 
 

@@ -1,42 +1,155 @@
-"""The audit's fast validation path of ``mahjong-log/1``, in one of two implementations.
+"""The audit's fast validation path of ``mahjong-log/1``: the models of :mod:`mahjong_audit.schemas.log`,
+decoded by msgspec into frozen Structs derived from them.
 
-The pydantic models of :mod:`mahjong_audit.schemas.log` stay the schema and the fallback: a record the
-fast path does not accept goes through them, which give the error message, so verdicts
-and messages never depend on the path. Both implementations accept only what the models
-accept, with the same values, and build frozen objects with the models' attribute names,
-which the engine reads like the models:
+The pydantic models stay the schema and the fallback (``mahjong-audit schema``, error messages,
+the report, importers): a record this path does not accept goes through them, which give the
+error message, so verdicts and messages never depend on the path. Building about 150 objects
+per hand is most of the cost of validating a record, and pydantic-core cannot build them
+cheaply enough (docs/performance.md has the figures); msgspec decodes and checks the JSON in
+one pass into frozen Structs (~45 CPU µs per MCR hand), in less time than ``json.loads``
+takes to build dicts.
 
-- :mod:`mahjong_audit.schemas.log_fast_msgspec`: msgspec decodes and checks the JSON in one pass into
-  frozen Structs (~45 CPU µs per MCR hand). msgspec is an optional dependency (the
-  ``fast`` extra; ``make`` installs it with the dev extra).
-- :mod:`mahjong_audit.schemas.log_fast_core`: pydantic-core builds frozen dataclasses (~160 µs per hand).
+The Structs are not declared here: :func:`mahjong_audit.schemas.fast_structs.derive` derives one
+from each model (the same names, fields, types, bounds, tile names, aliases, defaults,
+unknown fields rejected; an event's ``type`` is its class's tag), so the engine reads them
+like the models. What a type cannot check runs after decoding, as the same code the models
+run: ``started_at`` (:func:`mahjong_audit.schemas.instants.check_instant`), increasing ``seq``,
+known ruleset and options, the seating (schemas/log_fast_checks.py); a win's recorded score
+is the model :class:`mahjong_audit.schemas.log.RecordedScore` itself.
 
-The first is used when msgspec is installed, unless ``MAHJONG_AUDIT_PURE`` is set (as for the
-compiled engine, mahjong_audit/accel.py): ``make test`` runs the suite on the second,
-``make test-accel`` on the first, and each has its own tests against the models.
+msgspec is stricter than the models' lax mode (``"0"`` or ``1.0`` for an int, ``1`` for a
+bool, ``NaN`` and ``1e400`` as numbers, ``from_`` for ``from``: the models accept these,
+msgspec does not). Anything this path does not accept returns None, and the caller then
+validates with the models, which accept what they accept and give the error message. So a
+record is accepted here only if the models accept it, with the same values, and the audit's
+verdicts do not depend on which path read it. ``tests/test_log_fast.py`` checks both: the
+fields of each Struct against its model; on valid and invalid variants, raw-JSON oddities
+and random changes of valid games, that what this path accepts the models accept with the
+same values field by field; and the same audits and rows from both paths.
+
+``MAHJONG_AUDIT_MODELS=1`` (:data:`~mahjong_audit.schemas.fast_structs.MODELS_ENV`) turns the
+path off: :func:`parse_game_json` then declines every record and the models validate all
+(:data:`IMPLEMENTATION` says which); :func:`decode_game` is the path itself, whatever the switch.
 """
 
 from __future__ import annotations
 
-import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from mahjong_audit.accel import PURE_ENV
+import msgspec
 
-if TYPE_CHECKING:
-    from mahjong_audit.schemas import log_fast_core, log_fast_msgspec
+from mahjong_audit.schemas import log as L
+from mahjong_audit.schemas.fast_structs import TILE, derive, models_only
+from mahjong_audit.schemas.instants import check_instant
+from mahjong_audit.schemas.log import FORMAT, RecordedScore
+from mahjong_audit.schemas.log_fast_checks import options_ok, players_ok, seq_increasing
 
-    Game = log_fast_msgspec.Game | log_fast_core.Game
+_STRUCTS = derive(
+    L.Game, module=__name__,
+    validators={L._check_tile: TILE, check_instant: str},
+    # checked after decoding (parse_game_json), by the models' own code
+    after={check_instant, L.Hand._seq_increasing, L.Game._ruleset_and_options},
+    keep={RecordedScore},  # the model itself: one per win, extra fields kept (see _decode_hook)
+)
 
-try:
-    if os.environ.get(PURE_ENV):
-        raise ImportError(f"{PURE_ENV} is set")
-    from mahjong_audit.schemas.log_fast_msgspec import parse_game_json
+if TYPE_CHECKING:  # the Structs have the models' attributes
+    from mahjong_audit.schemas.log import (
+        AddedKong,
+        Chi,
+        Claim,
+        ConcealedKong,
+        Discard,
+        Draw,
+        Flower,
+        Game,
+        Hand,
+        Kong,
+        Outcome,
+        Penalty,
+        Pon,
+        Ready,
+        Win,
+        WinRecord,
+    )
+else:  # bound under their names here, where they pickle from
+    (Claim, Draw, Flower, Discard, Chi, Pon, Kong, ConcealedKong, AddedKong, Ready, Win, WinRecord, Penalty,
+     Outcome, Hand, Game) = (_STRUCTS[getattr(L, name)] for name in (
+        "Claim", "Draw", "Flower", "Discard", "Chi", "Pon", "Kong", "ConcealedKong", "AddedKong", "Ready", "Win",
+        "WinRecord", "Penalty", "Outcome", "Hand", "Game"))
 
-    IMPLEMENTATION = "msgspec"
-except ImportError:
-    from mahjong_audit.schemas.log_fast_core import parse_game_json  # type: ignore[assignment]
+#: every Struct here; each has the model of the same name in mahjong_audit.schemas.log (the tests compare them)
+CLASSES: tuple[type, ...] = tuple(_STRUCTS.values())
 
-    IMPLEMENTATION = "pydantic-core"
 
-__all__ = ["IMPLEMENTATION", "parse_game_json"]
+# pydantic-core's JSON parser refuses a document nested more than about 200 lists and
+# objects deep (the models reject it as not valid JSON); msgspec reads deeper. The format's
+# own shape nests about 10 deep, so only its free-form values (options, meta, a recorded
+# score's fan entries and extra fields) can go deeper: one nested more than this is left
+# to the models, which decide.
+MAX_FREE_DEPTH = 150
+
+
+def _nested_within(value: Any, levels: int = MAX_FREE_DEPTH) -> bool:
+    """True if ``value`` holds lists and dicts at most ``levels`` deep (itself included)."""
+    if isinstance(value, dict):
+        items: Any = value.values()
+    elif isinstance(value, list):
+        items = value
+    else:
+        return True
+    return levels > 0 and all(_nested_within(v, levels - 1) for v in items)
+
+
+def _decode_hook(cls: type, value: Any) -> Any:
+    """A recorded score (a JSON object, decoded as plain values) through its own model."""
+    if cls is RecordedScore:
+        if not _nested_within(value):
+            raise ValueError("nested too deeply")  # msgspec rejects: the models decide
+        return RecordedScore.model_validate(value)  # a ValidationError is a ValueError: msgspec rejects
+    raise NotImplementedError(cls)
+
+
+_DECODER = msgspec.json.Decoder(Game, dec_hook=_decode_hook)
+
+
+def _instants_ok(game: Game) -> bool:
+    try:
+        if game.started_at is not None:
+            check_instant(game.started_at)
+        for hand in game.hands:
+            if hand.started_at is not None:
+                check_instant(hand.started_at)
+    except ValueError:
+        return False
+    return True
+
+
+def decode_game(text: str | bytes) -> Game | None:
+    """The game of one JSON document if the models would accept it, else None (then
+    validate with :class:`mahjong_audit.schemas.log.Game` for the error). The fast path
+    itself, whatever :data:`~mahjong_audit.schemas.fast_structs.MODELS_ENV` says."""
+    try:
+        game = _DECODER.decode(text)
+    except (ValueError, RecursionError):  # msgspec's errors are ValueErrors, as is a str it cannot encode
+        return None
+    if game.format != FORMAT or not all(seq_increasing(h) for h in game.hands) or not _instants_ok(game):
+        return None
+    if not (_nested_within(game.options) and _nested_within(game.meta)
+            and all(_nested_within(h.meta) for h in game.hands)):
+        return None
+    if not options_ok(game.ruleset, game.options) or not players_ok(game):
+        return None
+    return game
+
+
+def _declined(text: str | bytes) -> Game | None:
+    """Every record to the models (``MAHJONG_AUDIT_MODELS``)."""
+    return None
+
+
+#: the audit's validation path in this process: ``msgspec``, or ``pydantic models`` alone
+IMPLEMENTATION = "pydantic models" if models_only() else "msgspec"
+#: what the audit calls (pipeline/read.py): :func:`decode_game`, or nothing under ``MAHJONG_AUDIT_MODELS``
+parse_game_json = _declined if models_only() else decode_game
+
+__all__ = ["CLASSES", "IMPLEMENTATION", "Game", "decode_game", "parse_game_json"]

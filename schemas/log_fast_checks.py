@@ -1,6 +1,6 @@
-"""The checks both fast validation paths run after decoding (schemas/log_fast_core.py,
-schemas/log_fast_msgspec.py): what the models' validators check, as plain functions over
-the decoded objects, which both paths build with the models' attribute names."""
+"""The checks the fast validation path (schemas/log_fast.py) runs after decoding: what the
+models' validators check that no msgspec type can say, as plain functions over the decoded
+Structs, which have the models' attribute names."""
 
 from __future__ import annotations
 

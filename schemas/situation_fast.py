@@ -1,98 +1,106 @@
-"""The fast validation path of a ``score`` line: the shape of :mod:`mahjong_audit.schemas.situation`, checked
-by pydantic-core in one pass from the JSON text into plain dicts.
+"""The fast path of a ``score`` line: the models of :mod:`mahjong_audit.schemas.situation`, decoded and
+checked by msgspec in one pass into frozen Structs derived from them.
 
-The pydantic models of :mod:`mahjong_audit.schemas.situation` stay the schema (docs, error codes and
-messages). Building them costs more per line than the ruleset's checks, so the ``score``
-command reads a line here first: the same fields, the same strict types, tile names,
-winds, bounds and ``extra="forbid"``, then the models' meld shape check
-(:func:`~mahjong_audit.schemas.situation.meld_shape_problem`). What this path accepts, the models accept
-with the same values; it accepts less: anything else (every invalid line, a float ``id``,
-a meld's ``from_`` spelled by its field name, a JSON text the parser does not take) gives
-None, and the command reads the line again with ``json.loads`` and the models, which give
-the result or the error. ``pydantic_core``'s JSON parser and ``json.loads`` agree on every
-text both accept (numbers, escapes, duplicate keys: the last wins); tests/test_situation_fast.py
-checks that, and that both paths give the same result for every line of bench/score_identity.py.
+The models stay the schema (docs, error codes and messages). Building them costs more per
+line than the ruleset's checks, so the ``score`` command reads a line here first. The
+Structs are derived from the models (:func:`mahjong_audit.schemas.fast_structs.derive`): the
+same fields, strict types (no ``"1"`` for an int, no ``1`` for a bool), tile names, winds,
+bounds, unknown keys rejected; then the models' meld shape check
+(:func:`~mahjong_audit.schemas.situation.meld_shape_problem`). Two fields are read narrower
+than the models': ``id`` takes no float (a float ``id`` goes to the models), and ``options``
+and ``ruleset_fields`` are free-form: msgspec keeps their JSON text and ``json.loads`` reads
+it, as the models' path reads the whole line, so their values (big integers, ``1e400``) are
+the models' own; a text that is not an object goes to the models. msgspec, like
+``json.loads``, keeps the last of repeated keys; it refuses ``NaN`` and invalid UTF-8, which
+then go to the models. What this path accepts, the models accept with the same values;
+anything else gives None, and the command reads the line again with ``json.loads`` and the
+models, which give the result or the error. ``tests/test_situation_fast.py`` compares it
+with the models on every line of ``bench.score_identity`` and on tricky inputs.
+
+``MAHJONG_AUDIT_MODELS=1`` turns the path off (:func:`read` declines every line);
+:func:`decode_line` is the path itself, whatever the switch.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
+import json
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
-from typing_extensions import TypedDict
+import msgspec
+from msgspec import Raw, Struct
 
-from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import WinSituation
-from mahjong_audit.schemas.situation import meld_of, meld_shape_problem, win_situation
+from mahjong_audit.schemas import situation as S
+from mahjong_audit.schemas.fast_structs import TILE, derive, models_only
+from mahjong_audit.schemas.situation import meld_shape_problem
 
-if TYPE_CHECKING:  # a Literal built at run time is no type to the checker
-    Tile = str
-else:
-    Tile = Literal[tuple(T.name(t) for t in range(T.N_TILES))]  # checked in Rust: the names T.tile takes
-Wind = Literal["E", "S", "W", "N"]
-_CONFIG = ConfigDict(extra="forbid", strict=True)
-# TypedDict of typing_extensions: pydantic takes typing.TypedDict only from Python 3.12 on
+_NO_OBJECT = Raw(b"{}")  # an absent options / ruleset_fields (the models' default: {})
+_EMPTY: dict[str, Any] = {}
 
-# "from" is a keyword: the functional form
-FastMeld = TypedDict("FastMeld", {
-    "type": Literal["chi", "pon", "kong"],
-    "tiles": NotRequired[list[Tile] | None],
-    "tile": NotRequired[Tile | None],
-    "claimed": NotRequired[Tile | None],
-    "from": NotRequired[Annotated[StrictInt, Field(ge=1, le=3)] | None],
-    "concealed": NotRequired[StrictBool],
-})
-FastMeld.__pydantic_config__ = _CONFIG  # type: ignore[attr-defined]
+_STRUCTS = derive(
+    S.Situation, module=__name__,
+    validators={S._check_tile: TILE},
+    after={S.MeldIn._shape},  # meld_shape_problem, in decode_line
+    narrow={(S.Situation, "id"): (str | int | None, ...),
+            (S.Situation, "options"): (Raw, _NO_OBJECT), (S.Situation, "ruleset_fields"): (Raw, _NO_OBJECT)},
+)
 
+if TYPE_CHECKING:
+    Situation = Any
+    MeldIn = Any
+else:  # bound under their names here, where they pickle from
+    Situation, MeldIn = _STRUCTS[S.Situation], _STRUCTS[S.MeldIn]
 
-class FastSituation(TypedDict):
-    """:class:`mahjong_audit.schemas.situation.Situation` as a dict; absent keys take the model's defaults."""
-
-    __pydantic_config__ = _CONFIG  # type: ignore[misc]
-
-    id: NotRequired[StrictStr | StrictInt | None]
-    ruleset: NotRequired[StrictStr | None]
-    options: NotRequired[dict[str, Any]]
-    concealed: list[Tile]
-    melds: NotRequired[list[FastMeld]]
-    win_tile: Tile
-    self_drawn: NotRequired[StrictBool]
-    seat_wind: NotRequired[Wind]
-    round_wind: NotRequired[Wind]
-    flowers: NotRequired[list[Tile]]
-    last_tile: NotRequired[StrictBool]
-    kong: NotRequired[StrictBool]
-    last_copy: NotRequired[StrictBool]
-    replacement: NotRequired[Literal["kong", "flower"] | None]
-    ruleset_fields: NotRequired[dict[str, Any]]
+_DECODE = msgspec.json.Decoder(Situation).decode
 
 
-_VALIDATE = TypeAdapter(FastSituation).validate_json
-
-
-def read(line: str | bytes) -> FastSituation | None:
-    """The line as a :class:`FastSituation`, or None when this path does not accept it."""
+def _object(raw: Raw) -> dict[str, Any] | None:
+    """A free-form field's value, read by ``json.loads`` (None: not an object)."""
+    if raw is _NO_OBJECT:
+        return _EMPTY
     try:
-        d = _VALIDATE(line)
-    except ValueError:  # pydantic's ValidationError, or a JSON text the parser refuses
+        value = json.loads(bytes(raw))
+    except (ValueError, RecursionError):
         return None
-    for m in d.get("melds", ()):
-        if meld_shape_problem(m["type"], m.get("tiles"), m.get("tile"), m.get("claimed"), m.get("from"),
-                              m.get("concealed", False)) is not None:
+    return value if type(value) is dict else None
+
+
+class Read(Struct, frozen=True, gc=False):
+    """A line this path accepts: the situation, its options and its ruleset fields."""
+
+    situation: Situation
+    options: dict[str, Any]
+    fields: dict[str, Any]
+
+
+def decode_line(line: str | bytes) -> Read | None:
+    """The line, or None when this path does not accept it (whatever ``MAHJONG_AUDIT_MODELS`` says)."""
+    try:
+        s = _DECODE(line)
+    except (ValueError, RecursionError):  # msgspec's errors are ValueErrors; nesting past its limit
+        return None
+    for m in s.melds:
+        if meld_shape_problem(m.type, m.tiles, m.tile, m.claimed, m.from_, m.concealed) is not None:
             return None
-    return d
+    options, fields = _object(s.options), _object(s.ruleset_fields)
+    if options is None or fields is None:
+        return None
+    return Read(s, options, fields)
 
 
-def to_situation(d: FastSituation, extra: tuple[tuple[str, object], ...]) -> WinSituation:
-    """The engine's situation, as :meth:`mahjong_audit.schemas.situation.Situation.to_situation` builds it."""
-    return win_situation(
-        d["concealed"],
-        tuple(meld_of(m["type"], m.get("tiles"), m.get("tile"), m.get("claimed"), m.get("from"),
-                      m.get("concealed", False)) for m in d.get("melds", ())),
-        d["win_tile"], d.get("self_drawn", False), d.get("seat_wind", "E"), d.get("round_wind", "E"),
-        d.get("flowers") or [], d.get("last_tile", False), d.get("kong", False), d.get("last_copy", False),
-        d.get("replacement"), extra,
-    )
+def _declined(line: str | bytes) -> Read | None:
+    """Every line to the models (``MAHJONG_AUDIT_MODELS``)."""
+    return None
 
 
-__all__ = ["FastMeld", "FastSituation", "read", "to_situation"]
+#: what ``score`` calls: :func:`decode_line`, or nothing under ``MAHJONG_AUDIT_MODELS``
+read = _declined if models_only() else decode_line
+
+
+def to_situation(r: Read, extra: tuple[tuple[str, object], ...]) -> WinSituation:
+    """The engine's situation: the model's own :meth:`~mahjong_audit.schemas.situation.Situation.to_situation`,
+    which the Struct has (given ``extra``, it never reads the Struct's raw ``ruleset_fields``)."""
+    return r.situation.to_situation(extra)
+
+
+__all__ = ["MeldIn", "Read", "Situation", "decode_line", "read", "to_situation"]

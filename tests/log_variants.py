@@ -1,5 +1,4 @@
-"""Log texts for the fast validation paths' tests (tests/test_log_fast_core.py,
-tests/test_log_fast_msgspec.py): the sample logs' records, and a valid game with one change
+"""Log texts for the fast validation path's tests (tests/test_log_fast.py): the sample logs' records, and a valid game with one change
 each; and what the models make of a text."""
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from mahjong_audit.engine.audit import audit_game
-from mahjong_audit.pipeline import read
+from mahjong_audit.pipeline import parse, read
 from mahjong_audit.pipeline.rows import audit_rows
 from mahjong_audit.schemas import log as L
 from mahjong_audit.schemas.results import GameRow, HandRow
@@ -140,13 +139,13 @@ def mutations() -> list[tuple[str, dict]]:
 
 def started_at_reaches_the_rows_alike(fast_module) -> None:
     """A game's and a hand's started_at reach the rows the same through the fast path
-    ``fast_module`` (which ``read`` uses in the caller's test) as through the models."""
+    ``fast_module`` (which ``parse`` uses in the caller's test) as through the models."""
     game = win_game("g1")
     game["started_at"] = "2026-11-01T20:00:00+08:00"
     game["hands"][0]["started_at"] = "2026-11-01T12:05:00Z"
     rec = read.RawRecord("x.jsonl", 1, json.dumps(game))
-    (fast,) = read.parse_record(rec, fast=True)
-    (model,) = read.parse_record(rec)
+    (fast,) = parse.parse_record(rec, fast=True)
+    (model,) = parse.parse_record(rec)
     assert isinstance(fast.game, fast_module.Game) and isinstance(model.game, L.Game)
     assert fast.game.started_at == model.game.started_at == game["started_at"]
     assert fast.game.hands[0].started_at == model.game.hands[0].started_at == "2026-11-01T12:05:00Z"
@@ -163,6 +162,6 @@ def rejected_with_the_models_message() -> None:
     bad = win_game("g1")
     bad["hands"][0]["events"][0]["tile"] = "10m"
     rec = read.RawRecord("x.jsonl", 3, json.dumps(bad))
-    assert read.parse_record(rec, fast=True) == read.parse_record(rec)
-    (rej,) = read.parse_record(rec, fast=True)
+    assert parse.parse_record(rec, fast=True) == parse.parse_record(rec)
+    (rej,) = parse.parse_record(rec, fast=True)
     assert isinstance(rej, read.Rejection) and "hands[0].events[0].tile" in rej.message

@@ -3,7 +3,7 @@ read of a file as the load numbers its records."""
 
 from __future__ import annotations
 
-from mahjong_audit.pipeline import read, splits
+from mahjong_audit.pipeline import inputs, read, splits
 from mahjong_audit.pipeline.importers import Importer, ImportFailure, Record
 from tests.logbuild import win_game
 
@@ -15,9 +15,9 @@ class FakeImporter(Importer):
     suffixes = (".fake",)
 
     def records(self, source, lines):
-        for no, line in enumerate(lines, 1):
-            if line and not line.startswith("#"):
-                yield Record(source, no, line)
+        for line in lines:
+            if line.text and not line.text.startswith("#"):
+                yield Record(source, line.number, line.text)
 
     def convert(self, record):
         if record.text == "bad":
@@ -37,10 +37,10 @@ class CrashingImporter(Importer):
     name = "crashing"
 
     def records(self, source, lines):
-        for no, line in enumerate(lines, 1):
-            if line == "split-crash":
+        for line in lines:
+            if line.text == "split-crash":
                 raise KeyError("splitter bug")
-            yield Record(source, no, line)
+            yield Record(source, line.number, line.text)
 
     def convert(self, record):
         if record.text == "empty":
@@ -54,7 +54,7 @@ def records_with_limit(path, count: int, limit: int):
     size = path.stat().st_size
     out, base = [], 0
     for k, (start, end) in enumerate(splits.split_points(size, count)):
-        shard = read.Shard(str(path), k, count, start, end) if count > 1 else read.Shard(str(path))
+        shard = inputs.Shard(str(path), k, count, start, end) if count > 1 else inputs.Shard(str(path))
         *recs, part = read.read_shard(shard, None, limit)
         for r in recs:
             line = r.line + (base if r.shard_start else 0)

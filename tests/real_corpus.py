@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from mahjong_audit.pipeline.importers import IMPORTERS
+from mahjong_audit.pipeline.lines import text_lines
 from mahjong_audit.schemas.log import Game
 
 HERE = Path(__file__).parent
@@ -32,7 +33,7 @@ def games(root: Path) -> tuple[Game, ...]:
     out = []
     for name, path in sources(root):
         imp = IMPORTERS[name]
-        for rec in imp.records(str(path), path.read_text(encoding="utf-8").split("\n")):
+        for rec in imp.records(str(path), text_lines(path.read_text(encoding="utf-8"))):
             out.extend(Game.model_validate(d) for d in imp.convert(rec))
     return tuple(out)
 

@@ -78,11 +78,11 @@ def create_empty(db: Path) -> None:
 def build_db(db: Path, logs: Path) -> None:
     """Audit ``logs`` in this process and load the rows into a new database ``db``."""
     from mahjong_audit.engine.audit import audit_game
-    from mahjong_audit.pipeline import read, rows
+    from mahjong_audit.pipeline import parse, rows
 
     out: dict[str, list] = {t: [] for t in TABLES}
-    for item in read.parse_file(str(logs)):
-        made = (rows.audit_rows(item, audit_game(item.game), RUN_ID) if isinstance(item, read.ParsedGame)
+    for item in parse.parse_file(str(logs)):
+        made = (rows.audit_rows(item, audit_game(item.game), RUN_ID) if isinstance(item, parse.ParsedGame)
                 else rows.rejection_rows(item, RUN_ID))
         for r in made:
             out[rows.table_of(r)].append(r)

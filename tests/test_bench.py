@@ -75,3 +75,24 @@ def test_table_digest_dumps_the_same_tables_from_two_runs_of_one_audit(tmp_path)
     assert all("run_id" not in header for header in (t[0] for t in tables.values()))
     groups = dict(table_digest.groups([path, tmp_path / "x.jsonl"], tmp_path))
     assert groups == {os.path.relpath(path.parent, table_digest.ROOT.parent): [path], "x.jsonl": [tmp_path / "x.jsonl"]}
+
+
+def test_issue_28_table_puts_compiled_beside_pure_and_the_chart_draws_it():
+    from bench.__main__ import table28, table28_text
+
+    def row(rs, engine, steady):
+        return {"name": f"{rs} --workers 1 ({engine})", "engine": engine, "steady_hands_per_core_s": steady,
+                "hands_per_s": steady / 2, "hands_per_cpu_s": steady / 1.5}
+
+    audits = [row(rs, e, v * (2 if e == "compiled" else 1)) for rs, v in
+              (("mcr", 1700.0), ("longgang", 560.0), ("guangdong", 2200.0)) for e in ("compiled", "pure")]
+    score = {"compiled": {"ratio": 0.5, "ours_lines_per_cpu_s": 19000.0}, "pure": {"ratio": 0.3}}
+    table = table28(audits, score, 12000)
+    assert [r["key"] for r in table] == ["mcr", "longgang", "guangdong", "audit", "score"]
+    assert table[1]["compiled"] == 1120.0 and table[1]["pure"] == 560.0 and table[3]["pure"] == 850.0
+    text = table28_text(table)
+    assert "compiled (default install)" in text and "pure (no compiler)" in text and "0.30×" in text
+    stages = [{"ruleset": "mcr", "us_per_hand": dict.fromkeys(stage_bench.STAGES, 100.0)}]
+    doc = xml.dom.minidom.parseString(chart.svg(stages, [], [], table=table))
+    labels = {t.firstChild.data for t in doc.getElementsByTagName("text") if t.firstChild}
+    assert {"龙港", "广东", "pure (no compiler)"} <= labels and "3400" in labels

@@ -52,7 +52,7 @@ def games_of(lines: list[str]) -> list:
     out = []
     for line in lines:
         try:
-            game = log_fast.parse_game_json(line.encode())
+            game = log_fast.decode_game(line.encode())
         except ValueError:
             continue
         if game is not None:

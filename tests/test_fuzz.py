@@ -42,14 +42,14 @@ def test_fuzzed_json_lines_read_in_byte_ranges_give_the_whole_read(tmp_path):
     """Every fuzzed file the driver would split (uncompressed native JSON Lines, not
     UTF-16) gives, read as 1, 2 or 3 byte ranges, the records and rejections of a whole
     read, line numbers made absolute as the load does."""
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline import inputs, read
     from tests.readbuild import records_with_limit
 
     corpus = fuzzing.build_corpus(tmp_path / "corpus", seed=15, rounds=1)
     files = [str(p) for p in corpus.inputs]
-    sizes = dict.fromkeys(files, read.MIN_SPLIT_BYTES)  # as if each were big enough
-    kinds = read.importers_for_splitting(files, sizes, None)
-    split = [f for f in files if f in kinds and read.splittable(f, kinds[f])]
+    sizes = dict.fromkeys(files, inputs.MIN_SPLIT_BYTES)  # as if each were big enough
+    kinds = inputs.importers_for_splitting(files, sizes, None)
+    split = [f for f in files if f in kinds and inputs.splittable(f, kinds[f])]
     assert len(split) >= 10
     for f in split:
         whole = [(r.line, r.text if isinstance(r, read.RawRecord) else r.message)

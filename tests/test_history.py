@@ -16,6 +16,7 @@ from mahjong_audit.engine.sim import start_time
 from mahjong_audit.pipeline import sink
 from mahjong_audit.pipeline.cli import main
 from mahjong_audit.pipeline.importers import IMPORTERS
+from mahjong_audit.pipeline.lines import text_lines
 from mahjong_audit.schemas.instants import InstantError, object_id_time, parse_instant
 from mahjong_audit.schemas.log import Game
 from tests.logbuild import win_game
@@ -76,7 +77,7 @@ def test_a_botzone_match_id_is_an_object_id_whose_first_bytes_are_its_time():
 def test_botzone_json_import_fills_started_at_from_the_match_id():
     imp = IMPORTERS["botzone-json"]
     path = FIXTURES / "botzone-json" / "6a20635a58ebe27b197dddad_lite.json"
-    (rec,) = imp.records(str(path), path.read_text(encoding="utf-8").split("\n"))
+    (rec,) = imp.records(str(path), text_lines(path.read_text(encoding="utf-8")))
     (game,) = imp.convert(rec)
     assert game["started_at"] == object_id_time("6a20635a58ebe27b197dddad")
     assert game["started_at"].startswith("2026-06-03")
@@ -86,7 +87,7 @@ def test_botzone_json_import_fills_started_at_from_the_match_id():
 def test_botzone_txt_import_fills_started_at_from_the_match_id():
     imp = IMPORTERS["botzone-txt"]
     path = FIXTURES / "botzone-txt" / "sample.txt"
-    games = [g for rec in imp.records(str(path), path.read_text(encoding="utf-8").split("\n"))
+    games = [g for rec in imp.records(str(path), text_lines(path.read_text(encoding="utf-8")))
              for g in imp.convert(rec)]
     assert games and all(g["started_at"] == object_id_time(g["meta"]["match_id"]) for g in games)
 
@@ -95,11 +96,11 @@ def test_pmn_import_fills_started_at_from_date_and_skips_an_unknown_date():
     imp = IMPORTERS["pmn"]
     path = FIXTURES / "pmn" / "example_1.pmn"
     text = path.read_text(encoding="utf-8")
-    (rec,) = imp.records(str(path), text.split("\n"))
+    (rec,) = imp.records(str(path), text_lines(text))
     (game,) = imp.convert(rec)
     assert game["started_at"] == "2022-06-25"
     partial = text.replace('[Date "2022.06.25"]', '[Date "2022.??.??"]')
-    (rec,) = imp.records(str(path), partial.split("\n"))
+    (rec,) = imp.records(str(path), text_lines(partial))
     (game,) = imp.convert(rec)
     assert "started_at" not in game
     Game.model_validate(game)

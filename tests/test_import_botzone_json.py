@@ -7,6 +7,7 @@ import pytest
 
 from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, Record, detect
 from mahjong_audit.pipeline.importers.common import BOTZONE_OPTIONS
+from mahjong_audit.pipeline.lines import text_lines
 from mahjong_audit.schemas.log import Game
 
 DIR = Path(__file__).parent / "fixtures" / "real" / "botzone-json"
@@ -16,7 +17,7 @@ IMP = IMPORTERS["botzone-json"]
 
 def load(match: str) -> dict:
     path = DIR / f"{match}_lite.json"
-    (rec,) = IMP.records(str(path), path.read_text(encoding="utf-8").split("\n"))
+    (rec,) = IMP.records(str(path), text_lines(path.read_text(encoding="utf-8")))
     (game,) = IMP.convert(rec)
     return game
 
@@ -83,7 +84,7 @@ def test_added_kong_then_self_drawn_win():
 def test_metadata_file_yields_no_record_and_is_sniffed():
     path = DIR / "6a20635a58ebe27b197dddad_metadata.json"
     text = path.read_text(encoding="utf-8")
-    assert list(IMP.records(str(path), text.split("\n"))) == []
+    assert list(IMP.records(str(path), text_lines(text))) == []
     assert detect(str(path), text[:4096]) == "botzone-json"
     lite = DIR / "6a20635a58ebe27b197dddad_lite.json"
     assert detect(str(lite), lite.read_text(encoding="utf-8")[:4096]) == "botzone-json"

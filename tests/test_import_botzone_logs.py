@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from mahjong_audit.engine.audit import audit_game
-from mahjong_audit.pipeline import read
 from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, Record, detect
 from mahjong_audit.pipeline.importers.botzone_json import (
     DISPLAY_LOG,
@@ -19,6 +18,7 @@ from mahjong_audit.pipeline.importers.botzone_json import (
     NO_WALL,
     head_shape,
 )
+from mahjong_audit.pipeline.lines import read_head, text_lines
 from mahjong_audit.schemas.log import Game
 
 REAL = Path(__file__).parent / "fixtures" / "real"
@@ -30,7 +30,7 @@ IMP = IMPORTERS["botzone-json"]
 
 
 def load(path: Path, text: str | None = None) -> dict:
-    (rec,) = IMP.records(str(path), (text or path.read_text(encoding="utf-8")).split("\n"))
+    (rec,) = IMP.records(str(path), text_lines(text or path.read_text(encoding="utf-8")))
     (game,) = IMP.convert(rec)
     return game
 
@@ -41,13 +41,13 @@ def codes(g: dict) -> list[str]:
 
 @pytest.mark.parametrize("path, shape", [(RECORD, MATCH_RECORD), (JUDGE, JUDGE_LOG), (DISPLAY, DISPLAY_LOG)])
 def test_each_shape_is_recognised_by_content(path, shape):
-    head = read.read_head(str(path))
+    head = read_head(str(path))
     assert head_shape(head) == shape
     assert detect(str(path), head) == "botzone-json"
 
 
 def test_what_a_shape_cannot_tell_is_a_note_not_a_finding():
-    notes = {p: IMP.notes(str(p), read.read_head(str(p))) for p in (RECORD, JUDGE, DISPLAY)}
+    notes = {p: IMP.notes(str(p), read_head(str(p))) for p in (RECORD, JUDGE, DISPLAY)}
     assert notes[RECORD] == ()
     assert notes[JUDGE] == (f"{JUDGE_LOG}: {NO_WALL}",)
     assert notes[DISPLAY] == (f"{DISPLAY_LOG}: {NO_WALL}", f"{DISPLAY_LOG}: {NO_RESPONSES}")

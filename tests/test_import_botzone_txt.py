@@ -7,6 +7,7 @@ import pytest
 from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, Record, detect
 from mahjong_audit.pipeline.importers.common import BOTZONE_OPTIONS
+from mahjong_audit.pipeline.lines import text_lines
 from mahjong_audit.schemas.log import Game
 
 SAMPLE = Path(__file__).parent / "fixtures" / "real" / "botzone-txt" / "sample.txt"
@@ -14,7 +15,7 @@ IMP = IMPORTERS["botzone-txt"]
 
 
 def games() -> dict[str, dict]:
-    lines = SAMPLE.read_text(encoding="utf-8").split("\n")
+    lines = text_lines(SAMPLE.read_text(encoding="utf-8"))
     out = {}
     for rec in IMP.records(str(SAMPLE), lines):
         for g in IMP.convert(rec):
@@ -34,7 +35,7 @@ def events(match: str) -> list[dict]:
 
 
 def test_sixteen_records_each_naming_its_match_line():
-    recs = list(IMP.records(str(SAMPLE), SAMPLE.read_text(encoding="utf-8").split("\n")))
+    recs = list(IMP.records(str(SAMPLE), text_lines(SAMPLE.read_text(encoding="utf-8"))))
     assert len(recs) == 16
     assert recs[0].line == 1 and recs[0].text.startswith("Match 61602cb45ddc087351c04358")
     assert recs[1].line == 107 and recs[1].text.startswith("Match 61602cb45ddc087351c0435d")

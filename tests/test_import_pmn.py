@@ -8,6 +8,7 @@ import pytest
 from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, Record, detect
 from mahjong_audit.pipeline.importers.pmn import FAN_NUMBERS, parse_deal
+from mahjong_audit.pipeline.lines import text_lines
 from mahjong_audit.schemas.log import Game
 
 DIR = Path(__file__).parent / "fixtures" / "real" / "pmn"
@@ -16,7 +17,7 @@ IMP = IMPORTERS["pmn"]
 
 def load(name: str) -> dict:
     path = DIR / name
-    (rec,) = IMP.records(str(path), path.read_text(encoding="utf-8").split("\n"))
+    (rec,) = IMP.records(str(path), text_lines(path.read_text(encoding="utf-8")))
     (game,) = IMP.convert(rec)
     return game
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mahjong_audit.engine.audit import audit_game
-from mahjong_audit.pipeline import read
+from mahjong_audit.pipeline import inputs, parse
 from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, Record, detect
 from mahjong_audit.pipeline.importers.tziakcha import (
     FAN_IDS,
@@ -18,6 +18,7 @@ from mahjong_audit.pipeline.importers.tziakcha import (
     deal_positions,
     wall_order,
 )
+from mahjong_audit.pipeline.lines import read_head, text_lines
 from mahjong_audit.schemas.log import Game
 
 SESSION = Path(__file__).parent / "fixtures" / "real" / "tziakcha" / "session-ghqy2ztj.json"
@@ -43,9 +44,9 @@ def codes(g: dict) -> list[str]:
 
 
 def test_detected_by_content_and_read_as_one_record():
-    assert detect(str(SESSION), read.read_head(str(SESSION))) == "tziakcha"
-    assert read.importer_for(str(SESSION), None) == "tziakcha"
-    recs = list(IMP.records(str(SESSION), SESSION.read_text(encoding="utf-8").split("\n")))
+    assert detect(str(SESSION), read_head(str(SESSION))) == "tziakcha"
+    assert inputs.importer_for(str(SESSION), None) == "tziakcha"
+    recs = list(IMP.records(str(SESSION), text_lines(SESSION.read_text(encoding="utf-8"))))
     assert len(recs) == 1 and recs[0].line == 1
 
 
@@ -187,7 +188,7 @@ def test_a_record_alone_is_a_game_of_one_hand():
 
 def test_a_folder_of_sessions_is_read(tmp_path):
     (tmp_path / "a.json").write_text(SESSION.read_text(encoding="utf-8"), encoding="utf-8")
-    files = read.expand_inputs([str(tmp_path)])
-    assert [read.importer_for(f, None) for f in files] == ["tziakcha"]
-    games = [g for g in read.parse_file(files[0]) if isinstance(g, read.ParsedGame)]
+    files = inputs.expand_inputs([str(tmp_path)])
+    assert [inputs.importer_for(f, None) for f in files] == ["tziakcha"]
+    games = [g for g in parse.parse_file(files[0]) if isinstance(g, parse.ParsedGame)]
     assert len(games) == 1 and len(games[0].game.hands) == 16

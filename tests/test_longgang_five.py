@@ -14,7 +14,7 @@ import pytest
 from pydantic import ValidationError
 
 from mahjong_audit.engine.audit import audit_game
-from mahjong_audit.pipeline.read import ParsedGame
+from mahjong_audit.pipeline.parse import ParsedGame
 from mahjong_audit.pipeline.rows import audit_rows, by_table
 from mahjong_audit.schemas import log as L
 from tests.longgang_build import SAMPLES, five_player, four_player_sample, with_false_win

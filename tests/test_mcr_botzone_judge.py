@@ -20,6 +20,7 @@ from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.engine.rulesets.mcr_scoring import score_mcr
 from mahjong_audit.pipeline.importers import IMPORTERS, Record
 from mahjong_audit.pipeline.importers.common import BOTZONE_OPTIONS
+from mahjong_audit.pipeline.lines import text_lines
 from mahjong_audit.schemas.log import Game
 from tests.logbuild import audit, game, hand
 
@@ -38,7 +39,7 @@ def convert(data: dict, name: str = "edited") -> Game:
 
 def load(match: str) -> Game:
     path = JUDGE / f"{match}_lite.json"
-    (rec,) = IMP.records(str(path), path.read_text(encoding="utf-8").split("\n"))
+    (rec,) = IMP.records(str(path), text_lines(path.read_text(encoding="utf-8")))
     (g,) = IMP.convert(rec)
     return Game.model_validate(g)
 

@@ -136,7 +136,7 @@ def test_a_file_split_into_shards_over_two_processes_gives_the_same_tables(tmp_p
         path.write_bytes(gzip.compress(text.encode()))
     else:
         path.write_text(text)
-    monkeypatch.setattr("mahjong_audit.pipeline.read.MIN_SPLIT_BYTES", 1)  # the driver plans the shards
+    monkeypatch.setattr("mahjong_audit.pipeline.inputs.MIN_SPLIT_BYTES", 1)  # the driver plans the shards
     results = {}
     for mode in (["--workers", "2"], ["--in-memory"]):
         db = tmp_path / f"{mode[0].strip('-')}.duckdb"

@@ -23,7 +23,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from mahjong_audit.pipeline import read
+from mahjong_audit.pipeline import inputs
 from mahjong_audit.pipeline.runner import probe
 from tests.e2e import make_corpus
 from tests.logbuild import win_game
@@ -130,7 +130,7 @@ def padded_file(path: Path) -> None:
     """A file over MIN_SPLIT_BYTES with few records: games at both ends, blank lines of
     spaces between, so that a run with --workers 2 reads it as two byte ranges."""
     games = [json.dumps(win_game(f"p{i}")) for i in range(4)]
-    filler = [" " * 1000] * (read.MIN_SPLIT_BYTES // 1000 + 10)
+    filler = [" " * 1000] * (inputs.MIN_SPLIT_BYTES // 1000 + 10)
     path.write_text("\n".join(games[:2] + filler + games[2:]) + "\n")
 
 

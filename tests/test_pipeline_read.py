@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mahjong_audit.pipeline import progress, read, runner, splits
+from mahjong_audit.pipeline import errors, inputs, parse, progress, read, runner, splits
+from mahjong_audit.pipeline.importers import IMPORTERS
 from tests.e2e import make_corpus
 from tests.logbuild import win_game
 from tests.readbuild import FakeImporter
@@ -16,22 +17,22 @@ from tests.readbuild import FakeImporter
 
 @pytest.fixture
 def fake_importer(monkeypatch):
-    monkeypatch.setitem(read.IMPORTERS, "fake", FakeImporter())
+    monkeypatch.setitem(IMPORTERS, "fake", FakeImporter())
 
 
 def test_expand_inputs_directories_globs_and_files(tmp_path):
     corpus = make_corpus(tmp_path)
-    everything = read.expand_inputs([str(corpus)])
+    everything = inputs.expand_inputs([str(corpus)])
     assert [Path(p).name for p in everything] == ["a.jsonl", "b.json", "c.jsonl.gz"]
-    assert read.expand_inputs([str(corpus / "*.json*"), str(corpus / "a.jsonl")]) == (
+    assert inputs.expand_inputs([str(corpus / "*.json*"), str(corpus / "a.jsonl")]) == (
         str(corpus / "a.jsonl"), str(corpus / "b.json"))
-    assert read.expand_inputs([str(corpus / "README.txt")]) == (str(corpus / "README.txt"),)
+    assert inputs.expand_inputs([str(corpus / "README.txt")]) == (str(corpus / "README.txt"),)
     labels = corpus / "sub" / "c.labels.jsonl"
     labels.write_text('{"game_id": "g4", "kind": "turn_order"}\n')  # simulate's fault labels
-    assert len(read.expand_inputs([str(corpus)])) == 3
-    assert read.expand_inputs([str(labels)]) == (str(labels),)
-    with pytest.raises(read.InputError):
-        read.expand_inputs([str(corpus / "nothing-*.jsonl")])
+    assert len(inputs.expand_inputs([str(corpus)])) == 3
+    assert inputs.expand_inputs([str(labels)]) == (str(labels),)
+    with pytest.raises(errors.InputError):
+        inputs.expand_inputs([str(corpus / "nothing-*.jsonl")])
 
 
 def test_gz_lines_are_streamed_with_line_numbers(tmp_path):
@@ -46,21 +47,21 @@ def test_gz_lines_are_streamed_with_line_numbers(tmp_path):
 
 def test_plan_shards_splits_big_uncompressed_jsonl_into_byte_ranges_up_to_the_parallelism():
     mb = 1 << 20
-    one = read.plan_shards(["/big.jsonl"], 4, {"/big.jsonl": 32 * mb})
-    assert one == tuple(read.Shard("/big.jsonl", k, 4, k * 8 * mb, (k + 1) * 8 * mb if k < 3 else None)
+    one = inputs.plan_shards(["/big.jsonl"], 4, {"/big.jsonl": 32 * mb})
+    assert one == tuple(inputs.Shard("/big.jsonl", k, 4, k * 8 * mb, (k + 1) * 8 * mb if k < 3 else None)
                         for k in range(4))
     # many files: spread over the workers whole
-    assert read.plan_shards(["/a.jsonl", "/b.jsonl"], 2, {"/a.jsonl": 9 * mb, "/b.jsonl": 9 * mb}) == (
-        read.Shard("/a.jsonl"), read.Shard("/b.jsonl"))
-    mixed = read.plan_shards(["/a.jsonl", "/s.jsonl"], 2, {"/a.jsonl": 50 * mb, "/s.jsonl": mb // 2})
+    assert inputs.plan_shards(["/a.jsonl", "/b.jsonl"], 2, {"/a.jsonl": 9 * mb, "/b.jsonl": 9 * mb}) == (
+        inputs.Shard("/a.jsonl"), inputs.Shard("/b.jsonl"))
+    mixed = inputs.plan_shards(["/a.jsonl", "/s.jsonl"], 2, {"/a.jsonl": 50 * mb, "/s.jsonl": mb // 2})
     assert [(s.path, s.index, s.count) for s in mixed] == [("/a.jsonl", 0, 2), ("/a.jsonl", 1, 2), ("/s.jsonl", 0, 1)]
-    assert read.plan_shards(["/big.jsonl"], 1, {"/big.jsonl": 30 * mb}) == (read.Shard("/big.jsonl"),)
+    assert inputs.plan_shards(["/big.jsonl"], 1, {"/big.jsonl": 30 * mb}) == (inputs.Shard("/big.jsonl"),)
     with pytest.raises(ValueError):
-        read.plan_shards(["/a"], 0, {})
+        inputs.plan_shards(["/a"], 0, {})
     with pytest.raises(ValueError):
-        read.Shard("/a", 2, 2)
+        inputs.Shard("/a", 2, 2)
     with pytest.raises(ValueError):  # a shard of several without its byte range
-        read.Shard("/a", 0, 2)
+        inputs.Shard("/a", 0, 2)
 
 
 def test_compressed_files_and_importer_formats_get_strided_shards_documents_one():
@@ -68,20 +69,20 @@ def test_compressed_files_and_importer_formats_get_strided_shards_documents_one(
     each read it whole and keep every n-th record. A whole-document file is one record."""
     mb = 1 << 20
     sizes = {"/big.jsonl.gz": 30 * mb, "/big.jsonl.bz2": 90 * mb, "/d.json": 90 * mb, "/m.txt": 90 * mb}
-    plan = read.plan_shards(list(sizes), 8, sizes, {"/big.jsonl.gz": None, "/big.jsonl.bz2": None,
+    plan = inputs.plan_shards(list(sizes), 8, sizes, {"/big.jsonl.gz": None, "/big.jsonl.bz2": None,
                                                       "/m.txt": "botzone-txt"})
-    assert read.Shard("/d.json") in plan
+    assert inputs.Shard("/d.json") in plan
     for f in ("/big.jsonl.gz", "/big.jsonl.bz2", "/m.txt"):
         mine = [s for s in plan if s.path == f]
-        assert mine == [read.Shard(f, k, len(mine), stride=True) for k in range(len(mine))] and len(mine) > 1
+        assert mine == [inputs.Shard(f, k, len(mine), stride=True) for k in range(len(mine))] and len(mine) > 1
         assert not any(s.split for s in mine)
     # a big file whose importer is not known (its head could not be read) is not cut in byte ranges either
-    assert read.plan_shards(["/x.jsonl"], 4, {"/x.jsonl": 30 * mb}, {}) == tuple(
-        read.Shard("/x.jsonl", k, 4, stride=True) for k in range(4))
+    assert inputs.plan_shards(["/x.jsonl"], 4, {"/x.jsonl": 30 * mb}, {}) == tuple(
+        inputs.Shard("/x.jsonl", k, 4, stride=True) for k in range(4))
     # one worker: one shard, whatever the file
-    assert read.plan_shards(["/big.jsonl.gz"], 1, {"/big.jsonl.gz": 30 * mb}) == (read.Shard("/big.jsonl.gz"),)
+    assert inputs.plan_shards(["/big.jsonl.gz"], 1, {"/big.jsonl.gz": 30 * mb}) == (inputs.Shard("/big.jsonl.gz"),)
     with pytest.raises(ValueError):  # a strided shard has no byte range
-        read.Shard("/a", 0, 2, 0, 10, stride=True)
+        inputs.Shard("/a", 0, 2, 0, 10, stride=True)
 
 
 def test_strided_shards_read_every_record_once_and_the_file_once(tmp_path):
@@ -90,9 +91,9 @@ def test_strided_shards_read_every_record_once_and_the_file_once(tmp_path):
         for i in range(1001):
             f.write(f'{{"n": {i}}}\n' if i != 10 else "\n")
     f = str(path)
-    whole = list(read.read_shard(read.Shard(f)))
+    whole = list(read.read_shard(inputs.Shard(f)))
     for n in (2, 3, 7):
-        got = [list(read.read_shard(read.Shard(f, k, n, stride=True))) for k in range(n)]
+        got = [list(read.read_shard(inputs.Shard(f, k, n, stride=True))) for k in range(n)]
         records = sorted((r for part in got for r in part if isinstance(r, read.RawRecord)), key=lambda r: r.line)
         assert records == [r for r in whole if isinstance(r, read.RawRecord)]
         parts = [r for part in got for r in part if isinstance(r, splits.PartRead)]
@@ -105,27 +106,27 @@ def test_a_corrupt_compressed_file_is_rejected_once_over_its_strided_shards(tmp_
     good = gzip.compress("".join(f'{{"n": {i}}}\n' for i in range(5000)).encode())
     path.write_bytes(good[: len(good) // 2])  # cut short
     f = str(path)
-    got = [list(read.read_shard(read.Shard(f, k, 3, stride=True))) for k in range(3)]
+    got = [list(read.read_shard(inputs.Shard(f, k, 3, stride=True))) for k in range(3)]
     file_level = [r for part in got for r in part if isinstance(r, read.Rejection) and r.line is None]
-    whole = [r for r in read.read_shard(read.Shard(f)) if isinstance(r, read.Rejection) and r.line is None]
+    whole = [r for r in read.read_shard(inputs.Shard(f)) if isinstance(r, read.Rejection) and r.line is None]
     assert len(file_level) == len(whole) == 1 and file_level == whole
     assert sum(isinstance(r, read.RawRecord) for part in got for r in part) == \
-        sum(isinstance(r, read.RawRecord) for r in read.read_shard(read.Shard(f)))
+        sum(isinstance(r, read.RawRecord) for r in read.read_shard(inputs.Shard(f)))
 
 
 def test_sizes_come_from_the_filesystem(tmp_path):
     path = tmp_path / "g.jsonl.gz"
     with gzip.open(path, "wt") as f:
         f.write("\n".join(f'{{"n": {i}}}' for i in range(10)) + "\n")
-    assert read.file_sizes([str(path)]) == {str(path): path.stat().st_size}
-    assert read.file_sizes([]) == {}
+    assert inputs.file_sizes([str(path)]) == {str(path): path.stat().st_size}
+    assert inputs.file_sizes([]) == {}
 
 
 def test_corrupt_gzip_is_reported_once_with_what_was_read_before(tmp_path):
     path = tmp_path / "bad.jsonl.gz"
     good = gzip.compress(b"".join(b'{"n": %d}\n' % i for i in range(50)))
     path.write_bytes(good[: len(good) // 2])
-    out = list(read.read_shard(read.Shard(str(path))))
+    out = list(read.read_shard(inputs.Shard(str(path))))
     rejections = [o for o in out if isinstance(o, read.Rejection)]
     assert len(rejections) == 1 and rejections[0].message.startswith("file unreadable")
     part = out[-1]
@@ -138,18 +139,18 @@ def test_pretty_json_document_is_one_record_and_errors_point_at_the_line(tmp_pat
     doc.write_text("\n\n" + json.dumps(win_game("pretty"), indent=2))
     (rec,) = read.read_records(str(doc))
     assert rec.line == 3
-    (parsed,) = read.parse_record(rec)
+    (parsed,) = parse.parse_record(rec)
     assert parsed.game.game_id == "pretty" and parsed.line == 3
     broken = tmp_path / "broken.json"
     broken.write_text('{\n  "format": "mahjong-log/1",\n  "game_id": \n}\n')
-    (rej,) = read.parse_file(str(broken))
+    (rej,) = parse.parse_file(str(broken))
     assert rej.code == "invalid_log/json" and rej.line == 4 and "line 4" in rej.message
 
 
 def test_schema_error_keeps_game_id_and_describes_the_place(tmp_path):
     g = win_game("gid-7")
     g["hands"][0]["dealer"] = 9
-    (rej,) = read.parse_record(read.RawRecord("x.jsonl", 12, json.dumps(g)))
+    (rej,) = parse.parse_record(read.RawRecord("x.jsonl", 12, json.dumps(g)))
     assert (rej.code, rej.line, rej.game_id, rej.ruleset) == ("invalid_log/schema", 12, "gid-7", "mcr")
     assert rej.message.startswith("hands[0].dealer:")
     assert str(rej).startswith("x.jsonl:12: invalid_log/schema [gid-7]: hands[0].dealer")
@@ -165,14 +166,14 @@ def test_corrupt_gzip_ends_in_a_rejection_not_a_crash(tmp_path):
 def test_importer_detected_by_sniffing_and_failures_rejected(tmp_path, fake_importer):
     path = tmp_path / "site.fake"
     path.write_text("#fake v1\nalpha\nbad\ntwo\n")
-    out = list(read.parse_file(str(path)))
+    out = list(parse.parse_file(str(path)))
     assert [(type(o).__name__, o.line) for o in out] == [
         ("ParsedGame", 2), ("Rejection", 3), ("ParsedGame", 4), ("ParsedGame", 4)]
     assert out[1].code == "invalid_log/import" and "unknown record type" in out[1].message
-    assert [o.index for o in out if isinstance(o, read.ParsedGame)] == [0, 0, 1]
-    assert [Path(p).name for p in read.expand_inputs([str(tmp_path)])] == ["site.fake"]
-    with pytest.raises(read.InputError, match="unknown importer"):
-        read.importer_for(str(path), "nope")
+    assert [o.index for o in out if isinstance(o, parse.ParsedGame)] == [0, 0, 1]
+    assert [Path(p).name for p in inputs.expand_inputs([str(tmp_path)])] == ["site.fake"]
+    with pytest.raises(errors.InputError, match="unknown importer"):
+        inputs.importer_for(str(path), "nope")
 
 
 def test_audit_with_from_importer(tmp_path, fake_importer, capsys):
@@ -236,17 +237,17 @@ def test_strided_shards_of_an_importer_format_read_what_a_whole_read_reads():
     """A platform export (Botzone's data text, 16 games) cut into strided shards: the records
     the importer makes, each once, with the lines and the file's PartRead of a whole read."""
     f = str(Path(__file__).parent / "fixtures" / "real" / "botzone-txt" / "sample.txt")
-    whole = list(read.read_shard(read.Shard(f)))
+    whole = list(read.read_shard(inputs.Shard(f)))
     records = [r for r in whole if not isinstance(r, splits.PartRead)]
     assert len(records) >= 10
     for n in (2, 3):
-        got = [r for k in range(n) for r in read.read_shard(read.Shard(f, k, n, stride=True))]
+        got = [r for k in range(n) for r in read.read_shard(inputs.Shard(f, k, n, stride=True))]
         assert sorted((r for r in got if not isinstance(r, splits.PartRead)), key=repr) == sorted(records, key=repr)
         assert [r for r in got if isinstance(r, splits.PartRead)] == [whole[-1]]
-        games = [g for rec in got if isinstance(rec, read.RawRecord) for g in read.parse_record(rec)]
-        assert sorted(g.game.game_id for g in games if isinstance(g, read.ParsedGame)) == sorted(
-            g.game.game_id for rec in records if isinstance(rec, read.RawRecord) for g in read.parse_record(rec)
-            if isinstance(g, read.ParsedGame))
+        games = [g for rec in got if isinstance(rec, read.RawRecord) for g in parse.parse_record(rec)]
+        assert sorted(g.game.game_id for g in games if isinstance(g, parse.ParsedGame)) == sorted(
+            g.game.game_id for rec in records if isinstance(rec, read.RawRecord) for g in parse.parse_record(rec)
+            if isinstance(g, parse.ParsedGame))
 
 
 def test_truncated_gzip_keeps_every_complete_record_and_names_the_line_it_broke_at(tmp_path):

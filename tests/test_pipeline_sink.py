@@ -10,9 +10,10 @@ import duckdb
 import pytest
 
 from mahjong_audit.engine.audit import audit_game
-from mahjong_audit.pipeline import progress, rows, sink, staging
+from mahjong_audit.pipeline import errors, progress, rows, sink, staging
 from mahjong_audit.pipeline import transforms as T
-from mahjong_audit.pipeline.read import ParsedGame, Rejection
+from mahjong_audit.pipeline.parse import ParsedGame
+from mahjong_audit.pipeline.read import Rejection
 from mahjong_audit.schemas.log import Game
 from mahjong_audit.schemas.results import RunRow
 from tests.logbuild import win_game
@@ -117,7 +118,7 @@ def test_tables_of_another_layout_are_refused(tmp_path):
     path = str(tmp_path / "old.duckdb")
     con = duckdb.connect(path)
     con.execute("CREATE TABLE games (game_id VARCHAR, something_else BIGINT)")
-    with pytest.raises(sink.DatabaseError, match="table 'games' has columns"):
+    with pytest.raises(errors.DatabaseError, match="table 'games' has columns"):
         sink.ensure_schema(con)
 
 

@@ -8,7 +8,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mahjong_audit.pipeline import read, splits
+from mahjong_audit.pipeline import inputs, read, splits
 from tests.logbuild import win_game
 from tests.readbuild import records_with_limit
 
@@ -18,7 +18,7 @@ def _read_all(path, count: int):
     size = path.stat().st_size
     records, parts = [], []
     for k, (start, end) in enumerate(splits.split_points(size, count)):
-        shard = read.Shard(str(path), k, count, start, end) if count > 1 else read.Shard(str(path))
+        shard = inputs.Shard(str(path), k, count, start, end) if count > 1 else inputs.Shard(str(path))
         out = list(read.read_shard(shard))
         parts.append(out[-1])
         records.append([r for r in out[:-1]])
@@ -55,11 +55,11 @@ def test_a_split_starting_exactly_on_a_line_start_owns_that_line(tmp_path):
     path = tmp_path / "f.jsonl"
     path.write_bytes(b'{"a": 1}\n{"b": 2}\n{"c": 3}')  # no newline at the end
     first = len(b'{"a": 1}\n')
-    got = [[(r.line, r.text) for r in read.read_shard(read.Shard(str(path), k, 2, s, e))
+    got = [[(r.line, r.text) for r in read.read_shard(inputs.Shard(str(path), k, 2, s, e))
             if isinstance(r, read.RawRecord)]
            for k, (s, e) in enumerate([(0, first), (first, None)])]
     assert got == [[(1, '{"a": 1}')], [(1, '{"b": 2}'), (2, '{"c": 3}')]]
-    assert [r.shard_start for r in read.read_shard(read.Shard(str(path), 1, 2, first, None))
+    assert [r.shard_start for r in read.read_shard(inputs.Shard(str(path), 1, 2, first, None))
             if isinstance(r, read.RawRecord)] == [first, first]
 
 
@@ -122,7 +122,7 @@ def test_a_split_reader_holds_no_more_than_a_chunk_of_a_line_over_the_limit(tmp_
     reader = splits.RangeReader(str(path), 5, None, limit=64 << 10)  # starts inside line 1
     tracemalloc.start()
     try:
-        got = [(no, size, line) for no, size, line in reader]
+        got = [(line.number, line.size, line.data) for line in reader]
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -138,10 +138,10 @@ def test_a_utf16_file_is_never_split_in_byte_ranges(tmp_path):
     utf16, utf8 = tmp_path / "wide.jsonl", tmp_path / "narrow.jsonl"
     utf16.write_bytes(lines.encode("utf-16"))
     utf8.write_bytes(lines.encode())
-    sizes = {str(utf16): read.MIN_SPLIT_BYTES, str(utf8): read.MIN_SPLIT_BYTES}
-    kinds = read.importers_for_splitting(list(sizes), sizes, None)
+    sizes = {str(utf16): inputs.MIN_SPLIT_BYTES, str(utf8): inputs.MIN_SPLIT_BYTES}
+    kinds = inputs.importers_for_splitting(list(sizes), sizes, None)
     assert kinds == {str(utf8): None}
-    shards = read.plan_shards(list(sizes), 4, sizes, kinds)
+    shards = inputs.plan_shards(list(sizes), 4, sizes, kinds)
     assert [(s.count, s.stride) for s in shards if s.path == str(utf16)] == [(2, True), (2, True)]
     assert [s.count for s in shards if s.path == str(utf8)] == [2, 2]
     assert [r.text for r in read.read_file(str(utf16))] == [f'{{"n": {i}}}' for i in range(50)]

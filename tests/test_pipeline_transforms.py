@@ -12,9 +12,11 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from mahjong_audit.engine.findings import Finding
 from mahjong_audit.engine.result import GameAudit
-from mahjong_audit.pipeline import read, splits, staging
+from mahjong_audit.pipeline import errors, inputs, read, splits, staging
 from mahjong_audit.pipeline import transforms as T
-from mahjong_audit.pipeline.read import ParsedGame, RawRecord, Rejection
+from mahjong_audit.pipeline.importers import IMPORTERS
+from mahjong_audit.pipeline.parse import ParsedGame
+from mahjong_audit.pipeline.read import RawRecord, Rejection
 from mahjong_audit.schemas.log import Game
 from tests.e2e import make_corpus
 from tests.logbuild import draw_game, win_game
@@ -39,10 +41,10 @@ def _parsed(gid: str, source: str = "f.jsonl", line: int = 1) -> ParsedGame:
 
 
 def test_shards_of_a_file_together_read_every_record_once(tmp_path, monkeypatch):
-    monkeypatch.setattr(read, "MIN_SPLIT_BYTES", 1)
+    monkeypatch.setattr(inputs, "MIN_SPLIT_BYTES", 1)
     path = tmp_path / "many.jsonl"
     path.write_text("".join(json.dumps(win_game(f"g{i}")) + "\n" for i in range(7)))
-    shards = read.plan_shards([str(path)], 3, {str(path): path.stat().st_size}, {str(path): None})
+    shards = inputs.plan_shards([str(path)], 3, {str(path): path.stat().st_size}, {str(path): None})
     assert len(shards) == 3
     with _pipeline() as p:
         recs = p | beam.Create(shards) | T.ReadRecords()
@@ -86,7 +88,7 @@ def test_one_record_with_the_same_game_twice_keeps_the_first(tmp_path, monkeypat
         def convert(self, record):
             return [win_game("same"), win_game("same"), win_game("other")]
 
-    monkeypatch.setitem(read.IMPORTERS, "fake", Twice())
+    monkeypatch.setitem(IMPORTERS, "fake", Twice())
     rec = RawRecord("f.fake", 4, "x", importer="fake")
     with _pipeline() as p:
         out = p | beam.Create([rec]) | T.ParseAndValidate()
@@ -147,7 +149,7 @@ def test_staged_rows_of_every_table_carry_the_source_position(tmp_path):
         assert got and {(d["source_file"], d["source_line"]) for d in got} == {("/x.jsonl", 9)}, table
     with pytest.raises(ValueError):
         staging.TableWriter(str(tmp_path), batch_rows=0)
-    with pytest.raises(staging.ManifestMissing):
+    with pytest.raises(errors.ManifestMissing):
         staging.read_manifest(str(tmp_path))
 
 

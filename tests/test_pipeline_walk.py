@@ -5,7 +5,7 @@ import json
 import shutil
 from pathlib import Path
 
-from mahjong_audit.pipeline import read
+from mahjong_audit.pipeline import inputs
 from mahjong_audit.pipeline.cli import main
 
 REAL = Path(__file__).parent / "fixtures" / "real"
@@ -29,37 +29,37 @@ def folder(tmp_path: Path) -> Path:
 
 def test_walk_takes_files_by_content_and_keeps_what_it_skips(tmp_path):
     root = folder(tmp_path)
-    walk = read.walk_inputs([str(root)])
+    walk = inputs.walk_inputs([str(root)])
     assert sorted(Path(f).name for f in walk.files) == ["data.txt", "display.log", "judge.log", "native.log"]
     assert sorted(Path(f).name for f in walk.skipped) == ["NOTES.md", "README.txt", "run.labels.jsonl"]
-    assert read.describe_skipped(walk.skipped) == (
+    assert inputs.describe_skipped(walk.skipped) == (
         "skipped: 2 files of an unknown type (.md 1, .txt 1); name a file to read it anyway (--from NAME for a "
         "platform format); 1 fault label file (.labels.jsonl, written by simulate --labels)")
-    assert read.expand_inputs([str(root)]) == walk.files
+    assert inputs.expand_inputs([str(root)]) == walk.files
 
 
 def test_one_skipped_file_is_said_in_the_singular(tmp_path):
     (tmp_path / "a.jsonl").write_text("{}\n")
     (tmp_path / "sample.doc").write_text("x")
-    walk = read.walk_inputs([str(tmp_path)])
-    assert read.describe_skipped(walk.skipped).startswith("skipped: 1 file of an unknown type (.doc);")
+    walk = inputs.walk_inputs([str(tmp_path)])
+    assert inputs.describe_skipped(walk.skipped).startswith("skipped: 1 file of an unknown type (.doc);")
 
 
 def test_nothing_skipped_says_nothing(tmp_path):
     (tmp_path / "a.jsonl").write_text("{}\n")
-    walk = read.walk_inputs([str(tmp_path)])
-    assert walk.skipped == () and read.describe_skipped(walk.skipped) is None
+    walk = inputs.walk_inputs([str(tmp_path)])
+    assert walk.skipped == () and inputs.describe_skipped(walk.skipped) is None
 
 
 def test_a_file_named_explicitly_is_never_skipped(tmp_path):
     root = folder(tmp_path)
-    walk = read.walk_inputs([str(root / "README.txt")])
+    walk = inputs.walk_inputs([str(root / "README.txt")])
     assert walk.files == (str(root / "README.txt"),) and walk.skipped == ()
 
 
 def test_format_notes_name_what_each_shape_cannot_tell(tmp_path):
     root = folder(tmp_path)
-    notes = read.format_notes(read.expand_inputs([str(root)]), None)
+    notes = inputs.format_notes(inputs.expand_inputs([str(root)]), None)
     by_file = {}
     for path, note in notes:
         by_file.setdefault(Path(path).name, []).append(note)

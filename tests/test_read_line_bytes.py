@@ -10,7 +10,7 @@ import json
 import pytest
 
 from mahjong_audit.engine.audit import audit_game
-from mahjong_audit.pipeline import read, splits
+from mahjong_audit.pipeline import inputs, parse, read, splits
 from mahjong_audit.pipeline.rows import audit_rows
 from tests.logbuild import win_game
 
@@ -24,8 +24,8 @@ def _game_line(game_id: str) -> bytes:
 def _shards(path, count):
     size = path.stat().st_size
     if count == 1:
-        return [read.Shard(str(path))]
-    return [read.Shard(str(path), k, count, s, e) for k, (s, e) in enumerate(splits.split_points(size, count))]
+        return [inputs.Shard(str(path))]
+    return [inputs.Shard(str(path), k, count, s, e) for k, (s, e) in enumerate(splits.split_points(size, count))]
 
 
 def _records(path, count):
@@ -61,7 +61,7 @@ def test_a_line_that_is_not_utf8_has_no_bytes_and_is_rejected_as_before(tmp_path
         assert recs[0].data is not None and recs[1].data is None
         assert "\ufffd" in recs[1].text
         # the replacement characters are valid JSON in a string: the game reads, as the text says
-        (fast,), (model,) = read.parse_record(recs[1], fast=True), read.parse_record(recs[1])
+        (fast,), (model,) = parse.parse_record(recs[1], fast=True), parse.parse_record(recs[1])
         fan = fast.game.hands[0].outcome.wins[0].score.fans[0][0]
         assert fan == model.game.hands[0].outcome.wins[0].score.fans[0][0] == "\ufffd\ufffd"
 
@@ -88,12 +88,12 @@ def test_records_with_and_without_their_bytes_parse_alike(tmp_path):
                                  json.dumps(lax).encode(), b"[1, 2]"]) + b"\n")
     for rec in _records(path, 1):
         assert rec.data is not None
-        with_bytes = read.parse_record(rec, fast=True)
-        text_only = read.parse_record(read.RawRecord(rec.source, rec.line, rec.text), fast=True)
-        models = read.parse_record(rec)
+        with_bytes = parse.parse_record(rec, fast=True)
+        text_only = parse.parse_record(read.RawRecord(rec.source, rec.line, rec.text), fast=True)
+        models = parse.parse_record(rec)
         assert with_bytes == text_only
         for a, b in zip(with_bytes, models, strict=True):
-            if isinstance(a, read.ParsedGame):
+            if isinstance(a, parse.ParsedGame):
                 assert audit_rows(a, audit_game(a.game), "r") == audit_rows(b, audit_game(b.game), "r")
             else:
                 assert a == b

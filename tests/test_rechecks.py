@@ -22,7 +22,7 @@ from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.engine.sim import faults
 from mahjong_audit.engine.sim.game import game_id, game_rng, simulate_game
 from mahjong_audit.pipeline import rows, sink, transforms
-from mahjong_audit.pipeline.read import ParsedGame
+from mahjong_audit.pipeline.parse import ParsedGame
 from mahjong_audit.schemas import log_fast
 from mahjong_audit.schemas.log import Game
 
@@ -37,7 +37,7 @@ def sim_doc(ruleset: str, options: dict, index: int, seed: int = 1) -> dict:
 
 
 def as_game(doc: dict, fast: bool = False):
-    return log_fast.parse_game_json(json.dumps(doc).encode()) if fast else Game.model_validate(doc)
+    return log_fast.decode_game(json.dumps(doc).encode()) if fast else Game.model_validate(doc)
 
 
 def _first(pred, ruleset: str, options: dict, tries: int = 40):

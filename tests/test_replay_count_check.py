@@ -16,7 +16,7 @@ from mahjong_audit.engine.replay import HandReplay
 from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.engine.sim import simulate
 from mahjong_audit.engine.sim.faults import KINDS, inject
-from mahjong_audit.pipeline import read
+from mahjong_audit.pipeline import parse
 from mahjong_audit.schemas.log import Game
 from tests.fuzzing import mutate_game
 
@@ -71,7 +71,7 @@ def test_sample_logs_the_same_either_way(monkeypatch):
     for path in sorted(SAMPLES.glob("*.json*")):
         if path.name.endswith(".labels.jsonl"):
             continue
-        for parsed in read.parse_file(str(path)):
-            if isinstance(parsed, read.ParsedGame):
+        for parsed in parse.parse_file(str(path)):
+            if isinstance(parsed, parse.ParsedGame):
                 quick, full = both_ways(parsed.game, monkeypatch)
                 assert quick == full, (path.name, parsed.game.game_id)

@@ -9,12 +9,12 @@ import json
 
 from mahjong_audit.engine.replay import HandReplay
 from mahjong_audit.engine.rulesets import RULESETS
-from mahjong_audit.schemas.log_fast import parse_game_json
+from mahjong_audit.schemas.log_fast import decode_game
 from tests.logbuild import win_game
 
 
 def test_replay_with_handlers_table_is_not_a_reference_cycle():
-    game = parse_game_json(json.dumps(win_game("g1")))
+    game = decode_game(json.dumps(win_game("g1")))
     replay = HandReplay(RULESETS["mcr"](game.options), game.hands[0], 0)
     replay.run()
     # counted among the collector's objects, not by a weak reference: the compiled engine's

@@ -14,7 +14,7 @@ import time
 import duckdb
 import pytest
 
-from mahjong_audit.pipeline import cli, exits, sink, workers
+from mahjong_audit.pipeline import cli, errors, exits, sink, workers
 from mahjong_audit.pipeline.commands import audit
 from tests.e2e import counts, make_corpus
 from tests.logbuild import win_game
@@ -107,7 +107,7 @@ def test_wait_gives_up_with_the_locked_message_and_exit_75(tmp_path, capsys):
     holder = _hold(db)
     try:
         t0 = time.monotonic()
-        with pytest.raises(sink.DatabaseLocked, match=r"locked by another process \(another audit.*waited 0.6 s"):
+        with pytest.raises(errors.DatabaseLocked, match=r"locked by another process \(another audit.*waited 0.6 s"):
             sink.connect(str(db), wait=0.6)
         assert 0.5 < time.monotonic() - t0 < 1.4
         corpus = make_corpus(tmp_path)
@@ -181,10 +181,10 @@ def test_a_file_that_cannot_be_written_is_one_plain_line(tmp_path, capsys):
 
 
 def test_import_reports_an_importer_bug_and_converts_the_rest(tmp_path, monkeypatch, capsys):
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline.importers import IMPORTERS
     from tests.readbuild import CrashingImporter
 
-    monkeypatch.setitem(read.IMPORTERS, "crashing", CrashingImporter())
+    monkeypatch.setitem(IMPORTERS, "crashing", CrashingImporter())
     src = tmp_path / "x.txt"
     src.write_text("a\nempty\n")
     assert cli.main(["import", "--from", "crashing", str(src), "-o", str(tmp_path / "o.jsonl")]) == 1

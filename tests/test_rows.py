@@ -8,7 +8,8 @@ from mahjong_audit.engine.findings import Finding, Severity
 from mahjong_audit.engine.hand import Score, ScoreItem
 from mahjong_audit.engine.result import GameAudit, HandFacts, WinFacts
 from mahjong_audit.pipeline import rows as R
-from mahjong_audit.pipeline.read import ParsedGame, Rejection
+from mahjong_audit.pipeline.parse import ParsedGame
+from mahjong_audit.pipeline.read import Rejection
 from mahjong_audit.schemas.log import Game
 from tests.logbuild import win_game
 

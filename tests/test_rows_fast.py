@@ -15,7 +15,7 @@ import pytest
 from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.engine.sim import simulate_one
 from mahjong_audit.engine.sim.faults import inject_maybe
-from mahjong_audit.pipeline import read, rows, staging
+from mahjong_audit.pipeline import parse, read, rows, staging
 from mahjong_audit.pipeline.tables import SOURCE_COLUMNS, STAGING_SCHEMAS
 from mahjong_audit.schemas.results import STAGING_ONLY, TABLES
 
@@ -39,10 +39,10 @@ def _simulated(tmp: Path) -> Path:
 
 def _items(paths):
     """(rows, source_file, source_line, shard_start) of every record of ``paths``, as the pipeline makes them."""
-    seen: dict[str, read.ParsedGame] = {}
+    seen: dict[str, parse.ParsedGame] = {}
     for path in paths:
         for rec in read.read_records(str(path)):
-            for out in read.parse_record(rec, fast=True):
+            for out in parse.parse_record(rec, fast=True):
                 if isinstance(out, read.Rejection):
                     yield rows.rejection_values(out, "run"), out.source, out.line, out.shard_start
                 elif out.game.game_id in seen:

@@ -317,7 +317,7 @@ def test_without_a_token_only_loopback_is_bound(tmp_path):
 def test_rules_audits_under_the_house_rules_profile(tmp_path):
     from mahjong_audit.engine.house_rules import Profile
     from mahjong_audit.engine.rechecks import audit_with_rechecks
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline import parse
 
     (tmp_path / "house.toml").write_text("[longgang]\nround_wind_triplet_tai = true\n")  # changes 4 games
     profile = Profile.load(tmp_path / "house.toml")
@@ -327,14 +327,14 @@ def test_rules_audits_under_the_house_rules_profile(tmp_path):
     got = {v["game_id"]: sorted((f["code"], f["hand_no"], f["seq"], f["seat"], f["message"]) for f in v["findings"])
            for v in verdicts if v["status"] == "audited"}
     expected = {}
-    for parsed in read.parse_file(str(path)):
-        if isinstance(parsed, read.ParsedGame) and parsed.game.game_id not in expected:
+    for parsed in parse.parse_file(str(path)):
+        if isinstance(parsed, parse.ParsedGame) and parsed.game.game_id not in expected:
             audit = audit_with_rechecks(parsed.game, profile)
             expected[audit.game_id] = sorted((f.code, f.hand_no, f.seq, f.seat, f.message) for f in audit.findings)
     assert got == {gid: expected[gid] for gid in got} and len(got) >= 10
     plain = {gid: sorted((f.code, f.hand_no, f.seq, f.seat, f.message) for f in audit_with_rechecks(g).findings)
-             for gid, g in ((p.game.game_id, p.game) for p in read.parse_file(str(path))
-                            if isinstance(p, read.ParsedGame))}
+             for gid, g in ((p.game.game_id, p.game) for p in parse.parse_file(str(path))
+                            if isinstance(p, parse.ParsedGame))}
     assert sum(got[gid] != plain[gid] for gid in got) >= 1  # the profile made a difference
     bad = tmp_path / "bad.toml"
     bad.write_text("[nosuch]\n")

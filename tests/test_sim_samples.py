@@ -59,7 +59,8 @@ def test_faulty_sample_gives_each_label(ruleset: str) -> None:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_pipeline_reader_rejects_the_broken_record(ruleset: str) -> None:
-    from mahjong_audit.pipeline.read import Rejection, parse_file
+    from mahjong_audit.pipeline.parse import parse_file
+    from mahjong_audit.pipeline.read import Rejection
 
     labels = [json.loads(x) for x in (SAMPLES / f"{ruleset}-faulty.labels.jsonl").read_text().splitlines()]
     broken = next(lab for lab in labels if lab["kind"] == "invalid_log")

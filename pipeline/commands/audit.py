@@ -1,6 +1,6 @@
 """``mahjong-audit audit INPUT... --db FILE``: audit game logs at scale into DuckDB.
 
-The driver splits the input files into shards (``mahjong_audit.pipeline.read.plan_shards``: a big
+The driver splits the input files into shards (``mahjong_audit.pipeline.inputs.plan_shards``: a big
 uncompressed JSON Lines file is read as byte ranges by several workers); the Beam pipeline
 (``mahjong_audit.pipeline.transforms.AuditPipeline``) audits the shards and writes Parquet files into a
 staging folder unique to the run; the driver then loads them into the DuckDB file in one
@@ -25,10 +25,10 @@ from datetime import UTC, datetime
 from typing import TextIO
 
 from mahjong_audit.engine.house_rules import load_profile
-from mahjong_audit.pipeline import exits
+from mahjong_audit.pipeline import errors, exits
 from mahjong_audit.pipeline.cli import byte_size
 from mahjong_audit.pipeline.words import count
-from mahjong_audit.pipeline.workers import WorkerDied, watch_workers
+from mahjong_audit.pipeline.workers import watch_workers
 
 EPILOG = """\
 Any other option is a Beam pipeline option, passed through unchanged, e.g.
@@ -206,8 +206,9 @@ def _log_metrics(result) -> None:
 
 def run(args: argparse.Namespace, audit_fn=None) -> int:
     """Run the audit. ``audit_fn`` replaces mahjong_audit.engine.audit.audit_game (tests only)."""
-    from mahjong_audit.pipeline import incremental, read, runner, sink
+    from mahjong_audit.pipeline import incremental, inputs, runner, sink
     from mahjong_audit.pipeline import staging as staging_files
+    from mahjong_audit.pipeline.lines import MAX_RECORD_BYTES
 
     t0 = time.monotonic()
     started = datetime.now(UTC).replace(tzinfo=None)
@@ -217,19 +218,15 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
     if args.db is None and args.parquet is None:
         _err("give --db FILE, --parquet DIR or both")
         return 1
-    try:
-        if args.db is not None:
-            sink.check_database_file(args.db)  # a log given as --db: refused before anything is read
-    except sink.DatabaseError as e:
-        _err(str(e))
-        return 1
+    if args.db is not None:  # a log given as --db: refused before anything is read (errors.DatabaseError)
+        sink.check_database_file(args.db)
     parquet = staging_files.plain(args.parquet) if args.parquet else None
 
     try:
         profile = load_profile(args.rules)  # a profile that cannot be used: one line, exit 1, before any work
         if args.importer is not None:
-            read.importer_for("", args.importer)
-        walk = read.walk_inputs(args.inputs)
+            inputs.importer_for("", args.importer)
+        walk = inputs.walk_inputs(args.inputs)
         files = walk.files
         choice = runner.choose(args.beam_args, args.workers, args.in_memory)
     except (OSError, ValueError) as e:
@@ -241,26 +238,15 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         _err(f"runner {choice.name} needs --staging (or --temp_location) on a filesystem every worker "
              "reaches: a shared mount (/mnt/shared/audit-staging) or gs://bucket/audit-staging")
         return 1
-    try:
-        runner.preflight(choice.args, runner.CONNECT_TIMEOUT if args.connect_timeout is None
-                         else args.connect_timeout)
-    except runner.RunnerUnreachable as e:
-        _err(str(e))
-        return 1
+    runner.preflight(choice.args, runner.CONNECT_TIMEOUT if args.connect_timeout is None
+                     else args.connect_timeout)  # errors.RunnerUnreachable: reported by the command line
     staging = _join(staging_base, run_id)
     log_path = args.log or default_log(args.db, parquet, run_id)
-    limit = args.max_record_bytes or read.MAX_RECORD_BYTES
+    limit = args.max_record_bytes or MAX_RECORD_BYTES
 
     con = pool = None
-    if args.db is not None:
-        try:
-            con = sink.connect(args.db, wait=args.wait)
-        except sink.DatabaseLocked as e:
-            _err(str(e))
-            return exits.LOCKED
-        except sink.DatabaseError as e:
-            _err(str(e))
-            return 1
+    if args.db is not None:  # errors.DatabaseLocked (exit 75), errors.DatabaseError: reported by the command line
+        con = sink.connect(args.db, wait=args.wait)
     try:
         pool = _warm_pool(choice)
         if con is not None:
@@ -274,8 +260,8 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         todo = selection.audit
         sizes = {f: stats[f].size for f in todo}
         try:
-            shards = read.plan_shards(todo, 1 if choice.in_process else args.workers, sizes,
-                                      read.importers_for_splitting(todo, sizes, args.importer))
+            shards = inputs.plan_shards(todo, 1 if choice.in_process else args.workers, sizes,
+                                      inputs.importers_for_splitting(todo, sizes, args.importer))
         except (OSError, ValueError) as e:
             _err(str(e))
             return 1
@@ -283,7 +269,7 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
         with quiet_stderr(log_path) as real_stderr:
             logging.info("run %s: %d files in %d shards (%d skipped as audited unchanged), runner %s, staging %s",
                          run_id, len(todo), len(shards), len(selection.skipped), _runner_label(choice), staging)
-            for path, note in read.format_notes(todo, args.importer):
+            for path, note in inputs.format_notes(todo, args.importer):
                 logging.info("%s: %s", path, note)
             for path in walk.skipped:
                 logging.info("skipped (no format recognised): %s", path)
@@ -296,22 +282,19 @@ def run(args: argparse.Namespace, audit_fn=None) -> int:
                                 lambda s: _run_row(run_id, started, args.inputs, choice.name, s), run_id)
             finally:
                 sink.remove_staging(staging)
-    except WorkerDied as e:
+    except errors.WorkerDied as e:
         _err(f"{e}; nothing was written to {args.db or parquet} (details in {log_path})")
-        return 1
-    except sink.DatabaseError as e:
-        _err(str(e))
-        return 1
-    except runner.PipelineFailed as e:
+        return e.status
+    except errors.PipelineFailed as e:
         _err(f"{e} (details in {log_path})")
-        return 1
+        return e.status
     finally:
         if pool is not None:
             pool.close()
         if con is not None:
             con.close()
     _print_summary(summary, time.monotonic() - t0, _runner_label(choice), args.db, log_path,
-                   len(selection.skipped), parquet, read.describe_skipped(walk.skipped))
+                   len(selection.skipped), parquet, inputs.describe_skipped(walk.skipped))
     return 0
 
 
@@ -401,7 +384,7 @@ def _run_pipeline(shards, choice, run_id, staging, importer, audit_fn, progress_
             if choice.local:
                 raise
             logging.exception("the job failed")
-            raise runner.PipelineFailed(f"the job failed on {choice.name}: {runner.first_line(e)}") from None
+            raise errors.PipelineFailed(f"the job failed on {choice.name}: {runner.first_line(e)}") from None
     _log_metrics(result)
 
 

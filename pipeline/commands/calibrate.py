@@ -88,7 +88,8 @@ def _sampled(records, n: int | None, seed: int) -> list:
 
 def run(args: argparse.Namespace) -> int:
     from mahjong_audit.engine.rulesets import RULESETS
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline import inputs, parse, read
+    from mahjong_audit.pipeline.lines import MAX_RECORD_BYTES
 
     err = sys.stderr
     if args.ruleset is not None and args.ruleset not in RULESETS:
@@ -103,19 +104,19 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         if args.importer is not None:
-            read.importer_for("", args.importer)
-        files = read.expand_inputs(args.inputs)
+            inputs.importer_for("", args.importer)
+        files = inputs.expand_inputs(args.inputs)
     except OSError as e:
         print(f"mahjong-audit calibrate: {e}", file=err)
         return 1
-    limit = args.max_record_bytes or read.MAX_RECORD_BYTES
+    limit = args.max_record_bytes or MAX_RECORD_BYTES
     t0 = time.perf_counter()
     records = _sampled((rec for path in files for rec in read.read_file(path, args.importer, limit)),
                        args.sample, args.seed)
     by_ruleset: dict[str, list[Any]] = {}
     rejected = 0
     for rec in records:
-        for out in read.parse_record(rec, fast=True):
+        for out in parse.parse_record(rec, fast=True):
             if isinstance(out, read.Rejection):
                 rejected += 1
             elif args.ruleset is None or out.game.ruleset == args.ruleset:

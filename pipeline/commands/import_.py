@@ -44,13 +44,13 @@ def _open_out(path: str) -> IO[str]:
 
 def convert_file(path: str, chosen: str | None) -> tuple[list[dict[str, Any]], list[Any]]:
     """Games (dicts that passed the schema) and rejections of one input file."""
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline import inputs, parse, read
     from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, Record
 
     games: list[dict[str, Any]] = []
     rejected: list[Any] = []
     try:
-        name = read.importer_for(path, chosen)
+        name = inputs.importer_for(path, chosen)
     except OSError as e:
         return games, [read.Rejection(path, None, "invalid_log/import", f"unreadable: {e}")]
     if name is None:
@@ -75,7 +75,7 @@ def convert_file(path: str, chosen: str | None) -> tuple[list[dict[str, Any]], l
             rejected.append(read.Rejection(rec.source, rec.line, "invalid_log/import", f"{name}: no game in this record"))
             continue
         for i, d in enumerate(dicts):
-            out = read.validate_dict(d, rec.source, rec.line, i)
+            out = parse.validate_dict(d, rec.source, rec.line, i)
             if isinstance(out, read.Rejection):
                 rejected.append(out)
             else:
@@ -84,13 +84,13 @@ def convert_file(path: str, chosen: str | None) -> tuple[list[dict[str, Any]], l
 
 
 def run(args: argparse.Namespace) -> int:
-    from mahjong_audit.pipeline import exits, read
+    from mahjong_audit.pipeline import exits, inputs
     from mahjong_audit.pipeline.words import count
 
     try:
         if args.importer is not None:
-            read.importer_for("", args.importer)
-        walk = read.walk_inputs(args.inputs)
+            inputs.importer_for("", args.importer)
+        walk = inputs.walk_inputs(args.inputs)
         files = walk.files
     except OSError as e:
         exits.error("import", str(e))
@@ -114,6 +114,6 @@ def run(args: argparse.Namespace) -> int:
     where = "stdout" if args.output == "-" else args.output
     print(f"{count(len(files), 'file')}: {count(n_games, 'game')} written to {where}, "
           f"{count(n_bad, 'record')} rejected", file=sys.stderr)
-    for line in read.walk_report(walk, args.importer):
+    for line in inputs.walk_report(walk, args.importer):
         print(line, file=sys.stderr)
     return 1 if n_bad else 0

@@ -44,17 +44,13 @@ def _err(msg: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mahjong_audit.pipeline.report import build
-    from mahjong_audit.pipeline.report.queries import DatabaseLocked, ReportError
 
     if min(args.max_findings, args.max_replays, args.max_players) < 0:
         _err("--max-findings, --max-replays and --max-players must be ≥ 0")
         return 1
-    try:
-        built = build(args.db, logs=args.logs, importer=args.importer, max_findings=args.max_findings,
-                      max_replays=args.max_replays, max_players=args.max_players, parquet=args.parquet)
-    except ReportError as e:
-        _err(str(e))
-        return exits.LOCKED if isinstance(e, DatabaseLocked) else exits.FAILED
+    # a database or dataset that cannot be read: errors.DatabaseError, reported by the command line
+    built = build(args.db, logs=args.logs, importer=args.importer, max_findings=args.max_findings,
+                  max_replays=args.max_replays, max_players=args.max_players, parquet=args.parquet)
     for problem in built.replay_problems:
         _err(f"warning: {problem}")
     if args.output == "-":

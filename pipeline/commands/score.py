@@ -5,17 +5,14 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from types import ModuleType
 from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-from mahjong_audit.accel import PURE_ENV
 from mahjong_audit.engine.hand import NotAWin, Score, ScoreItem, WinSituation
 from mahjong_audit.engine.house_rules import Profile, ProfileError, effective_options, load_profile
 from mahjong_audit.engine.ruleset import Ruleset
@@ -24,14 +21,6 @@ from mahjong_audit.engine.situation_check import InvalidSituation, check_situati
 from mahjong_audit.schemas import situation_fast
 from mahjong_audit.schemas.log import describe_errors
 from mahjong_audit.schemas.situation import Situation, error_code
-
-situation_msgspec: ModuleType | None
-try:  # the fastest path, with the optional msgspec (chosen as schemas/log_fast.py chooses)
-    if os.environ.get(PURE_ENV):
-        raise ImportError(f"{PURE_ENV} is set")
-    from mahjong_audit.schemas import situation_msgspec
-except ImportError:
-    situation_msgspec = None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -61,9 +50,8 @@ def _line_id(data: object) -> object:
 def score_line(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
     """One input line → one result object. Never raises for bad input.
 
-    A line is read by a fast path when it takes it (:mod:`mahjong_audit.schemas.situation_msgspec` where msgspec
-    is installed, else :mod:`mahjong_audit.schemas.situation_fast`), else by ``json.loads`` and the models,
-    which give every error; all give the same result."""
+    A line is read by the fast path when it takes it (:mod:`mahjong_audit.schemas.situation_fast`, msgspec),
+    else by ``json.loads`` and the models, which give every error; both give the same result."""
     return _plain(_line_result(line, default_ruleset, profile))
 
 
@@ -79,18 +67,11 @@ def score_line_checked(line: str, default_ruleset: str, profile: Profile | None 
 
 
 def _line_result(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
-    if situation_msgspec is not None:  # one fast path: what it leaves goes to the models
-        got = situation_msgspec.read(line)
-        if got is None:
-            return _line_result_checked(line, default_ruleset, profile)
-        return _score(got.situation.id, got.situation.ruleset, got.options, got.fields,
-                      partial(situation_msgspec.to_situation, got), default_ruleset, profile)
-    fast = situation_fast.read(line)
-    if fast is None:
+    got = situation_fast.read(line)  # the fast path (none under MAHJONG_AUDIT_MODELS): what it leaves, the models'
+    if got is None:
         return _line_result_checked(line, default_ruleset, profile)
-    return _score(fast.get("id"), fast.get("ruleset"), fast.get("options", _EMPTY),
-                  fast.get("ruleset_fields", _EMPTY), partial(situation_fast.to_situation, fast),
-                  default_ruleset, profile)
+    return _score(got.situation.id, got.situation.ruleset, got.options, got.fields,
+                  partial(situation_fast.to_situation, got), default_ruleset, profile)
 
 
 def _line_result_checked(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
@@ -106,7 +87,6 @@ def _line_result_checked(line: str, default_ruleset: str, profile: Profile | Non
     return _score(ident, sit.ruleset, sit.options, sit.ruleset_fields, sit.to_situation, default_ruleset, profile)
 
 
-_EMPTY: dict[str, Any] = {}  # no options, no ruleset fields (never changed)
 #: ruleset instances with default options, one per name (a ruleset is immutable once built)
 _DEFAULT_RULESETS: dict[str, Ruleset] = {}
 #: per ruleset name, the last profile seen and the ruleset instance under it alone
@@ -242,13 +222,6 @@ def _text(fields: dict[str, Any]) -> str:
             value = _ENCODE(v)
         parts.append(key + value)
     return "{" + ", ".join(parts) + "}"
-
-
-def score_lines(lines: Iterable[str], default_ruleset: str,
-                profile: Profile | None = None) -> Iterator[dict[str, Any]]:
-    for line in lines:
-        if line.strip():
-            yield score_line(line, default_ruleset, profile)
 
 
 def tune_collector() -> tuple[int, int, int]:

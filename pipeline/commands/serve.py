@@ -118,8 +118,8 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn  # the slow imports once the arguments are known to be right
 
     from mahjong_audit import __version__
-    from mahjong_audit.pipeline import read, sink
     from mahjong_audit.pipeline.commands.audit import new_run_id
+    from mahjong_audit.pipeline.lines import MAX_RECORD_BYTES
     from mahjong_audit.pipeline.runner import quiet_import
 
     with quiet_import():  # Beam's import-time warnings stay off the terminal
@@ -150,16 +150,11 @@ def run(args: argparse.Namespace) -> int:
                        inputs=(url,))
     settings = Settings(db=os.path.abspath(args.db), run=run_info, audit_fn=audit_fn,
                         new_request_id=request_ids(),
-                        max_record_bytes=args.max_record_bytes or read.MAX_RECORD_BYTES, token=token,
+                        max_record_bytes=args.max_record_bytes or MAX_RECORD_BYTES, token=token,
                         publish_seconds=args.publish_seconds, url=url)
-    try:  # the database is opened before serving: a locked or unreadable one is refused at once
-        store = open_store(settings)
-    except sink.DatabaseLocked as e:
-        _err(str(e))
-        return exits.LOCKED  # as audit, stats and report
-    except sink.DatabaseError as e:
-        _err(str(e))
-        return exits.FAILED
+    # the database is opened before serving: a locked or unreadable one is refused at once
+    # (errors.DatabaseLocked, errors.DatabaseError: reported by the command line, as for audit)
+    store = open_store(settings)
     config = uvicorn.Config(create_app(settings, store), log_level="warning", access_log=False,
                             lifespan="on", timeout_graceful_shutdown=10)
     server = uvicorn.Server(config)

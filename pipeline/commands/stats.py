@@ -101,35 +101,27 @@ def run(args: argparse.Namespace) -> int:
     if args.parquet is not None:
         from mahjong_audit.pipeline import dataset
 
-        try:
-            with dataset.connect(args.parquet) as con:
-                return _print_views(con, args, scope)
-        except dataset.NoDataset as e:
-            _err(str(e))
-            return exits.FAILED
+        with dataset.connect(args.parquet) as con:  # errors.NoDataset: reported by the command line
+            return _print_views(con, args, scope)
     return _run_db(args, scope)
 
 
 def _run_db(args: argparse.Namespace, scope) -> int:
-    from mahjong_audit.pipeline import sink
+    from mahjong_audit.pipeline import errors, sink
 
     if "://" not in args.db and not os.path.exists(args.db):
         _err(f"{args.db}: no such database")
         return exits.FAILED
     try:
-        con = sink.connect(args.db, read_only=True)
-    except sink.DatabaseLocked as e:
+        con = sink.connect(args.db, read_only=True)  # errors.DatabaseError: reported by the command line
+    except errors.DatabaseLocked:
         from mahjong_audit.pipeline.serve.replica import connect_read_copy
 
         copy = connect_read_copy(args.db)  # the database `serve` holds: the copy it publishes
         if copy is None:
-            _err(str(e))
-            return exits.LOCKED
+            raise
         con, note = copy
         print(f"mahjong-audit stats: {note}", file=sys.stderr)
-    except sink.DatabaseError as e:
-        _err(str(e))
-        return exits.FAILED
     try:
         return _print_views(con, args, scope)
     finally:

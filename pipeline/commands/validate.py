@@ -28,20 +28,21 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mahjong_audit.pipeline import exits, read
+    from mahjong_audit.pipeline import exits, inputs, parse, read
+    from mahjong_audit.pipeline.lines import MAX_RECORD_BYTES
     from mahjong_audit.pipeline.words import count
 
     try:
         if args.importer is not None:
-            read.importer_for("", args.importer)
-        walk = read.walk_inputs(args.inputs)
+            inputs.importer_for("", args.importer)
+        walk = inputs.walk_inputs(args.inputs)
         files = walk.files
     except OSError as e:
         exits.error("validate", str(e))
         return 1
     games = bad = 0
     for path in files:
-        for out in read.parse_file(path, args.importer, args.max_record_bytes or read.MAX_RECORD_BYTES):
+        for out in parse.parse_file(path, args.importer, args.max_record_bytes or MAX_RECORD_BYTES):
             if isinstance(out, read.Rejection):
                 bad += 1
                 print(out, flush=False)
@@ -50,6 +51,6 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     print(f"{count(len(files), 'file')}: {count(games, 'valid game')}, {count(bad, 'bad record')}",
           file=sys.stderr)
-    for line in read.walk_report(walk, args.importer):
+    for line in inputs.walk_report(walk, args.importer):
         print(line, file=sys.stderr)
     return 1 if bad else 0

@@ -5,7 +5,7 @@ See docs/importers.md for the formats and their mapping onto mahjong-log/1.
 
 from __future__ import annotations
 
-from mahjong_audit.pipeline.importers.base import Importer, ImportFailure, Record
+from mahjong_audit.pipeline.importers.base import Importer, ImportFailure, OverLimit, Record
 from mahjong_audit.pipeline.importers.botzone_json import BotzoneJson
 from mahjong_audit.pipeline.importers.botzone_txt import BotzoneTxt
 from mahjong_audit.pipeline.importers.pmn import Pmn
@@ -22,4 +22,4 @@ def detect(source: str, head: str) -> str | None:
     return None
 
 
-__all__ = ["IMPORTERS", "Importer", "ImportFailure", "Record", "detect"]
+__all__ = ["IMPORTERS", "Importer", "ImportFailure", "OverLimit", "Record", "detect"]

@@ -14,8 +14,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from mahjong_audit.engine.errors import InvalidData
+from mahjong_audit.pipeline.lines import Line
 
-class ImportFailure(ValueError):
+
+class ImportFailure(InvalidData):
     """A source record the importer cannot turn into a game."""
 
 
@@ -26,17 +29,37 @@ class Record:
     text: str
 
 
-def whole_document(lines: Iterable[str]) -> tuple[int, str] | None:
-    """A file that is one document: (line of its first text, its text), or None if blank."""
+@dataclass(frozen=True, slots=True)
+class OverLimit:
+    """A record read past because it is over the size limit (``--max-record-bytes``):
+    where it starts and its size, its lines' bytes each with its newline."""
+
+    source: str
+    line: int
+    size: int
+
+
+def _record(source: str, start: int, parts: list[str] | None, size: int) -> Record | OverLimit:
+    return OverLimit(source, start, size) if parts is None else Record(source, start, "\n".join(parts))
+
+
+def whole_document(source: str, lines: Iterable[Line]) -> Record | OverLimit | None:
+    """A file that is one document: its record from the line of its first text on, or
+    None if it is blank; an :class:`OverLimit` if any of its lines was read past."""
     start: int | None = None
-    parts: list[str] = []
-    for no, line in enumerate(lines, 1):
+    parts: list[str] | None = []
+    size = 0
+    for line in lines:
         if start is None:
-            if not line.strip():
+            if line.blank:
                 continue
-            start = no
-        parts.append(line)
-    return None if start is None else (start, "\n".join(parts))
+            start = line.number
+        size += line.size + 1
+        if line.text is None:
+            parts = None
+        elif parts is not None:
+            parts.append(line.text)
+    return None if start is None else _record(source, start, parts, size)
 
 
 def json_of(record: Record) -> Any:
@@ -47,21 +70,27 @@ def json_of(record: Record) -> Any:
         raise ImportFailure(f"not valid JSON: {e.msg} (line {e.lineno})") from None
 
 
-def blank_line_blocks(source: str, lines: Iterable[str]) -> Iterator[Record]:
-    """Records separated by blank lines (each starting at the line of its first text)."""
+def blank_line_blocks(source: str, lines: Iterable[Line]) -> Iterator[Record | OverLimit]:
+    """Records separated by blank lines (each starting at the line of its first text, its
+    lines stripped); an :class:`OverLimit` for one with a line read past."""
     start: int | None = None
-    block: list[str] = []
-    for no, line in enumerate(lines, 1):
-        if not line.strip():
-            if block:
-                yield Record(source, start or no, "\n".join(block))
-            block, start = [], None
+    block: list[str] | None = []
+    size = 0
+    for line in lines:
+        if line.blank:
+            if start is not None:
+                yield _record(source, start, block, size)
+            block, start, size = [], None, 0
             continue
         if start is None:
-            start = no
-        block.append(line.strip())
-    if block:
-        yield Record(source, start or 1, "\n".join(block))
+            start = line.number
+        size += line.size + 1
+        if line.text is None:
+            block = None
+        elif block is not None:
+            block.append(line.text.strip())
+    if start is not None:
+        yield _record(source, start, block, size)
 
 
 class Importer(ABC):
@@ -69,8 +98,11 @@ class Importer(ABC):
     suffixes: tuple[str, ...] = ()  # file name endings it claims (before .gz)
 
     @abstractmethod
-    def records(self, source: str, lines: Iterable[str]) -> Iterator[Record]:
-        """Split a file (given as an iterator of text lines, newline stripped) into records."""
+    def records(self, source: str, lines: Iterable[Line]) -> Iterator[Record | OverLimit]:
+        """Split a file, given as its :class:`~mahjong_audit.pipeline.lines.Line` s, into
+        records. A line without its text was read past (over the size limit): the record
+        holding it is an :class:`OverLimit` (:func:`whole_document` and
+        :func:`blank_line_blocks` do this)."""
 
     @abstractmethod
     def convert(self, record: Record) -> list[dict[str, Any]]:

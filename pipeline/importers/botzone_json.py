@@ -47,6 +47,7 @@ from typing import Any
 from mahjong_audit.pipeline.importers.base import (
     Importer,
     ImportFailure,
+    OverLimit,
     Record,
     json_of,
     whole_document,
@@ -60,6 +61,7 @@ from mahjong_audit.pipeline.importers.common import (
     chi_tiles,
     seat_list,
 )
+from mahjong_audit.pipeline.lines import Line
 from mahjong_audit.schemas.instants import object_id_time
 
 WINDS = "ESWN"
@@ -129,12 +131,12 @@ class BotzoneJson(Importer):
         # a match record: the judge's displays (canHu/tileCnt are the mahjong judge's own keys)
         return '"logs"' in h and '"display"' in h and ('"canHu"' in h or '"tileCnt"' in h)
 
-    def records(self, source: str, lines: Iterable[str]) -> Iterator[Record]:
+    def records(self, source: str, lines: Iterable[Line]) -> Iterator[Record | OverLimit]:
         if source.endswith(METADATA_SUFFIX):
             return  # supplementary: read next to its match record
-        doc = whole_document(lines)
+        doc = whole_document(source, lines)
         if doc is not None:
-            yield Record(source, *doc)
+            yield doc
 
     def convert(self, record: Record) -> list[dict[str, Any]]:
         data = json_of(record)

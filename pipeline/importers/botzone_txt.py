@@ -24,7 +24,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from mahjong_audit.pipeline.importers.base import Importer, ImportFailure, Record, blank_line_blocks
+from mahjong_audit.pipeline.importers.base import (
+    Importer,
+    ImportFailure,
+    OverLimit,
+    Record,
+    blank_line_blocks,
+)
 from mahjong_audit.pipeline.importers.common import (
     BOTZONE_OPTIONS,
     CALLS,
@@ -35,6 +41,7 @@ from mahjong_audit.pipeline.importers.common import (
     fan_value,
     seat_list,
 )
+from mahjong_audit.pipeline.lines import Line
 from mahjong_audit.schemas.instants import object_id_time
 
 WINDS = "ESWN"
@@ -50,7 +57,7 @@ class BotzoneTxt(Importer):
         first = head.lstrip().split("\n", 2)
         return len(first) >= 2 and first[0].startswith("Match ") and first[1].startswith("Wind ")
 
-    def records(self, source: str, lines: Iterable[str]) -> Iterator[Record]:
+    def records(self, source: str, lines: Iterable[Line]) -> Iterator[Record | OverLimit]:
         return blank_line_blocks(source, lines)
 
     def convert(self, record: Record) -> list[dict[str, Any]]:

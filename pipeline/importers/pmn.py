@@ -31,8 +31,15 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from mahjong_audit.engine.rulesets.mcr_fans import FAN_BY_ZH
-from mahjong_audit.pipeline.importers.base import Importer, ImportFailure, Record, blank_line_blocks
+from mahjong_audit.pipeline.importers.base import (
+    Importer,
+    ImportFailure,
+    OverLimit,
+    Record,
+    blank_line_blocks,
+)
 from mahjong_audit.pipeline.importers.common import Events, chi_tiles, seat_list
+from mahjong_audit.pipeline.lines import Line
 from mahjong_audit.schemas.instants import InstantError, parse_instant
 
 #: the official MCR fan list in its numbered order (1-based); 82 is 明暗杠
@@ -112,7 +119,7 @@ class Pmn(Importer):
         h = head.lstrip()
         return h.startswith("[") and '[Deal "' in h and ("[Play " in h or source.lower().endswith(".pmn"))
 
-    def records(self, source: str, lines: Iterable[str]) -> Iterator[Record]:
+    def records(self, source: str, lines: Iterable[Line]) -> Iterator[Record | OverLimit]:
         return blank_line_blocks(source, lines)
 
     def convert(self, record: Record) -> list[dict[str, Any]]:

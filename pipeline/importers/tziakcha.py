@@ -42,11 +42,13 @@ from mahjong_audit.engine.rulesets.mcr_fans import FAN_BY_ZH
 from mahjong_audit.pipeline.importers.base import (
     Importer,
     ImportFailure,
+    OverLimit,
     Record,
     json_of,
     whole_document,
 )
 from mahjong_audit.pipeline.importers.common import Events, add_claims, seat_list
+from mahjong_audit.pipeline.lines import Line
 
 WINDS = "ESWN"
 #: tile kinds id // 4 → canonical tile; 34 and up (ids 136..143) are flowers
@@ -166,10 +168,10 @@ class Tziakcha(Importer):
         h = head.lstrip()
         return h.startswith("{") and '"step"' in h and '"a"' in h and ('"records"' in h or '"belongs"' in h)
 
-    def records(self, source: str, lines: Iterable[str]) -> Iterator[Record]:
-        doc = whole_document(lines)
+    def records(self, source: str, lines: Iterable[Line]) -> Iterator[Record | OverLimit]:
+        doc = whole_document(source, lines)
         if doc is not None:
-            yield Record(source, *doc)
+            yield doc
 
     def convert(self, record: Record) -> list[dict[str, Any]]:
         data = json_of(record)

@@ -40,16 +40,14 @@ def build(db: str, *, logs: Sequence[str] = (), importer: str | None = None, max
           max_replays: int = 200, max_players: int = 500, generated: datetime | None = None,
           parquet: str | None = None) -> Built:
     """Read ``db`` (or the Parquet dataset ``parquet``, see mahjong_audit.pipeline.dataset) and return the
-    page. Raises :class:`queries.ReportError` if it cannot be read."""
+    page. Raises :class:`~mahjong_audit.pipeline.errors.DatabaseError` (or ``NoDataset``) if it
+    cannot be read."""
     if parquet is not None:
         from mahjong_audit.pipeline import dataset
 
-        try:
-            with dataset.connect(parquet) as con:
-                data = queries.load(con, parquet, max_findings=max_findings, max_players=max_players)
-                pairs = collusion_view.load(con)
-        except dataset.NoDataset as e:
-            raise queries.ReportError(str(e)) from None
+        with dataset.connect(parquet) as con:
+            data = queries.load(con, parquet, max_findings=max_findings, max_players=max_players)
+            pairs = collusion_view.load(con)
     else:
         con = queries.connect_read_only(db)
         try:

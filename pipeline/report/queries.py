@@ -15,6 +15,7 @@ from datetime import date, datetime
 
 import duckdb
 
+from mahjong_audit.pipeline.errors import DatabaseError, DatabaseLocked
 from mahjong_audit.pipeline.report.chips import GameChips, load_chips
 from mahjong_audit.pipeline.tables import HAND_SEATS, VIEWS
 from mahjong_audit.schemas.results import TABLES
@@ -215,25 +216,14 @@ class ReportData:
         return self.findings_total == 0 and self.rejected == 0
 
 
-class ReportError(RuntimeError):
-    """The database cannot be read (missing file, not a DuckDB file, locked)."""
-
-
-class DatabaseLocked(ReportError):
-    """Another process holds the database's write lock."""
-
-
 def connect_read_only(path: str) -> duckdb.DuckDBPyConnection:
     import os
 
     if not os.path.exists(path):
-        raise ReportError(f"database {path} does not exist (run `mahjong-audit audit … --db {path}` first)")
+        raise DatabaseError(f"database {path} does not exist (run `mahjong-audit audit … --db {path}` first)")
     from mahjong_audit.pipeline import sink
 
-    try:
-        sink.check_database_file(path)
-    except sink.DatabaseError as e:
-        raise ReportError(str(e)) from None
+    sink.check_database_file(path)  # DatabaseError: not a DuckDB file
     try:
         return duckdb.connect(path, read_only=True)
     except duckdb.Error as e:
@@ -246,7 +236,7 @@ def connect_read_only(path: str) -> duckdb.DuckDBPyConnection:
                 return copy[0]
             raise DatabaseLocked(f"database {path} is locked by another process (an audit still writing it?); "
                                  "run the report when it has finished") from None
-        raise ReportError(f"cannot open database {path} read-only: {e}") from None
+        raise DatabaseError(f"cannot open database {path} read-only: {e}") from None
 
 
 def _existing_tables(con: duckdb.DuckDBPyConnection) -> set[str]:

@@ -76,13 +76,13 @@ def load_games(paths: Sequence[str], wanted: Iterable[str], importer: str | None
     The first game with a given id wins, as in the audit. Records that do not parse are
     skipped: they are already in the database as ``invalid_log`` findings.
     """
-    from mahjong_audit.pipeline import read
+    from mahjong_audit.pipeline import inputs, parse, read
 
     want = set(wanted)
     found: dict[str, L.Game] = {}
     problems: list[str] = []
     try:
-        files = read.expand_inputs(paths)
+        files = inputs.expand_inputs(paths)
     except (OSError, ValueError) as e:
         return LoadedLogs({}, (str(e),), found_files=False)
     for path in files:
@@ -96,8 +96,8 @@ def load_games(paths: Sequence[str], wanted: Iterable[str], importer: str | None
                     continue
                 if rec.importer is None and not _may_hold(rec.text, want - found.keys()):
                     continue  # a native record naming none of the wanted games: not worth validating
-                for item in read.parse_record(rec):
-                    if isinstance(item, read.ParsedGame):
+                for item in parse.parse_record(rec):
+                    if isinstance(item, parse.ParsedGame):
                         game = item.game
                         # parse_record without ``fast`` gives the models (the report reads them)
                         if game.game_id in want and game.game_id not in found and isinstance(game, L.Game):

@@ -1,6 +1,6 @@
 """``mahjong-audit serve``: the live audit, an HTTP service on the batch audit's engine and tables.
 
-- :mod:`.ingest` — a request body -> records (``mahjong_audit.pipeline.read``) -> games audited by
+- :mod:`.ingest` — a request body -> records (``mahjong_audit.pipeline.read``, ``.parse``) -> games audited by
   the pipeline's per-game audit (``mahjong_audit.engine.rechecks``) -> rows (``mahjong_audit.pipeline.rows``, as the pipeline makes them);
 - :mod:`.store` — one writer thread that owns the DuckDB file and commits the rows of
   every request waiting in one transaction (group commit, through ``mahjong_audit.pipeline.sink``'s load,

@@ -24,6 +24,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 
 from mahjong_audit.pipeline import rows
+from mahjong_audit.pipeline.errors import StoreFailed
 from mahjong_audit.pipeline.importers import IMPORTERS
 from mahjong_audit.pipeline.serve import ingest, page
 from mahjong_audit.pipeline.serve.metrics import Metrics
@@ -35,7 +36,7 @@ from mahjong_audit.pipeline.serve.models import (
     Summary,
     Verdict,
 )
-from mahjong_audit.pipeline.serve.store import SOURCE_PREFIX, RunInfo, Store, StoreFailed
+from mahjong_audit.pipeline.serve.store import SOURCE_PREFIX, RunInfo, Store
 from mahjong_audit.schemas.log import Game
 
 JSON_TYPES = frozenset({"application/json"})
@@ -146,7 +147,7 @@ def _game_schema() -> tuple[dict, dict]:
 
 
 def open_store(settings: Settings) -> Store:
-    """The store of the service (opens the database: ``sink.DatabaseLocked`` if another process holds it)."""
+    """The store of the service (opens the database: ``errors.DatabaseLocked`` if another process holds it)."""
     return Store(settings.db, settings.run, Metrics(), url=settings.url, publish_seconds=settings.publish_seconds)
 
 

@@ -2,7 +2,7 @@
 
 Every step is the batch audit's own: ``mahjong_audit.pipeline.read`` splits the body into records as it
 splits a file (JSON Lines, one ``.json`` document, or a platform format through an
-importer) and parses them (the fast path, then the models for their messages);
+importer) and ``mahjong_audit.pipeline.parse`` parses them (the fast path, then the models for their messages);
 the pipeline's per-game audit (``mahjong_audit.engine.rechecks.audit_with_rechecks``) replays each game; ``mahjong_audit.pipeline.transforms.item_rows`` makes the
 rows the pipeline would stage, rejecting a game whose numbers no column can hold. A second
 copy of a game_id within one body becomes a ``duplicate_game/game_id`` finding, as a
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from mahjong_audit.pipeline import read, rows
+from mahjong_audit.pipeline import parse, read, rows
 from mahjong_audit.pipeline.transforms import AuditFn, item_rows
 
 
@@ -37,7 +37,7 @@ def _rejected(rej: read.Rejection, run_id: str) -> Outcome:
     return Outcome("rejected", rej.game_id, rej.source, rej.line, rows.rejection_values(rej, run_id), str(rej))
 
 
-def _audited(parsed: read.ParsedGame, audit_fn: AuditFn, run_id: str) -> Outcome:
+def _audited(parsed: parse.ParsedGame, audit_fn: AuditFn, run_id: str) -> Outcome:
     try:
         audit = audit_fn(parsed.game)
     except Exception as e:  # noqa: BLE001  dead letter, as the pipeline's Replay: this game is rejected
@@ -53,9 +53,9 @@ def _audited(parsed: read.ParsedGame, audit_fn: AuditFn, run_id: str) -> Outcome
 def outcomes(records: Iterator[read.RawRecord | read.Rejection], audit_fn: AuditFn,
              run_id: str) -> Iterator[Outcome]:
     """The outcome of every game and rejected record among ``records``, in order."""
-    seen: dict[str, read.ParsedGame] = {}
+    seen: dict[str, parse.ParsedGame] = {}
     for rec in records:
-        for out in read.parse_record(rec, fast=True):
+        for out in parse.parse_record(rec, fast=True):
             if isinstance(out, read.Rejection):
                 yield _rejected(out, run_id)
                 continue

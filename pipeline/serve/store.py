@@ -39,6 +39,7 @@ from types import MappingProxyType
 import duckdb
 
 from mahjong_audit.pipeline import collusion, sink, staging
+from mahjong_audit.pipeline.errors import StoreFailed
 from mahjong_audit.pipeline.read import Rejection
 from mahjong_audit.pipeline.serve import replica
 from mahjong_audit.pipeline.serve.ingest import Outcome
@@ -55,9 +56,6 @@ READERS = 8  # cursors for the read endpoints
 MAX_BATCH_RECORDS = 5000  # records per group commit at most
 _TMP = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 
-
-class StoreFailed(RuntimeError):
-    """The commit of a request's rows failed (nothing of them was written)."""
 
 
 @dataclass(frozen=True, slots=True)

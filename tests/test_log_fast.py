@@ -1,5 +1,6 @@
-"""The fast validation path (mahjong_audit.schemas.log_fast_msgspec) accepts exactly what the models accept, and
-the audit of a game is the same whichever path read it."""
+"""The fast validation path (mahjong_audit.schemas.log_fast: msgspec Structs derived from the models)
+accepts only what the models accept, with the same values, and the audit of a game is the same
+whichever path read it."""
 
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mahjong_audit.engine.audit import audit_game
-from mahjong_audit.pipeline import read
+from mahjong_audit.pipeline import parse, read
 from mahjong_audit.pipeline.rows import audit_rows
 from mahjong_audit.schemas import log as L
-from mahjong_audit.schemas import log_fast_msgspec as F
+from mahjong_audit.schemas import log_fast as F
 from tests.log_variants import (
     SAMPLES,
     model_accepts,
@@ -31,11 +32,9 @@ from tests.logbuild import draw_game, win_game
 
 @pytest.fixture(autouse=True)
 def _read_uses_this_path(monkeypatch):
-    """The audit's reader validates with the implementation under test here, whichever one
-    mahjong_audit.schemas.log_fast chose for this process."""
-    monkeypatch.setattr(read, "parse_game_json", F.parse_game_json)
-
-
+    """The audit's reader validates with the fast path here, even where MAHJONG_AUDIT_MODELS
+    turned it off for this process."""
+    monkeypatch.setattr(parse, "parse_game_json", F.decode_game)
 
 
 def _same(fast, model, where="game") -> None:
@@ -58,7 +57,7 @@ def _both_paths_agree(text: str, lax: bool = False) -> None:
     it declines a record the models accept only where it is ``lax`` (then the audit's
     parse_record falls back to the models). parse_record gives the same either way."""
     model = model_accepts(text)
-    fast = F.parse_game_json(text)
+    fast = F.decode_game(text)
     if fast is not None:
         assert model is not None
         _same(fast, model)
@@ -66,10 +65,10 @@ def _both_paths_agree(text: str, lax: bool = False) -> None:
     else:
         assert (model is None) != lax
     rec = read.RawRecord("x.jsonl", 1, text)
-    fast_out, model_out = read.parse_record(rec, fast=True), read.parse_record(rec)
+    fast_out, model_out = parse.parse_record(rec, fast=True), parse.parse_record(rec)
     assert [type(p) for p in fast_out] == [type(p) for p in model_out]
     for a, b in zip(fast_out, model_out, strict=True):
-        if isinstance(a, read.ParsedGame):
+        if isinstance(a, parse.ParsedGame):
             assert audit_rows(a, audit_game(a.game), "r1") == audit_rows(b, audit_game(b.game), "r1")
         else:
             assert a == b
@@ -99,7 +98,7 @@ def test_each_fast_class_has_the_fields_of_its_model(cls):
 @pytest.mark.parametrize(("where", "text"), native_texts(), ids=lambda x: x if len(x) < 60 else "")
 def test_sample_logs_audit_the_same_on_both_paths(where, text):
     _both_paths_agree(text)
-    assert (F.parse_game_json(text) is None) == (model_accepts(text) is None)
+    assert (F.decode_game(text) is None) == (model_accepts(text) is None)
 
 
 @pytest.mark.parametrize(("name", "game"), mutations(), ids=lambda x: x if isinstance(x, str) else "")
@@ -121,7 +120,7 @@ def test_a_record_rejected_on_the_fast_path_gets_the_models_message():
 
 
 def test_the_fast_game_is_frozen_and_pickles():
-    game = F.parse_game_json(json.dumps(win_game("g1")))
+    game = F.decode_game(json.dumps(win_game("g1")))
     assert isinstance(game, F.Game) and isinstance(game.hands[0].events[1], F.Win)
     with pytest.raises(AttributeError):
         game.game_id = "other"  # type: ignore[misc]
@@ -129,8 +128,8 @@ def test_the_fast_game_is_frozen_and_pickles():
 
 
 def test_not_json_is_left_to_the_models():
-    assert F.parse_game_json("{not json") is None
-    assert F.parse_game_json("[1, 2]") is None
+    assert F.decode_game("{not json") is None
+    assert F.decode_game("[1, 2]") is None
 
 
 def _raw_variants() -> list[tuple[str, str, bool]]:
@@ -181,10 +180,10 @@ def _too_deep_for_the_models() -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("where", "text"), _too_deep_for_the_models(), ids=lambda x: x if len(x) < 40 else "")
 def test_a_game_nested_deeper_than_the_models_parse_is_rejected_on_both_paths(where, text):
     # found by tests.fuzzing: msgspec read such a game and the audit took it, which the models reject
-    assert F.parse_game_json(text) is None
+    assert F.decode_game(text) is None
     assert model_accepts(text) is None
     _both_paths_agree(text)
-    (rej,) = read.parse_record(read.RawRecord("x.jsonl", 1, text, data=text.encode()), fast=True)
+    (rej,) = parse.parse_record(read.RawRecord("x.jsonl", 1, text, data=text.encode()), fast=True)
     assert isinstance(rej, read.Rejection) and rej.code == "invalid_log/json"
 
 
@@ -242,7 +241,7 @@ def test_random_changes_read_the_same_on_both_paths(data):
             parent[data.draw(st.sampled_from(["from", "from_", "type", "note", "tiles", "claims", "seats"]))] = \
                 copy.deepcopy(data.draw(st.sampled_from(_POOL)))
     text = json.dumps(game)
-    fast, model = F.parse_game_json(text), model_accepts(text)
+    fast, model = F.decode_game(text), model_accepts(text)
     if fast is not None:
         assert model is not None
         _same(fast, model)
