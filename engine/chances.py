@@ -63,20 +63,27 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
     >>> may_complete(T.counts(T.parse("19m1479p2468s"), 34), 1, frozenset())  # far from ready
     False
     """
-    if any(hand[T.FLOWER0:]) or any(hand[w] for w in wilds):
-        return True
-    c = hand[:34]
-    total = sum(c)
-    if (total - 1) % 3 == 0 and is_complete(c, (total - 1) // 3, 1):
+    for t in range(T.FLOWER0, len(hand)):
+        if hand[t]:
+            return True
+    for w in wilds:
+        if hand[w]:
+            return True
+    total = 0
+    for t in range(34):
+        total += hand[t]
+    if (total - 1) % 3 == 0 and is_complete(hand, (total - 1) // 3, 1):
         return True  # one tile more (any tile: the wild stands for it) makes a standard hand
     if n_melds > 1:
         return False
-    held = 0
+    held = pairs = 0
     for t in range(34):
-        if c[t]:
+        n = hand[t]
+        if n:
             held |= 1 << t
+            pairs += n // 2
     if n_melds == 0 and ((held & _ORPHAN_MASK).bit_count() >= 12 or held.bit_count() == total
-                         or sum(x // 2 for x in c) >= (total + 1) // 2 - 1):
+                         or pairs >= (total + 1) // 2 - 1):
         return True  # thirteen orphans, 全不靠 / 七星不靠 (distinct tiles), seven pairs
     return any((held & m).bit_count() >= 8 for m in _KNITTED_MASKS)  # 组合龙
 

@@ -22,7 +22,7 @@ Worked examples from the seed (see tests/test_longgang_score.py):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
@@ -695,9 +695,9 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     best_at: tuple[tuple[tuple[int, int], ...], int] = ((), 0)
     for chosen in placements:
         p_hu, p_tai = hu, tai
-        for t, m in chosen:
+        for t, trips in chosen:
             oh, ot = _kind_value(t, nat[t], nat[t] // 3, seat_wind, swt, round_wind, w, rules)
-            nh, nt = _kind_value(t, nat[t], m, seat_wind, swt, round_wind, w, rules)
+            nh, nt = _kind_value(t, nat[t], trips, seat_wind, swt, round_wind, w, rules)
             p_hu, p_tai = p_hu + nh - oh, p_tai + nt - ot
         used = wild_cost(nat, chosen)
         if rules.non_winner_wild_choice == "best":
@@ -955,4 +955,4 @@ def liability_transfer(hu: Sequence[int], winner: int, liable: int, dealer: int,
 
 
 def with_seat(items: Iterable[ScoreItem], seat: int) -> tuple[ScoreItem, ...]:
-    return tuple(replace(i, seat=seat) for i in items)
+    return tuple(ScoreItem(i.name, i.value, i.count, i.unit, seat) for i in items)
