@@ -63,15 +63,12 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
     >>> may_complete(T.counts(T.parse("19m1479p2468s"), 34), 1, frozenset())  # far from ready
     False
     """
-    for t in range(T.FLOWER0, len(hand)):
-        if hand[t]:
-            return True
+    if any(hand[T.FLOWER0:]):
+        return True
     for w in wilds:
         if hand[w]:
             return True
-    total = 0
-    for t in range(34):
-        total += hand[t]
+    total = sum(hand[:34])
     if (total - 1) % 3 == 0 and is_complete(hand, (total - 1) // 3, 1):
         return True  # one tile more (any tile: the wild stands for it) makes a standard hand
     if n_melds > 1:

@@ -101,21 +101,21 @@ def is_complete(counts: Sequence[int], n_sets: int, wilds: int = 0) -> bool:
     with ``s`` sets, ``p`` pairs and ``w`` wilds has 3s + 2p = k + w, so the wilds left over
     make up exactly the sets still missing (and the pair, when no suit has it). So each suit
     needs only the fewest wilds it takes without the pair and with it (:func:`_suit_least`),
-    looked up by the suit's counts packed into one int (:func:`_suit_key`)."""
-    if len(counts) < 34:
-        counts = [*counts, *[0] * (34 - len(counts))]
-    total = wilds
-    for t in range(34):
-        total += counts[t]
+    looked up by the suit's counts as bytes (built and hashed in C, compiled or not)."""
+    total = sum(counts[:34]) + wilds
     if total != 3 * n_sets + 2:
         return False
     no_pair, with_pair = 0, _NEVER  # the fewest wilds the suits so far need without / with the pair
     for k in range(4):
-        key = _suit_key(counts, k)
+        start = 9 * k
+        part = counts[start:start + (7 if k == 3 else 9)]
+        try:
+            key: object = _HONOURS + bytes(part) if k == 3 else bytes(part)
+        except ValueError:  # a count beyond a byte (no real hand): the tuple
+            key = (k == 3, tuple(part))
         least = _LEAST.get(key)
         if least is None:
-            start = 9 * k
-            least = _suit_least(tuple(counts[start:start + (7 if k == 3 else 9)]), k == 3)
+            least = _suit_least(tuple(part), k == 3)
             _LEAST[key] = least
         m0, m1 = least
         with_pair = min(with_pair + m0, no_pair + m1)
@@ -128,21 +128,10 @@ def is_complete(counts: Sequence[int], n_sets: int, wilds: int = 0) -> bool:
 #: more wilds than any hand holds: "no such option"
 _NEVER = 1 << 20
 
-#: :func:`_suit_least` by :func:`_suit_key` (a cache: filled as suits are met, never changed)
+#: :func:`_suit_least` by the suit's counts as bytes, the honours' prefixed by :data:`_HONOURS`
+#: (a cache: filled as suits are met, never changed)
 _LEAST: dict[object, tuple[int, int]] = {}
-
-
-def _suit_key(counts: Sequence[int], k: int) -> object:
-    """Suit ``k``'s counts (9, or 7 honours) as one int, 3 bits a kind, the honours marked by
-    bit 27 (above any suit's 27 bits); a tuple when a count does not fit in 3 bits."""
-    start = 9 * k
-    key = 64 if k == 3 else 0
-    for i in range(start, start + (7 if k == 3 else 9)):
-        n = counts[i]
-        if n > 7 or n < 0:
-            return (k == 3, tuple(counts[start:start + (7 if k == 3 else 9)]))
-        key = (key << 3) | n
-    return key
+_HONOURS = b"z"
 
 
 @lru_cache(maxsize=65536)

@@ -6,8 +6,8 @@
 * :func:`longgang_score.score_other` values each placement of a 陪家's wilds by its numbers
   and scores only the best one in full: the same score as scoring every placement in full and
   keeping the first best.
-* :func:`decompose.is_complete` keys a suit by its counts packed into an int, and by a tuple
-  when a count is beyond 7.
+* :func:`decompose.is_complete` keys a suit by its counts as bytes, and by a tuple when a
+  count does not fit in a byte.
 """
 
 from __future__ import annotations
@@ -113,8 +113,9 @@ def test_other_seat_best_placement_is_the_full_scoring_of_every_placement(rules)
     assert several > 50  # many hands have a choice to make
 
 
-def test_is_complete_beyond_seven_copies_of_a_kind():
-    """Counts beyond 3 bits (no real hand, but a count list may say so) take the tuple key."""
+def test_is_complete_beyond_a_byte_and_beyond_four_copies():
+    """Counts beyond four copies (no real hand, but a count list may say so), and beyond a byte
+    (the tuple key)."""
     c = [0] * 34
     c[0] = 8  # 111 111 11m
     assert is_complete(c, 2)
@@ -125,3 +126,6 @@ def test_is_complete_beyond_seven_copies_of_a_kind():
     c[27], c[1] = 0, 1  # 111 111 11m and 2m with two wilds: 222m
     assert is_complete(c, 3, wilds=2)
     assert not is_complete(c, 3, wilds=5)
+    c = [0] * 34
+    c[5] = 300  # 100 triplets of 6m
+    assert is_complete(c, 100, wilds=2) and not is_complete(c, 100)
