@@ -63,20 +63,24 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
     >>> may_complete(T.counts(T.parse("19m1479p2468s"), 34), 1, frozenset())  # far from ready
     False
     """
-    if any(hand[T.FLOWER0:]) or any(hand[w] for w in wilds):
+    if any(hand[T.FLOWER0:]):
         return True
-    c = hand[:34]
-    total = sum(c)
-    if (total - 1) % 3 == 0 and is_complete(c, (total - 1) // 3, 1):
+    for w in wilds:
+        if hand[w]:
+            return True
+    total = sum(hand[:34])
+    if (total - 1) % 3 == 0 and is_complete(hand, (total - 1) // 3, 1):
         return True  # one tile more (any tile: the wild stands for it) makes a standard hand
     if n_melds > 1:
         return False
-    held = 0
+    held = pairs = 0
     for t in range(34):
-        if c[t]:
+        n = hand[t]
+        if n:
             held |= 1 << t
+            pairs += n // 2
     if n_melds == 0 and ((held & _ORPHAN_MASK).bit_count() >= 12 or held.bit_count() == total
-                         or sum(x // 2 for x in c) >= (total + 1) // 2 - 1):
+                         or pairs >= (total + 1) // 2 - 1):
         return True  # thirteen orphans, 全不靠 / 七星不靠 (distinct tiles), seven pairs
     return any((held & m).bit_count() >= 8 for m in _KNITTED_MASKS)  # 组合龙
 
@@ -88,12 +92,41 @@ _KNITTED_MASKS = tuple(sum(1 << t for t in p) for p in KNITTED)
 class ChanceTally:
     """The replay's running counts (mutable state of the hand being replayed)."""
 
-    __slots__ = ("counts", "gates", "turns")
+    __slots__ = ("counts", "gates", "shape_answers", "shape_keys", "turns")
 
     def __init__(self) -> None:
         self.counts = [[0] * (SEATS * SEATS) for _ in range(4)]  # win chances, passed, call chances, passed
         self.turns = [0] * SEATS  # discards each seat made (a waiting seat's hand changes only by its own turns)
         self.gates: list[tuple[int, int, bool] | None] = [None] * SEATS  # (turns, melds, may_complete)
+        #: per seat, the hand state (``SeatState.version``, melds) :meth:`shape_wins` answered for,
+        #: and its answers by tile (None: no tile wins that state)
+        self.shape_keys: list[tuple[int, int]] = [(-1, -1)] * SEATS
+        self.shape_answers: list[dict[int, bool] | None] = [None] * SEATS
+
+    def shape_wins(self, replay: HandReplay, y: int, t: int) -> bool:
+        """Would seat ``y``'s standing tiles with ``t`` added make a winning shape (the ruleset's
+        ``may_complete_with_one``, then ``is_complete``)? Remembered until the seat's hand or its
+        melds change: the claim window asks about every seat on every discard, twice (the chances
+        here, then the replay's scan for 过水 and declined wins), and most hands win on no tile,
+        which one quick no per state answers. (Every ruleset's shape test reads the melds' number.)"""
+        st = replay.seats[y]
+        key = (st.version, len(st.melds))
+        if self.shape_keys[y] != key:
+            self.shape_keys[y] = key
+            maybe = replay.rs.may_complete_with_one(tuple(st.hand), st.melds, st.wilds)
+            self.shape_answers[y] = {} if maybe else None
+        answers = self.shape_answers[y]
+        if answers is None:
+            return False
+        known = answers.get(t)
+        if known is not None:
+            return known
+        kept = any(st.hand[T.FLOWER0:]) or T.is_flower(t)  # flowers in hand or asked about: all 42 counts
+        counts = st.hand[:] if kept else st.hand[:34]
+        counts[t] += 1
+        won = replay.rs.is_complete(counts, st.melds, st.wilds)
+        answers[t] = won
+        return won
 
     def gate(self, replay: HandReplay, y: int) -> bool:
         """:func:`may_complete` for seat ``y``, remembered until its next discard or call."""

@@ -100,13 +100,24 @@ def is_complete(counts: Sequence[int], n_sets: int, wilds: int = 0) -> bool:
     most one pair and at most ``wilds`` wilds used always completes: a suit of ``k`` tiles
     with ``s`` sets, ``p`` pairs and ``w`` wilds has 3s + 2p = k + w, so the wilds left over
     make up exactly the sets still missing (and the pair, when no suit has it). So each suit
-    needs only the fewest wilds it takes without the pair and with it (:func:`_suit_least`)."""
+    needs only the fewest wilds it takes without the pair and with it (:func:`_suit_least`),
+    looked up by the suit's counts as bytes (built and hashed in C, compiled or not)."""
     total = sum(counts[:34]) + wilds
     if total != 3 * n_sets + 2:
         return False
     no_pair, with_pair = 0, _NEVER  # the fewest wilds the suits so far need without / with the pair
-    for k, part in enumerate(_split(counts)):
-        m0, m1 = _suit_least(part, k == 3, wilds)
+    for k in range(4):
+        start = 9 * k
+        part = counts[start:start + (7 if k == 3 else 9)]
+        try:
+            key: object = _HONOURS + bytes(part) if k == 3 else bytes(part)
+        except ValueError:  # a count beyond a byte (no real hand): the tuple
+            key = (k == 3, tuple(part))
+        least = _LEAST.get(key)
+        if least is None:
+            least = _suit_least(tuple(part), k == 3)
+            _LEAST[key] = least
+        m0, m1 = least
         with_pair = min(with_pair + m0, no_pair + m1)
         no_pair += m0
         if no_pair > wilds and with_pair > wilds:
@@ -117,17 +128,52 @@ def is_complete(counts: Sequence[int], n_sets: int, wilds: int = 0) -> bool:
 #: more wilds than any hand holds: "no such option"
 _NEVER = 1 << 20
 
+#: :func:`_suit_least` by the suit's counts as bytes, the honours' prefixed by :data:`_HONOURS`
+#: (a cache: filled as suits are met, never changed)
+_LEAST: dict[object, tuple[int, int]] = {}
+_HONOURS = b"z"
+
 
 @lru_cache(maxsize=65536)
-def _suit_least(c: tuple[int, ...], honour: bool, maxw: int) -> tuple[int, int]:
-    """The fewest wilds (at most ``maxw``) one suit's counts need to be used up without the
-    pair and with it (:data:`_NEVER` when they cannot)."""
+def _suit_least(c: tuple[int, ...], honour: bool) -> tuple[int, int]:
+    """The fewest wilds one suit's counts need to be used up without the pair and with it
+    (:data:`_NEVER`: no pair in an empty suit): each set or the pair holds the first tile
+    left, or it is left out; the same minima as :func:`_suit_options`' options, without a cap
+    on the wilds (a cap ``w`` only drops options above ``w``, which ``is_complete`` refuses)."""
+    i = next((k for k, n in enumerate(c) if n), -1)
+    if i < 0:
+        return 0, _NEVER
+    lst = list(c)
+    n = c[i]
     m0 = m1 = _NEVER
-    for _s, p, w in _suit_options(c, honour, maxw):
-        if p == 0 and w < m0:
-            m0 = w
-        elif p == 1 and w < m1:
-            m1 = w
+    # a triplet with i
+    take = min(n, 3)
+    lst[i] -= take
+    r0, r1 = _suit_least(tuple(lst), honour)
+    lst[i] += take
+    m0, m1 = min(m0, 3 - take + r0), min(m1, 3 - take + r1)
+    # the pair with i
+    take = min(n, 2)
+    lst[i] -= take
+    r0, _r1 = _suit_least(tuple(lst), honour)
+    lst[i] += take
+    m1 = min(m1, 2 - take + r0)
+    if not honour:
+        for start in (i - 2, i - 1, i):
+            if start < 0 or start + 2 > 8:
+                continue
+            w = 0
+            used = []
+            for k in (start, start + 1, start + 2):
+                if lst[k] > 0:
+                    lst[k] -= 1
+                    used.append(k)
+                else:
+                    w += 1
+            r0, r1 = _suit_least(tuple(lst), honour)
+            for k in used:
+                lst[k] += 1
+            m0, m1 = min(m0, w + r0), min(m1, w + r1)
     return m0, m1
 
 

@@ -90,10 +90,12 @@ class SeatState:
     own_discards: int = 0  # discards made (claimed ones too), counted when tracks_early_ready
 
     size: int = 0  # sum(hand), kept up to date by add() so the per-event count check is O(1)
+    version: int = 0  # bumped by every add(): the win-shape answers are cached per state (ChanceTally.shape_wins)
 
     def add(self, t: int, n: int = 1) -> None:
         self.hand[t] += n
         self.size += n
+        self.version += 1
 
     def count(self) -> int:
         return self.size + 3 * len(self.melds)
@@ -1165,14 +1167,8 @@ class HandReplay:
         st = self.seats[y]
         if st.dead or st.barred or st.passed_win:
             return False
-        if not self.rs.may_complete_with_one(tuple(st.hand), st.melds, st.wilds):
-            return False  # no tile wins this hand
-        kept = any(st.hand[T.FLOWER0:]) or T.is_flower(t)  # flowers in hand or discarded: all 42 counts
-        counts = st.hand[:] if kept else st.hand[:34]
-        counts[t] += 1
-        if not self.rs.is_complete(counts, st.melds, st.wilds):
+        if not self.chances.shape_wins(self, y, t):  # the ruleset's quick no and shape test, cached per hand state
             return False
-        counts[t] -= 1
         concealed = tiles_of(st.hand)
         sit = WinSituation(concealed=concealed, melds=tuple(st.melds), win_tile=t, self_drawn=False,
                            seat_wind=(y - self.dealer) % 4, round_wind=self.round_wind, flowers=tuple(st.flowers),

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -239,6 +240,28 @@ SITUATION_FIELDS = MappingProxyType({
 COPIES = (4,) * 27 + (4, 4, 4, 4, 0, 4, 4) + (1, 1, 1, 1) + (0, 0, 0, 0)
 
 
+@lru_cache(maxsize=256)
+def _seat_wilds(seat_wind: int, indicator: int | None) -> S.Wilds:
+    """:func:`longgang_score.wilds_for`, once per seat wind and indicator: the replay asks about
+    every flower a seat holds on each of its discards."""
+    return S.wilds_for(seat_wind, indicator)
+
+
+@lru_cache(maxsize=256)
+def _seat_wild_tiles(seat_wind: int, indicator: int | None) -> frozenset[int]:
+    return _seat_wilds(seat_wind, indicator).all
+
+
+@lru_cache(maxsize=256)
+def _wilds_from_set(wilds: frozenset[int], seat_wind: int) -> S.Wilds:
+    """The seat's :class:`longgang_score.Wilds` from its wild tiles (once per set and seat wind)."""
+    zuo = S.seat_flower(seat_wind)
+    flower_mode = sum(1 for t in wilds if T.is_flower(t)) >= 2
+    real = frozenset(wilds - {zuo})
+    kind = None if flower_mode else next((t for t in real if not T.is_flower(t)), None)
+    return S.Wilds(real, zuo if zuo in wilds else None, flower_mode, kind)
+
+
 class Longgang(Ruleset):
     """龙港麻将. Play rules as class attributes; scoring in :mod:`longgang_score`."""
 
@@ -291,12 +314,12 @@ class Longgang(Ruleset):
     # --- wilds and flowers ------------------------------------------------------------
     def wilds(self, seat: int, dealer: int, indicator: int | None) -> S.Wilds:
         """The seat's 正财 and 坐花 (see :class:`longgang_score.Wilds`)."""
-        return S.wilds_for((seat - dealer) % 4, indicator)
+        return _seat_wilds((seat - dealer) % 4, indicator)
 
     def wild_tiles(self, seat: int, dealer: int, indicator: int | None) -> frozenset[int]:
         """财神 (every copy of the indicator's kind; every flower under 花财神) and the
         seat's own flower (坐花)."""
-        return self.wilds(seat, dealer, indicator).all
+        return _seat_wild_tiles((seat - dealer) % 4, indicator)
 
     def flower_kept(self, seat: int, dealer: int, tile: int, indicator: int | None) -> bool:
         """The seat's own flower stays in hand as a wild; under 花财神 every flower does."""
@@ -395,11 +418,7 @@ class Longgang(Ruleset):
 
     @staticmethod
     def wilds_from_set(wilds: frozenset[int], seat_wind: int) -> S.Wilds:
-        zuo = S.seat_flower(seat_wind)
-        flower_mode = sum(1 for t in wilds if T.is_flower(t)) >= 2
-        real = frozenset(wilds - {zuo})
-        kind = None if flower_mode else next((t for t in real if not T.is_flower(t)), None)
-        return S.Wilds(real, zuo if zuo in wilds else None, flower_mode, kind)
+        return _wilds_from_set(wilds, seat_wind)
 
     # --- money -------------------------------------------------------------------------
     def totals(self, end: HandEnd) -> tuple[int, int, int, int]:

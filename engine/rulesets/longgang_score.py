@@ -22,7 +22,7 @@ Worked examples from the seed (see tests/test_longgang_score.py):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
@@ -672,20 +672,64 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     wild_n = sum(c[t] for t in w.all)
     real = sum(c[t] for t in w.real)
     limits = copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
-    best: Score | None = None
-    for chosen in other_placements(nat, wild_n, limits, rules.non_winner_single_two_wilds,
-                                   rules.non_winner_split_triplet):
+    placements = other_placements(nat, wild_n, limits, rules.non_winner_single_two_wilds,
+                                  rules.non_winner_split_triplet)
+    # Each placement is valued by its numbers alone (total, 台, 胡: what score_other_placement
+    # gives), the first best in this order kept; only that one is scored in full.
+    swt = T.wind_tile(seat_wind)
+    hu = FLOWER_HU * len(flowers)
+    tai = 0
+    for m in melds:
+        mh = _meld_hu(m)
+        if mh:
+            hu += mh[1]
+            tai += _tai_sum(_triplet_tai(m.first, swt, round_wind, w, rules))
+    for t in range(34):
+        if nat[t]:
+            kh, kt = _kind_value(t, nat[t], nat[t] // 3, seat_wind, swt, round_wind, w, rules)
+            hu, tai = hu + kh, tai + kt
+    four = not w.flower_mode and all(T.FLOWER0 + k in flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
+    zuo_tai = rules.non_winner_four_flowers_tai if four else TAI["坐花"]
+    zuo_counts = rules.zuo_is_second_caishen or w.flower_mode
+    best: tuple[int, int, int] | None = None
+    best_at: tuple[tuple[tuple[int, int], ...], int] = ((), 0)
+    for chosen in placements:
+        p_hu, p_tai = hu, tai
+        for t, trips in chosen:
+            oh, ot = _kind_value(t, nat[t], nat[t] // 3, seat_wind, swt, round_wind, w, rules)
+            nh, nt = _kind_value(t, nat[t], trips, seat_wind, swt, round_wind, w, rules)
+            p_hu, p_tai = p_hu + nh - oh, p_tai + nt - ot
         used = wild_cost(nat, chosen)
         if rules.non_winner_wild_choice == "best":
             splits = range(max(0, used - (wild_n - real)), min(real, used) + 1)
         else:
             splits = range(min(real, used), min(real, used) + 1)
         for used_real in splits:
-            sc = score_other_placement(concealed, melds, flowers, seat_wind, w, rules, chosen, round_wind, used_real)
-            if best is None or (sc.total, _detail(sc, "tai"), _detail(sc, "hu")) > (  # type: ignore[operator]
-                    best.total, _detail(best, "tai"), _detail(best, "hu")):
-                best = sc
-    return best if best is not None else Score((), 0, details=(("hu", 0), ("tai", 0)))
+            used_zuo = used - used_real
+            s_tai = p_tai + (zuo_tai if used_zuo else 0)
+            if used_real + (used_zuo if zuo_counts else 0) >= 2:
+                s_tai += TAI["双财神"]
+            key = (ceil_cap(p_hu * 2 ** s_tai), s_tai, p_hu)
+            if best is None or key > best:
+                best, best_at = key, (chosen, used_real)
+    if best is None:
+        return Score((), 0, details=(("hu", 0), ("tai", 0)))
+    return score_other_placement(concealed, melds, flowers, seat_wind, w, rules, best_at[0], round_wind, best_at[1])
+
+
+def _kind_value(t: int, n: int, trips: int, seat_wind: int, swt: int, round_wind: int, w: Wilds,
+                rules: Rules) -> tuple[int, int]:
+    """胡 and 台 of a 陪家's concealed kind ``t`` (``n`` natural tiles) made into ``trips``
+    triplets, as :func:`score_other_placement` counts them (its triplets, an honour pair left)."""
+    hu = trips * SET_HU[("暗刻", is_big(t))]
+    tai = trips * _tai_sum(_triplet_tai(t, swt, round_wind, w, rules))
+    if n - 3 * trips == 2 and _honour_scoring(t, seat_wind):
+        hu += PAIR_HU
+    return hu, tai
+
+
+def _tai_sum(items: list[tuple[str, int, str]]) -> int:
+    return sum(v for _, v, _u in items)
 
 
 def wild_cost(nat: Sequence[int], chosen: tuple[tuple[int, int], ...]) -> int:
@@ -911,4 +955,4 @@ def liability_transfer(hu: Sequence[int], winner: int, liable: int, dealer: int,
 
 
 def with_seat(items: Iterable[ScoreItem], seat: int) -> tuple[ScoreItem, ...]:
-    return tuple(replace(i, seat=seat) for i in items)
+    return tuple(ScoreItem(i.name, i.value, i.count, i.unit, seat) for i in items)

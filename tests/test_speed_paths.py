@@ -1,0 +1,131 @@
+"""The fast paths of the replay's what-ifs give the answers of the plain computations.
+
+* :meth:`ChanceTally.shape_wins` (could-win's shape answer, cached per seat hand state) agrees,
+  after every event of sample games of every ruleset, clean and faulty, with the ruleset's
+  plain ``is_complete`` of the seat's tiles with the tile added, for every tile.
+* :func:`longgang_score.score_other` values each placement of a 陪家's wilds by its numbers
+  and scores only the best one in full: the same score as scoring every placement in full and
+  keeping the first best.
+* :func:`decompose.is_complete` keys a suit by its counts as bytes, and by a tuple when a
+  count does not fit in a byte.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.audit import WINDS
+from mahjong_audit.engine.decompose import is_complete
+from mahjong_audit.engine.replay import HandReplay
+from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.engine.rulesets import longgang_score as S
+from mahjong_audit.schemas.log import Game
+from tests import longgang_handgen as G
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+
+
+def sample_games() -> list[Game]:
+    out = []
+    for path in sorted(SAMPLES.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines()[:4]:
+            try:
+                out.append(Game.model_validate(json.loads(line)))
+            except ValueError:
+                continue  # a record the audit rejects: no replay to check
+    return out
+
+
+def plain_shape(replay: HandReplay, y: int, t: int) -> bool:
+    st = replay.seats[y]
+    counts = st.hand[:]
+    counts[t] += 1
+    return replay.rs.is_complete(counts if any(counts[T.FLOWER0:]) else counts[:34], st.melds, st.wilds)
+
+
+@pytest.mark.parametrize("game", sample_games(), ids=lambda g: f"{g.ruleset}-{g.game_id}")
+def test_cached_shape_answers_match_the_plain_test_after_every_event(game):
+    ruleset = RULESETS[game.ruleset](game.options)
+    checked = 0
+
+    def check(i: int, replay: HandReplay) -> None:
+        nonlocal checked
+        y = i % 4  # one seat per event, every tile; the cache is asked in between by the replay itself
+        for t in range(T.N_TILES):
+            assert replay.chances.shape_wins(replay, y, t) == plain_shape(replay, y, t), (i, y, T.name(t))
+            checked += 1
+
+    for hand in game.hands:
+        HandReplay(ruleset, hand, WINDS.index(hand.round_wind)).run(check)
+    assert checked > 0
+
+
+OTHER_RULES = (
+    S.Rules(),
+    S.Rules(non_winner_wild_choice="best"),
+    S.Rules(non_winner_split_triplet=True, wild_beyond_fourth_copy="any"),
+    S.Rules(non_winner_single_two_wilds=False, zuo_is_second_caishen=False, non_winner_four_flowers_tai=1),
+    S.Rules(wild_beyond_fourth_copy="value_honours", round_wind_triplet_tai=True),
+)
+
+
+def score_every_placement(concealed, melds, flowers, seat_wind, w, rules, round_wind):
+    """The 陪家's score as it was computed before: every placement scored in full, the first best kept."""
+    c = T.counts(concealed)
+    nat = S._natural(c, w.all)
+    wild_n = sum(c[t] for t in w.all)
+    real = sum(c[t] for t in w.real)
+    limits = S.copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
+    best = None
+    for chosen in S.other_placements(nat, wild_n, limits, rules.non_winner_single_two_wilds,
+                                     rules.non_winner_split_triplet):
+        used = S.wild_cost(nat, chosen)
+        if rules.non_winner_wild_choice == "best":
+            splits = range(max(0, used - (wild_n - real)), min(real, used) + 1)
+        else:
+            splits = range(min(real, used), min(real, used) + 1)
+        for used_real in splits:
+            sc = S.score_other_placement(concealed, melds, flowers, seat_wind, w, rules, chosen, round_wind, used_real)
+            d, bd = dict(sc.details), dict(best.details) if best is not None else {}
+            if best is None or (sc.total, d["tai"], d["hu"]) > (best.total, bd["tai"], bd["hu"]):
+                best = sc
+    return best
+
+
+@pytest.mark.parametrize("rules", OTHER_RULES, ids=range(len(OTHER_RULES)))
+def test_other_seat_best_placement_is_the_full_scoring_of_every_placement(rules):
+    rng = random.Random(11)
+    several = 0
+    for _ in range(400):
+        tiles, melds, seat_wind, indicator = G.other_hand(rng)
+        w = S.wilds_for(seat_wind, indicator)
+        flowers = tuple(f for f in range(T.FLOWER0, T.FLOWER0 + 4) if f not in w.all and rng.random() < 0.4)
+        round_wind = rng.randrange(4)
+        got = S.score_other(tiles, melds, flowers, seat_wind, w, rules, round_wind)
+        assert got == score_every_placement(tiles, melds, flowers, seat_wind, w, rules, round_wind), T.fmt(tiles)
+        c = T.counts(tiles)
+        several += len(S.other_placements(S._natural(c, w.all), sum(c[t] for t in w.all))) > 1
+    assert several > 50  # many hands have a choice to make
+
+
+def test_is_complete_beyond_a_byte_and_beyond_four_copies():
+    """Counts beyond four copies (no real hand, but a count list may say so), and beyond a byte
+    (the tuple key)."""
+    c = [0] * 34
+    c[0] = 8  # 111 111 11m
+    assert is_complete(c, 2)
+    c[27] = 8  # and eight 东: 16 tiles, not 3n + 2
+    assert not is_complete(c, 4)
+    c[27] = 9  # 111 111 11m 111 111 111z
+    assert is_complete(c, 5)
+    c[27], c[1] = 0, 1  # 111 111 11m and 2m with two wilds: 222m
+    assert is_complete(c, 3, wilds=2)
+    assert not is_complete(c, 3, wilds=5)
+    c = [0] * 34
+    c[5] = 300  # 100 triplets of 6m
+    assert is_complete(c, 100, wilds=2) and not is_complete(c, 100)
