@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import chain, repeat
-from typing import Final
+from typing import Final, NamedTuple
 
 from mahjong_audit.engine import seabed as SB
 from mahjong_audit.engine import tiles as T
@@ -126,23 +126,18 @@ class WinRecordInternal:
     legal: bool
 
 
-@dataclass(frozen=True, slots=True)
-class WinKind:
-    """How a declared win was made, as its resolver in :meth:`HandReplay.on_win` reads the log and the table."""
+class WinKind(NamedTuple):
+    """How a declared win was made, as its resolver in :meth:`HandReplay.on_win` reads the log and
+    the table. (Named tuples: built on every win and what-if, they cost less than frozen dataclasses
+    in the pure engine.)"""
 
     win_type: str  # "self_drawn", "kong_replacement" (杠上开花), "discard" or "robbing_kong"
-    from_seat: int | None  # the seat that supplied the tile; None for a win by the seat itself
+    from_seat: int | None  # the seat that supplied the tile; None for a win by the seat itself (self-drawn)
     kong: bool  # 杠上开花 when self-drawn, 抢杠和 otherwise
     last_tile: bool  # 妙手回春 / 海底捞月 when self-drawn, 河底捞鱼 on a discard
 
-    @property
-    def self_drawn(self) -> bool:
-        """The winning tile is the seat's own (it is in its hand already)."""
-        return self.win_type == "self_drawn" or self.win_type == "kong_replacement"
 
-
-@dataclass(frozen=True, slots=True)
-class WinJudgement:
+class WinJudgement(NamedTuple):
     """The replay's verdict on one win (:meth:`HandReplay.judge_win`).
 
     ``situation`` is None when the seat does not hold the winning tile; ``score`` is what a
@@ -597,7 +592,7 @@ class HandReplay:
             self.find("turn_order/wrong_phase", f"seat {s} set aside {ev.tile}, which is not a flower", seat=s)
             return
         before_play = self.discards_made == 0 and self.phase in (ACT, DRAW, REPLACE)
-        if not before_play and not (self.phase in (ACT, REPLACE) and s == self.turn):
+        if not before_play and not ((self.phase == ACT or self.phase == REPLACE) and s == self.turn):
             self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
         self.remove(s, t, 1, "set aside {tile}", "illegal_discard/not_held")
         st.flowers.append(t)
@@ -1019,7 +1014,7 @@ class HandReplay:
     def take_win(self, ev: L.Win, s: int, t: int, how: WinKind) -> None:
         """Judge a declared win made ``how`` and record it: a legal one joins the wins (and may end
         the hand), a false one is reported, bars the seat and costs its penalty."""
-        self_drawn = how.self_drawn
+        self_drawn = how.from_seat is None  # the winning tile is the seat's own, in its hand already
         judged = self.judge_win(s, t, self_drawn=self_drawn, in_hand=self_drawn, kong=how.kong,
                                 last_tile=how.last_tile, from_seat=how.from_seat,
                                 last_copy=self.last_copy(t, self_drawn=self_drawn, in_hand=self_drawn, kong=how.kong))
@@ -1034,7 +1029,8 @@ class HandReplay:
         """A legal win: recorded, the tile joins the winner's hand (unless ``in_hand``), then the hand
         ends or (several winners allowed) waits for the other winners on the same tile."""
         s, t, win_type, from_seat = rec.seat, rec.tile, rec.win_type, rec.from_seat
-        if any(w.legal for w in self.wins) and not (self.rs.multiple_winners and win_type != "self_drawn"):
+        if self.wins and any(w.legal for w in self.wins) and \
+                not (self.rs.multiple_winners and win_type != "self_drawn"):
             self.find("claim_priority/seat_order", f"a second winner (seat {s}) where one winner is allowed",
                       seat=s)
         self.wins.append(rec)

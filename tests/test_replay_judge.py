@@ -17,7 +17,6 @@ from mahjong_audit.engine.replay import (
     ROB,
     SEABED,
     HandReplay,
-    WinKind,
 )
 from mahjong_audit.engine.ruleset import TableView
 from mahjong_audit.engine.rulesets import RULESETS
@@ -101,11 +100,11 @@ def test_robbing_a_kong_is_judged_on_the_kongers_tile():
     assert (win.legal, win.win_type, win.from_seat, win.situation.kong) == (True, "robbing_kong", 0, True)
 
 
-def test_each_kind_of_win_says_whether_its_tile_is_the_winners_own():
-    assert WinKind("self_drawn", None, False, False).self_drawn
-    assert WinKind("kong_replacement", None, True, False).self_drawn
-    assert not WinKind("discard", 2, False, True).self_drawn
-    assert not WinKind("robbing_kong", 2, True, False).self_drawn
+def test_a_win_by_the_seat_itself_has_no_supplier():
+    g = with_outcomes(game(hand(NINE_GATES_DEAL, "0 discard 1z", "1 draw 5p", "1 win 5p from 1")))
+    rp = replay_after(g, 3)
+    (win,) = rp.wins
+    assert (win.legal, win.win_type, win.from_seat, win.situation.self_drawn) == (True, "self_drawn", None, True)
 
 
 def test_the_phases_are_the_values_rulesets_read():
