@@ -6,18 +6,19 @@ allows (turn order, calls, discards, wins); a violation becomes a :class:`Findin
 the event is applied anyway where that makes sense, so one bad move never stops the
 audit of the rest of the hand (python-chess's "collect errors" replay).
 
-Phases: ``act`` (the turn seat holds one tile more than a hand and must discard, kong,
-set a flower aside or win), ``draw`` (the turn seat must draw), ``replace`` (a
-replacement draw from the back is due), ``claim`` (a discard may be claimed), ``rob``
-(an added kong may be robbed), ``seabed`` (the last drawable tiles go one to each seat),
-``ended``.
+The phases (``HandReplay.phase``, which rulesets read as ``TableView.phase``) are the
+module constants :data:`DRAW`, :data:`ACT`, :data:`REPLACE`, :data:`CLAIM`, :data:`ROB`,
+:data:`SEABED` and :data:`ENDED`.
+
+Every win, declared or asked about, is judged by :meth:`HandReplay.judge_win`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import chain, repeat
+from typing import Final, NamedTuple
 
 from mahjong_audit.engine import seabed as SB
 from mahjong_audit.engine import tiles as T
@@ -42,6 +43,17 @@ from mahjong_audit.engine.ruleset import (
     WinEnd,
 )
 from mahjong_audit.schemas import log as L
+
+# The phases of a hand (plain str constants: mypyc compiles a comparison with one as cheaply as
+# with the literal, and rulesets see the same values in TableView.phase).
+DRAW: Final = "draw"  #: the turn seat must draw
+ACT: Final = "act"  #: the turn seat holds one tile more than a hand: it discards, kongs, sets a flower aside or wins
+REPLACE: Final = "replace"  #: a replacement draw from the back is due
+CLAIM: Final = "claim"  #: a discard may be claimed
+ROB: Final = "rob"  #: an added kong may be robbed
+SEABED: Final = "seabed"  #: the last drawable tiles go one to each seat
+ENDED: Final = "ended"  #: the hand is over
+PHASES: Final = (DRAW, ACT, REPLACE, CLAIM, ROB, SEABED, ENDED)
 
 CALL_RANK = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
 EVENT_TYPES = ("draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win")
@@ -116,6 +128,29 @@ class WinRecordInternal:
     legal: bool
 
 
+class WinKind(NamedTuple):
+    """How a declared win was made, as its resolver in :meth:`HandReplay.on_win` reads the log and
+    the table. (Named tuples: built on every win and what-if, they cost less than frozen dataclasses
+    in the pure engine.)"""
+
+    win_type: str  # "self_drawn", "kong_replacement" (杠上开花), "discard" or "robbing_kong"
+    from_seat: int | None  # the seat that supplied the tile; None for a win by the seat itself (self-drawn)
+    kong: bool  # 杠上开花 when self-drawn, 抢杠和 otherwise
+    last_tile: bool  # 妙手回春 / 海底捞月 when self-drawn, 河底捞鱼 on a discard
+
+
+class WinJudgement(NamedTuple):
+    """The replay's verdict on one win (:meth:`HandReplay.judge_win`).
+
+    ``situation`` is None when the seat does not hold the winning tile; ``score`` is what a
+    declared win records: the ruleset's score of a legal win or of one below the minimum, else
+    None; ``reason`` is (finding code, message) for a win that is not legal, None for a legal one."""
+
+    situation: WinSituation | None
+    score: Score | None
+    reason: tuple[str, str] | None
+
+
 class HandReplay:
     """Replays one hand. ``run()`` returns the findings; results are attributes."""
 
@@ -134,7 +169,7 @@ class HandReplay:
         self.pool = list(self.copies)  # copies not yet seen
         self.indicator = T.tile(hand.wildcard_indicator) if hand.wildcard_indicator else None
         self.turn = hand.dealer
-        self.phase = "draw"
+        self.phase: str = DRAW
         self.saved: tuple[int, str] | None = None  # (turn, phase) to return to after replacement draws
         self.last_discard: tuple[int, int, int] | None = None  # (seat, tile, seq)
         self.last_added_kong: tuple[int, int] | None = None  # (seat, tile)
@@ -221,8 +256,8 @@ class HandReplay:
             self.find(code, message, seat=s, **kw)  # type: ignore[arg-type]
 
     def expected_count(self, s: int) -> int:
-        turn, phase = self.saved if self.phase == "replace" and self.saved else (self.turn, self.phase)
-        n = self.rs.hand_size + (1 if s == turn and phase in ("act", "rob") else 0) + self.seats[s].seabed_draws
+        turn, phase = self.saved if self.phase == REPLACE and self.saved else (self.turn, self.phase)
+        n = self.rs.hand_size + (1 if s == turn and phase in (ACT, ROB) else 0) + self.seats[s].seabed_draws
         return n - self.seats[s].pending_back
 
     def check_counts(self, s: int, turn_before: int) -> None:
@@ -235,8 +270,8 @@ class HandReplay:
         tile more) before and after it, of no other. When all of those are ``s`` (draws,
         discards, flowers and kongs in turn: most events) only ``s`` is checked, else all four
         in seat order, so the findings are those of checking all four every time."""
-        turn, phase = self.saved if self.phase == "replace" and self.saved else (self.turn, self.phase)
-        acting = turn if phase == "act" or phase == "rob" else -1
+        turn, phase = self.saved if self.phase == REPLACE and self.saved else (self.turn, self.phase)
+        acting = turn if phase == ACT or phase == ROB else -1
         last, self.last_acting = self.last_acting, acting
         if self.ended or self.pending_end:
             return  # a legal win is in: winners hold the winning tile, a robbed konger lost its kong tile
@@ -301,12 +336,12 @@ class HandReplay:
         elif self.rs.wildcard_indicator_required():
             self.find("tile_conservation/wildcard_indicator", "no wildcard_indicator in a ruleset with wild tiles", seq=None)
         if len(self.h.deal[self.dealer]) == hs + 1:
-            self.phase = "act"
+            self.phase = ACT
             self.seats[self.dealer].last_draw = T.tile(self.h.deal[self.dealer][-1])
         else:
-            self.phase = "draw"
+            self.phase = DRAW
         self.turn = self.dealer
-        self.last_acting = self.dealer if self.phase == "act" else -1
+        self.last_acting = self.dealer if self.phase == ACT else -1
         for s in range(4):
             st = self.seats[s]
             have = st.count()
@@ -335,19 +370,19 @@ class HandReplay:
 
     def _step(self, ev: L.Event) -> None:
         self.seq = ev.seq
-        if self.pending_end and not (ev.type == "win" and self.phase in ("claim", "rob")):
+        if self.pending_end and not (ev.type == "win" and self.phase in (CLAIM, ROB)):
             self.finish_multiple_win()
         if self.ended:
             self.report_after_end(ev)
             return
-        if self.phase == "claim" and ev.type not in ("chi", "pon", "kong", "win"):
+        if self.phase == CLAIM and ev.type not in ("chi", "pon", "kong", "win"):
             self.close_claim_window(None)
             if self.draw_reason is not None:
                 self.report_after_end(ev)
                 return
-        if self.phase == "seabed" and not self.seabed_allows(ev):
+        if self.phase == SEABED and not self.seabed_allows(ev):
             return
-        if self.phase == "rob" and not (ev.type == "win" and ev.robbing_kong):
+        if self.phase == ROB and not (ev.type == "win" and ev.robbing_kong):
             self.close_rob_window(None)
         if ev.type == "win" and self.abortive and self.ask_abortive("before_win", ev):
             return
@@ -386,13 +421,13 @@ class HandReplay:
     def _finish(self) -> list[Finding]:
         if self.pending_end:
             self.finish_multiple_win()
-        if self.phase == "claim" and not self.ended:
+        if self.phase == CLAIM and not self.ended:
             self.close_claim_window(None)
-        if self.phase == "rob" and not self.ended:
+        if self.phase == ROB and not self.ended:
             self.close_rob_window(None)  # nobody robbed the added kong: its replacement is owed
-        if self.abortive and not self.ended and self.phase != "seabed":
+        if self.abortive and not self.ended and self.phase != SEABED:
             self.ask_abortive("log_end", None)
-        if self.phase == "seabed" and not self.ended:
+        if self.phase == SEABED and not self.ended:
             self.end_exhausted()
         self.seq = None
         return self.findings
@@ -406,7 +441,7 @@ class HandReplay:
     def start_seabed(self, first: int, left: int) -> None:
         """The last ``left`` drawable tiles go one to each seat from ``first`` on."""
         self.turn = first
-        self.phase = "seabed"
+        self.phase = SEABED
         self.seabed_left = left
         self.seabed_drawer = None
 
@@ -428,7 +463,7 @@ class HandReplay:
     def end_exhausted(self) -> None:
         self.exhausted = True
         self.ended = True
-        self.phase = "ended"
+        self.phase = ENDED
 
     def on_seabed_draw(self, ev: L.Draw) -> None:
         s, t = ev.seat, T.tile(ev.tile)
@@ -467,7 +502,7 @@ class HandReplay:
         self.seabed_drawer = s
 
     def on_draw(self, ev: L.Draw) -> None:
-        if self.phase == "seabed":
+        if self.phase == SEABED:
             self.on_seabed_draw(ev)
             return
         s, t = ev.seat, T.tile(ev.tile)
@@ -475,23 +510,23 @@ class HandReplay:
         back = ev.from_ == "back"
         late, wall_index = SB.ORDINARY, None
         if back:
-            if not (self.phase == "replace" and s == self.turn):
-                self.wrong_turn(ev, f"a replacement draw is due from seat {self.turn}" if self.phase == "replace"
+            if not (self.phase == REPLACE and s == self.turn):
+                self.wrong_turn(ev, f"a replacement draw is due from seat {self.turn}" if self.phase == REPLACE
                                 else f"no replacement draw is due (phase {self.phase}, seat {self.turn})")
             late, wall_index = self.late_replacement()
             self.back_drawn += 1
             st.pending_back = max(0, st.pending_back - 1)
             st.last_back_reason = st.back_reasons.pop(0) if st.back_reasons else None
         else:
-            if self.phase == "replace":
+            if self.phase == REPLACE:
                 self.find("turn_order/missing_replacement",
                           f"seat {self.turn} owed a replacement draw, seat {s} drew from the live wall",
                           seat=self.turn)
                 self.seats[self.turn].pending_back = 0
                 self.seats[self.turn].back_reasons.clear()
                 self.saved = None
-            elif not (self.phase == "draw" and s == self.turn):
-                self.wrong_turn(ev, f"seat {self.turn} to {'draw' if self.phase == 'draw' else self.phase}")
+            elif not (self.phase == DRAW and s == self.turn):
+                self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
             if self.own_wall_sizes is None and self.wall_exhausted():
                 self.find("tile_conservation/wall_exhausted", f"seat {s} drew {ev.tile} after the wall ran out",
                           seat=s, recorded=ev.tile)
@@ -510,9 +545,9 @@ class HandReplay:
             self.turn, self.phase = self.saved
             self.saved = None
         elif back and st.pending_back > 0:
-            self.turn, self.phase = s, "replace"
+            self.turn, self.phase = s, REPLACE
         else:
-            self.turn, self.phase = s, "act"
+            self.turn, self.phase = s, ACT
 
     def check_wall(self, s: int, t: int, back: bool, index: int | None = None) -> None:
         """Check a draw against the logged wall(s); ``index`` overrides the position (a
@@ -558,8 +593,8 @@ class HandReplay:
         if not T.is_flower(t):
             self.find("turn_order/wrong_phase", f"seat {s} set aside {ev.tile}, which is not a flower", seat=s)
             return
-        before_play = self.discards_made == 0 and self.phase in ("act", "draw", "replace")
-        if not before_play and not (self.phase in ("act", "replace") and s == self.turn):
+        before_play = self.discards_made == 0 and self.phase in (ACT, DRAW, REPLACE)
+        if not before_play and not ((self.phase == ACT or self.phase == REPLACE) and s == self.turn):
             self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
         self.remove(s, t, 1, "set aside {tile}", "illegal_discard/not_held")
         st.flowers.append(t)
@@ -576,22 +611,22 @@ class HandReplay:
         st = self.seats[s]
         st.pending_back += 1
         st.back_reasons.append(reason)
-        if self.phase != "replace":
-            self.saved = (self.turn, self.phase) if reason == "flower" or resume else (s, "act")
+        if self.phase != REPLACE:
+            self.saved = (self.turn, self.phase) if reason == "flower" or resume else (s, ACT)
         self.turn = s
-        self.phase = "replace"
+        self.phase = REPLACE
 
     def on_discard(self, ev: L.Discard) -> None:
         s, t = ev.seat, T.tile(ev.tile)
         st = self.seats[s]
-        if self.phase == "seabed":
+        if self.phase == SEABED:
             self.find("turn_order/seabed", f"seat {s} discarded during the seabed phase", seat=s)
-        elif self.phase == "replace" and s == self.turn:
+        elif self.phase == REPLACE and s == self.turn:
             self.find("turn_order/missing_replacement", f"seat {s} discarded before its replacement draw", seat=s)
             st.pending_back = 0
             st.back_reasons.clear()
             self.saved = None
-        elif not (self.phase == "act" and s == self.turn):
+        elif not (self.phase == ACT and s == self.turn):
             self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
         if t in st.wilds:
             self.find("illegal_discard/wild", f"seat {s} discarded a wild tile {ev.tile}", seat=s, recorded=ev.tile)
@@ -633,7 +668,7 @@ class HandReplay:
         self.claims = ev.claims
         self.claim_seq = ev.seq
         self.turn = s
-        self.phase = "claim"
+        self.phase = CLAIM
 
     # 明星三缺一 (seed 002): the early-ready facts ------------------------------------------
     def note_early_ready(self, st: SeatState) -> None:
@@ -670,12 +705,10 @@ class HandReplay:
         if executed is None:
             exhausted = self.wall_exhausted()  # asked while the discarder's turn is current
             self.turn = (discarder + 1) % 4
-            self.phase = "draw"
+            self.phase = DRAW
             left = self.drawable_left() if self.own_wall_sizes is None else None
             if exhausted:
-                self.exhausted = True
-                self.ended = True
-                self.phase = "ended"
+                self.end_exhausted()
             elif self.rs.seabed and left is not None and left <= self.rs.seabed:
                 self.start_seabed((discarder + 1) % 4, left)
             if self.abortive and not self.ended:
@@ -706,7 +739,7 @@ class HandReplay:
         self.claims = None
         self.last_added_kong = None
         self.seats[konger].pending_back -= 1  # owe_replacement counts it again
-        self.phase = "act"
+        self.phase = ACT
         self.turn = konger
         self.owe_replacement(konger, "kong")
 
@@ -753,7 +786,7 @@ class HandReplay:
     def claim_target(self, ev: L.Chi | L.Pon | L.Kong, call: str) -> int | None:
         """Validate that a call takes the last discard; returns the tile or None."""
         t = T.tile(ev.tile)
-        if self.phase != "claim" or self.last_discard is None:
+        if self.phase != CLAIM or self.last_discard is None:
             self.wrong_turn(ev, "a call is only possible right after a discard")
             return None
         discarder, dt, _ = self.last_discard
@@ -804,7 +837,7 @@ class HandReplay:
         meld = Meld(MeldKind.CHI, tuple(seq), t, (s - discarder) % 4)
         self.take_call(ev, meld, discarder)
         self.seats[s].called = meld
-        self.phase = "act"
+        self.phase = ACT
         self.seats[s].last_draw = None
 
     def on_pon(self, ev: L.Pon) -> None:
@@ -820,7 +853,7 @@ class HandReplay:
         meld = Meld(MeldKind.PON, (t, t, t), t, (s - discarder) % 4)
         self.take_call(ev, meld, discarder)
         self.seats[s].called = meld
-        self.phase = "act"
+        self.phase = ACT
         self.seats[s].last_draw = None
 
     def on_kong(self, ev: L.Kong) -> None:
@@ -837,12 +870,12 @@ class HandReplay:
 
     def need_replacement(self, s: int) -> None:
         self.seats[s].called = None
-        self.phase = "act"
+        self.phase = ACT
         self.owe_replacement(s, "kong")
 
     def kong_turn_check(self, ev: L.Event) -> bool:
         st = self.seats[ev.seat]
-        if not (self.phase == "act" and ev.seat == self.turn):
+        if not (self.phase == ACT and ev.seat == self.turn):
             self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
         if st.called is not None and not self.rs.kong_after_call:
             self.find("illegal_call/kong_after_call", f"seat {ev.seat} declared a kong in the turn of its {st.called.kind}",
@@ -851,7 +884,7 @@ class HandReplay:
 
     def on_concealed_kong(self, ev: L.ConcealedKong) -> None:
         s, t = ev.seat, T.tile(ev.tile)
-        in_turn = self.phase == "act" and s == self.turn
+        in_turn = self.phase == ACT and s == self.turn
         if in_turn:
             self.kong_turn_check(ev)
         elif self.at_deal():
@@ -876,7 +909,7 @@ class HandReplay:
     # the deal -----------------------------------------------------------------
     def at_deal(self) -> bool:
         """Before the first discard, in a ruleset where every seat may make concealed kongs then."""
-        return self.rs.deal_kongs and self.discards_made == 0 and self.phase in ("act", "draw", "replace")
+        return self.rs.deal_kongs and self.discards_made == 0 and self.phase in (ACT, DRAW, REPLACE)
 
     def check_deal_kong_order(self, ev: L.ConcealedKong) -> None:
         """Concealed kongs at the deal go seat by seat, 东→南→西→北 from the dealer (二、二)10);
@@ -909,94 +942,126 @@ class HandReplay:
         self.claim_seq = ev.seq
         st.pending_back += 1
         self.turn = s
-        self.phase = "rob"
+        self.phase = ROB
 
     def on_ready(self, ev: L.Ready) -> None:
         self.seats[ev.seat].ready = True
 
     # wins --------------------------------------------------------------------
     def on_win(self, ev: L.Win) -> None:
+        """A declared win: the resolver of its kind checks it against the table and says how it
+        was made; :meth:`take_win` judges it and records it (the shared tail)."""
         s, t = ev.seat, T.tile(ev.tile)
         self.window_wins.add(s)
-        st = self.seats[s]
-        self_drawn = ev.from_ == s and not ev.robbing_kong
-        last_tile = False
-        kong_flag = False
         if ev.robbing_kong:
-            if self.phase != "rob" or self.last_added_kong is None:
-                self.find("false_win/wrong_tile", f"seat {s} robbed a kong but no added kong is open", seat=s)
-                win_type, from_seat = "robbing_kong", ev.from_
-            else:
-                konger, kt = self.last_added_kong
-                if kt != t or konger != ev.from_:
-                    self.find("false_win/wrong_tile", f"seat {s} robbed {ev.tile}; the added kong is {T.name(kt)}",
-                              seat=s, expected=T.name(kt), recorded=ev.tile)
-                win_type, from_seat = "robbing_kong", konger
-            kong_flag = True
-        elif self_drawn and self.phase == "seabed" and s == self.seabed_drawer:
-            if st.last_draw != t:
-                self.find("false_win/wrong_tile", f"seat {s} declared a seabed win on {ev.tile}, it received "
-                          f"{T.name(st.last_draw) if st.last_draw is not None else 'none'}", seat=s,
-                          recorded=ev.tile)
-            # a replacement kept as the seat's seabed tile (二、一)6 e ②) is still a kong's or a flower's
-            kong_flag = self.replacement_of(s) == "kong"
-            win_type, from_seat, last_tile = ("kong_replacement" if kong_flag else "self_drawn"), None, True
-        elif self_drawn and st.hand[t] > 0 and self.instant_win_declared(s, t):
-            win_type, from_seat = "self_drawn", None  # e.g. 三财神: a win at any moment
-        elif self_drawn:
-            if not (self.phase == "act" and self.turn == s):
-                self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
-            if st.last_draw != t:
-                self.find("false_win/wrong_tile", f"seat {s} declared a self-drawn win on {ev.tile}, its last draw is "
-                          f"{T.name(st.last_draw) if st.last_draw is not None else 'none'}", seat=s,
-                          expected=T.name(st.last_draw) if st.last_draw is not None else None, recorded=ev.tile)
-            kong_flag = self.replacement_of(s) == "kong"
-            win_type, from_seat = ("kong_replacement" if kong_flag else "self_drawn"), None
-            last_tile = self.wall_exhausted_for_self_draw()
+            how = self.robbing_kong_win(ev, s, t)
+        elif ev.from_ != s:
+            how = self.discard_win(ev, s, t)
+        elif self.phase == SEABED and s == self.seabed_drawer:
+            how = self.seabed_win(ev, s, t)
+        elif self.seats[s].hand[t] > 0 and self.instant_win_declared(s, t):
+            how = WinKind("self_drawn", None, False, False)  # e.g. 三财神: a win at any moment
         else:
-            if self.phase != "claim" or self.last_discard is None:
-                self.wrong_turn(ev, "a win on a discard is only possible right after a discard")
-                win_type, from_seat = "discard", ev.from_
-            else:
-                discarder, dt, _ = self.last_discard
-                if dt != t or ev.from_ != discarder:
-                    self.find("false_win/wrong_tile",
-                              f"seat {s} won on {ev.tile} from seat {ev.from_}; the last discard is {T.name(dt)} by {discarder}",
-                              seat=s, expected=f"{T.name(dt)} from {discarder}", recorded=f"{ev.tile} from {ev.from_}")
-                win_type, from_seat = "discard", discarder
-                last_tile = self.wall_exhausted()
-        in_hand = self_drawn
-        sit, score, reason = self.evaluate(s, t, self_drawn=self_drawn, in_hand=in_hand, kong=kong_flag,
-                                           last_tile=last_tile, from_seat=from_seat)
-        legal = reason is None
-        rec = WinRecordInternal(s, from_seat, t, win_type, last_tile, sit, score, legal)
-        if legal:
-            if any(w.legal for w in self.wins) and not (self.rs.multiple_winners and win_type != "self_drawn"):
-                self.find("claim_priority/seat_order", f"a second winner (seat {s}) where one winner is allowed",
-                          seat=s)
-            self.wins.append(rec)
-            if not in_hand:
-                st.add(t)  # the winning tile joins the hand for end-of-hand scoring
-                if win_type == "discard" and from_seat is not None:
-                    d = self.seats[from_seat]
-                    if d.discards and d.discards[-1] == t and not self.rs.multiple_winners:
-                        d.discards.pop()
-                elif win_type == "robbing_kong" and from_seat is not None:
-                    self.unmake_added_kong(from_seat, t)
-            if self.rs.multiple_winners and win_type != "self_drawn":
-                self.pending_end = True  # others may still win on the same tile
-            else:
-                self.finish_win(s)
-        elif reason is not None:
-            code, message = reason
-            self.find(code, message, seat=s, recorded=ev.tile)
-            self.wins.append(rec)
-            self.false_wins.append(s)
-            st.barred = st.barred or code
-            pen = self.rs.false_win_penalty(s, self.dealer)
-            self.penalties = [a + b for a, b in zip(self.penalties, pen, strict=True)]
-            if self.rs.false_win_ends_hand:
-                self.end_on_false_win(s)
+            how = self.self_drawn_win(ev, s, t)
+        self.take_win(ev, s, t, how)
+
+    def robbing_kong_win(self, ev: L.Win, s: int, t: int) -> WinKind:
+        """抢杠和: a win on the tile of the open added kong."""
+        if self.phase != ROB or self.last_added_kong is None:
+            self.find("false_win/wrong_tile", f"seat {s} robbed a kong but no added kong is open", seat=s)
+            return WinKind("robbing_kong", ev.from_, True, False)
+        konger, kt = self.last_added_kong
+        if kt != t or konger != ev.from_:
+            self.find("false_win/wrong_tile", f"seat {s} robbed {ev.tile}; the added kong is {T.name(kt)}",
+                      seat=s, expected=T.name(kt), recorded=ev.tile)
+        return WinKind("robbing_kong", konger, True, False)
+
+    def discard_win(self, ev: L.Win, s: int, t: int) -> WinKind:
+        """A win on the open discard."""
+        if self.phase != CLAIM or self.last_discard is None:
+            self.wrong_turn(ev, "a win on a discard is only possible right after a discard")
+            return WinKind("discard", ev.from_, False, False)
+        discarder, dt, _ = self.last_discard
+        if dt != t or ev.from_ != discarder:
+            self.find("false_win/wrong_tile",
+                      f"seat {s} won on {ev.tile} from seat {ev.from_}; the last discard is {T.name(dt)} by {discarder}",
+                      seat=s, expected=f"{T.name(dt)} from {discarder}", recorded=f"{ev.tile} from {ev.from_}")
+        return WinKind("discard", discarder, False, self.wall_exhausted())
+
+    def seabed_win(self, ev: L.Win, s: int, t: int) -> WinKind:
+        """A win on the seabed tile the seat received (the hand's last for it)."""
+        st = self.seats[s]
+        if st.last_draw != t:
+            self.find("false_win/wrong_tile", f"seat {s} declared a seabed win on {ev.tile}, it received "
+                      f"{T.name(st.last_draw) if st.last_draw is not None else 'none'}", seat=s,
+                      recorded=ev.tile)
+        # a replacement kept as the seat's seabed tile (二、一)6 e ②) is still a kong's or a flower's
+        kong = self.replacement_of(s) == "kong"
+        return WinKind("kong_replacement" if kong else "self_drawn", None, kong, True)
+
+    def self_drawn_win(self, ev: L.Win, s: int, t: int) -> WinKind:
+        """A win on the seat's own last draw, in its turn."""
+        st = self.seats[s]
+        if not (self.phase == ACT and self.turn == s):
+            self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
+        if st.last_draw != t:
+            self.find("false_win/wrong_tile", f"seat {s} declared a self-drawn win on {ev.tile}, its last draw is "
+                      f"{T.name(st.last_draw) if st.last_draw is not None else 'none'}", seat=s,
+                      expected=T.name(st.last_draw) if st.last_draw is not None else None, recorded=ev.tile)
+        kong = self.replacement_of(s) == "kong"
+        # 妙手回春: the drawn tile was the hand's last (as Botzone's judge has it: the seat after the
+        # drawer has an empty wall, the same test as after a discard)
+        return WinKind("kong_replacement" if kong else "self_drawn", None, kong, self.wall_exhausted())
+
+    def take_win(self, ev: L.Win, s: int, t: int, how: WinKind) -> None:
+        """Judge a declared win made ``how`` and record it: a legal one joins the wins (and may end
+        the hand), a false one is reported, bars the seat and costs its penalty."""
+        self_drawn = how.from_seat is None  # the winning tile is the seat's own, in its hand already
+        judged = self.judge_win(s, t, self_drawn=self_drawn, in_hand=self_drawn, kong=how.kong,
+                                last_tile=how.last_tile, from_seat=how.from_seat,
+                                last_copy=self.last_copy(t, self_drawn=self_drawn, in_hand=self_drawn, kong=how.kong))
+        rec = WinRecordInternal(s, how.from_seat, t, how.win_type, how.last_tile, judged.situation, judged.score,
+                                judged.reason is None)
+        if judged.reason is None:
+            self.accept_win(rec, in_hand=self_drawn)
+        else:
+            self.reject_win(ev, rec, judged.reason)
+
+    def accept_win(self, rec: WinRecordInternal, *, in_hand: bool) -> None:
+        """A legal win: recorded, the tile joins the winner's hand (unless ``in_hand``), then the hand
+        ends or (several winners allowed) waits for the other winners on the same tile."""
+        s, t, win_type, from_seat = rec.seat, rec.tile, rec.win_type, rec.from_seat
+        if self.wins and any(w.legal for w in self.wins) and \
+                not (self.rs.multiple_winners and win_type != "self_drawn"):
+            self.find("claim_priority/seat_order", f"a second winner (seat {s}) where one winner is allowed",
+                      seat=s)
+        self.wins.append(rec)
+        if not in_hand:
+            self.seats[s].add(t)  # the winning tile joins the hand for end-of-hand scoring
+            if win_type == "discard" and from_seat is not None:
+                d = self.seats[from_seat]
+                if d.discards and d.discards[-1] == t and not self.rs.multiple_winners:
+                    d.discards.pop()
+            elif win_type == "robbing_kong" and from_seat is not None:
+                self.unmake_added_kong(from_seat, t)
+        if self.rs.multiple_winners and win_type != "self_drawn":
+            self.pending_end = True  # others may still win on the same tile
+        else:
+            self.finish_win(s)
+
+    def reject_win(self, ev: L.Win, rec: WinRecordInternal, reason: tuple[str, str]) -> None:
+        """A false win: reported and recorded, the seat barred, its penalty paid."""
+        s = rec.seat
+        code, message = reason
+        self.find(code, message, seat=s, recorded=ev.tile)
+        self.wins.append(rec)
+        self.false_wins.append(s)
+        st = self.seats[s]
+        st.barred = st.barred or code
+        pen = self.rs.false_win_penalty(s, self.dealer)
+        self.penalties = [a + b for a, b in zip(self.penalties, pen, strict=True)]
+        if self.rs.false_win_ends_hand:
+            self.end_on_false_win(s)
 
     def end_on_false_win(self, s: int) -> None:
         """The platform ends the hand on a false win (Botzone): a draw with only the penalty paid.
@@ -1011,7 +1076,7 @@ class HandReplay:
         holds, or in its turn (the dealer at the deal: 天和 with 三财神) on one of its wild tiles
         other than its last draw."""
         st = self.seats[s]
-        acting = self.phase == "act" and self.turn == s
+        acting = self.phase == ACT and self.turn == s
         if acting and (t not in st.wilds or st.last_draw == t):
             return False
         return self.rs.instant_win(st.concealed(), s, self.dealer, self.indicator)
@@ -1029,13 +1094,13 @@ class HandReplay:
     def finish_win(self, s: int | None) -> None:
         """Close the window the win was made in (checking declared claims) and end the hand."""
         executed = (s, "win") if s is not None else None
-        if self.phase == "claim":
+        if self.phase == CLAIM:
             self.close_claim_window(executed)
-        elif self.phase == "rob":
+        elif self.phase == ROB:
             self.check_priority(self.claims, executed, self.last_added_kong[0] if self.last_added_kong else -1,
                                 self.claim_seq)
         self.ended = True
-        self.phase = "ended"
+        self.phase = ENDED
 
     def finish_multiple_win(self) -> None:
         self.pending_end = False
@@ -1061,55 +1126,63 @@ class HandReplay:
                 continue  # scored as a win a moment ago; keep the first score
             w.situation = sit
 
-    def wall_exhausted_for_self_draw(self) -> bool:
-        """妙手回春: the drawer's tile was the hand's last (checked on Botzone's judge: the seat
-        after the drawer has an empty wall, the same test as after a discard)."""
-        return self.wall_exhausted()
-
-    def evaluate(self, s: int, t: int, *, self_drawn: bool, in_hand: bool, kong: bool, last_tile: bool,
-                 from_seat: int | None) -> tuple[WinSituation | None, Score | None, tuple[str, str] | None]:
+    def judge_win(self, s: int, t: int, *, self_drawn: bool, in_hand: bool, from_seat: int | None,
+                  kong: bool = False, last_tile: bool = False, last_copy: bool = False) -> WinJudgement:
+        """The one judgement of a win, declared (:meth:`on_win`) or asked about (:meth:`can_win_now`,
+        :meth:`could_win`, :meth:`win_value`): seat ``s`` wins on ``t`` (already among its tiles when
+        ``in_hand``), from ``from_seat`` (None: by itself). Builds the situation with the given flags,
+        then tries in order: a seat that may not win (barred, dead, 过水 on a discard), the ruleset's
+        score (not a winning shape), its minimum, a way of winning it forbids."""
         st = self.seats[s]
-        counts = list(st.hand)
-        if not in_hand:
-            counts[t] += 1
-        if counts[t] <= 0:
-            return None, None, ("false_win/incomplete", f"seat {s} does not hold the winning tile {T.name(t)}")
-        counts[t] -= 1
-        concealed = tiles_of(counts)
-        seat_wind = (s - self.dealer) % 4
-        visible_other = self.visible[t] - (1 if not in_hand and not kong else 0)
+        hand = st.hand
+        if in_hand:
+            if hand[t] <= 0:
+                return WinJudgement(None, None, ("false_win/incomplete",
+                                                 f"seat {s} does not hold the winning tile {T.name(t)}"))
+            counts = list(hand)
+            counts[t] -= 1
+            concealed = tiles_of(counts)
+        else:
+            concealed = tiles_of(hand)  # the standing tiles; the winning tile comes from another seat
         sit = WinSituation(
             concealed=concealed, melds=tuple(st.melds), win_tile=t, self_drawn=self_drawn,
-            seat_wind=seat_wind, round_wind=self.round_wind, flowers=tuple(st.flowers),
-            last_tile=last_tile, kong=kong, last_copy=visible_other >= 3 and not (kong and not self_drawn),  # 抢杠和 only
-            extra=self.situation_extra(s, from_seat),
-        )
+            seat_wind=(s - self.dealer) % 4, round_wind=self.round_wind, flowers=tuple(st.flowers),
+            last_tile=last_tile, kong=kong, last_copy=last_copy, extra=self.situation_extra(s, from_seat))
         if st.barred:
-            return sit, None, ("false_win/no_win_allowed", f"seat {s} may not win this hand ({st.barred})")
+            return WinJudgement(sit, None, ("false_win/no_win_allowed",
+                                            f"seat {s} may not win this hand ({st.barred})"))
         if st.dead:
-            return sit, None, ("false_win/dead_hand", f"seat {s} declared a win with a dead hand ({st.dead})")
+            return WinJudgement(sit, None, ("false_win/dead_hand",
+                                            f"seat {s} declared a win with a dead hand ({st.dead})"))
         if st.passed_win and not self_drawn:
-            return sit, None, ("false_win/passed_win",
-                               f"seat {s} passed a win earlier and has not discarded since (过水)")
+            return WinJudgement(sit, None, ("false_win/passed_win",
+                                            f"seat {s} passed a win earlier and has not discarded since (过水)"))
         try:
             score = self.rs.score_win(sit)
         except NotAWin as e:
-            return sit, None, ("false_win/incomplete", f"seat {s}: {e} ({T.fmt(concealed)} + {T.name(t)}"
-                               f"{' ' + ' '.join(map(str, st.melds)) if st.melds else ''})")
+            return WinJudgement(sit, None, ("false_win/incomplete",
+                                            f"seat {s}: {e} ({T.fmt(concealed)} + {T.name(t)}"
+                                            f"{' ' + ' '.join(map(str, st.melds)) if st.melds else ''})"))
         if score.below_minimum:
-            return sit, score, ("false_win/below_minimum",
-                                f"seat {s}'s hand scores {score.total}, below the ruleset's minimum")
+            return WinJudgement(sit, score, ("false_win/below_minimum",
+                                             f"seat {s}'s hand scores {score.total}, below the ruleset's minimum"))
         forbidden = self.rs.forbidden_win(sit)
         if forbidden is not None:
-            return sit, None, forbidden
-        return sit, score, None
+            return WinJudgement(sit, None, forbidden)
+        return WinJudgement(sit, score, None)
+
+    def last_copy(self, t: int, *, self_drawn: bool, in_hand: bool, kong: bool) -> bool:
+        """和绝张: the three other copies of ``t`` are on the table (a robbed kong's tile never is:
+        抢杠和 scores as such)."""
+        visible_other = self.visible[t] - (1 if not in_hand and not kong else 0)
+        return visible_other >= 3 and not (kong and not self_drawn)
 
     def situation_extra(self, s: int, from_seat: int | None) -> tuple[tuple[str, object], ...]:
         out = situation_extra(
             dealer=self.dealer, seat=s, from_seat=from_seat, discards_made=self.discards_made,
             first_go_round=self.first_go_round, any_melds=sum(len(x.melds) for x in self.seats) > self.deal_melds,
             ready=self.seats[s].ready, indicator=self.indicator, wilds=self.seats[s].wilds)
-        more = list(self.discard_fields) if from_seat is not None and self.phase == "claim" else []
+        more = list(self.discard_fields) if from_seat is not None and self.phase == CLAIM else []
         if self.seats[s].declined_win:
             more.append(("declined_win", True))
         replacement = self.replacement_of(s) if from_seat is None else None
@@ -1127,29 +1200,35 @@ class HandReplay:
         st = self.seats[s]
         if not st.last_draw_back or st.last_back_reason not in ("kong", "flower"):
             return None
-        if self.turn == s or (self.phase == "seabed" and self.seabed_drawer == s):
+        if self.turn == s or (self.phase == SEABED and self.seabed_drawer == s):
             return st.last_back_reason
         return None
 
     def can_win_now(self, st: SeatState) -> bool:
-        """Do the seat's tiles (one more than a hand) win as they stand (shape and score)?"""
-        if st.dead or st.barred or st.last_draw is None or st.hand[st.last_draw] <= 0:
+        """Do the seat's tiles (one more than a hand) win as they stand, its last draw as the winning
+        tile (shape, minimum and the ruleset's forbidden ways; asked as a plain self-drawn win)?"""
+        t = st.last_draw
+        if st.dead or st.barred or t is None or st.hand[t] <= 0:
             return False
         counts = list(st.hand)
-        counts[st.last_draw] -= 1
+        counts[t] -= 1
         if not self.rs.may_complete_with_one(tuple(counts), st.melds, st.wilds):
             return False  # the hand before the draw could not win on any tile
         kept = any(st.hand[T.FLOWER0:])
         if not self.rs.is_complete(st.hand[:] if kept else st.hand[:34], st.melds, st.wilds):
             return False
-        concealed = tiles_of(counts)
-        sit = WinSituation(concealed=concealed, melds=tuple(st.melds), win_tile=st.last_draw, self_drawn=True,
-                           seat_wind=(st.seat - self.dealer) % 4, round_wind=self.round_wind,
-                           flowers=tuple(st.flowers), extra=self.situation_extra(st.seat, None))
-        try:
-            return not self.rs.score_win(sit).below_minimum and self.rs.forbidden_win(sit) is None
-        except NotAWin:
+        return self.judge_win(st.seat, t, self_drawn=True, in_hand=True, from_seat=None).reason is None
+
+    def could_win(self, y: int, t: int, discarder: int) -> bool:
+        """Would seat ``y`` win on ``discarder``'s discard ``t`` (a seat that may win, shape, minimum,
+        the ruleset's forbidden ways)? The cheap shape tests first: most seats are far from a win."""
+        st = self.seats[y]
+        if st.dead or st.barred or st.passed_win:
             return False
+        if not self.chances.shape_wins(self, y, t):  # the ruleset's quick no and shape test, cached per hand state
+            return False
+        return self.judge_win(y, t, self_drawn=False, in_hand=False, from_seat=discarder,
+                              last_tile=self.wall_exhausted()).reason is None
 
     # ------------------------------------------------------------------ end
     def hand_end(self) -> HandEnd:
@@ -1160,38 +1239,22 @@ class HandReplay:
         return HandEnd(self.dealer, self.round_wind, wins, tuple(self.false_wins), seats,
                        tuple(tuple(st.feeders) for st in self.seats))
 
-    def legal_wins(self) -> Iterator[WinRecordInternal]:
-        return (w for w in self.wins if w.legal)
-
-    def could_win(self, y: int, t: int, discarder: int) -> bool:
-        st = self.seats[y]
-        if st.dead or st.barred or st.passed_win:
-            return False
-        if not self.chances.shape_wins(self, y, t):  # the ruleset's quick no and shape test, cached per hand state
-            return False
-        concealed = tiles_of(st.hand)
-        sit = WinSituation(concealed=concealed, melds=tuple(st.melds), win_tile=t, self_drawn=False,
-                           seat_wind=(y - self.dealer) % 4, round_wind=self.round_wind, flowers=tuple(st.flowers),
-                           last_tile=self.wall_exhausted(), extra=self.situation_extra(y, discarder))
-        try:
-            return not self.rs.score_win(sit).below_minimum and self.rs.forbidden_win(sit) is None
-        except NotAWin:
-            return False
-
     def win_value(self, s: int, t: int, *, self_drawn: bool) -> int | None:
         """What-if for oracles: the ruleset's total if seat ``s`` won on ``t`` right now — its own
         last draw (``self_drawn``), the open discard, or the open added kong (robbing) — or None if
         the tiles do not win. Dead/barred seats, 过水 and the minimum are not applied here."""
-        robbing = not self_drawn and self.phase == "rob"
+        robbing = not self_drawn and self.phase == ROB
         kong = robbing or (self_drawn and self.replacement_of(s) == "kong")
-        sit, score, _ = self.evaluate(s, t, self_drawn=self_drawn, in_hand=self_drawn, kong=kong,
-                                      last_tile=False if robbing else self.wall_exhausted(),
-                                      from_seat=None if self_drawn else self.turn)
-        if sit is None:
+        judged = self.judge_win(s, t, self_drawn=self_drawn, in_hand=self_drawn, kong=kong,
+                                last_tile=False if robbing else self.wall_exhausted(),
+                                last_copy=self.last_copy(t, self_drawn=self_drawn, in_hand=self_drawn, kong=kong),
+                                from_seat=None if self_drawn else self.turn)
+        if judged.situation is None:
             return None
+        score = judged.score
         if score is None:
             try:
-                score = self.rs.score_win(sit)
+                score = self.rs.score_win(judged.situation)
             except NotAWin:
                 return None
         return score.total

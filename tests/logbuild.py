@@ -159,3 +159,11 @@ def draw_game(game_id: str) -> dict:
             "outcome": {"result": "draw", "deltas": [0, 0, 0, 0]},
         }],
     }
+# A hand under MCR's 8-fan minimum: seat 1 wins on the dealer's 5s with fewer than 8 fan.
+LOW_DEAL = ["5s123m789m11223z99p", "234m456p678s2345s", "123456789p1234z", "123456789m5566z"]
+
+# 抢杠和: the dealer adds 5s to its pon, seat 1 robs it (its 46s waits on 5s).
+ROB_DEAL = ["55s123m456m789m123z", "123p456p789p11z46s", "123456789m2345z", "111222333s777z9s"]
+ROB_LINES = ("0 discard 1z", "1 draw 8m", "1 discard 8m", "2 draw 6m", "2 discard 6m", "3 draw 5s", "3 discard 5s",
+             "0 pon 5s from 3", "0 discard 2z", "1 draw 7m", "1 discard 7m", "2 draw 9p", "2 discard 9p",
+             "3 draw 4m", "3 discard 4m", "0 draw 5s", "0 added_kong 5s claims 1:win", "1 win 5s from 0 rob")

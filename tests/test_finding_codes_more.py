@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import copy
 
-from tests.logbuild import codes, game, hand, with_outcomes
+from tests.logbuild import LOW_DEAL, codes, game, hand, with_outcomes
 from tests.longgang_build import HandBuilder, clean_win
 from tests.longgang_build import audit as lg_audit
 from tests.longgang_build import codes as lg_codes
 
-LOW = ["5s123m789m11223z99p", "234m456p678s2345s", "123456789p1234z", "123456789m5566z"]
-
 
 def test_win_below_minimum():
-    g = with_outcomes(game(hand(LOW, "0 discard 5s", "1 win 5s from 0")))
+    g = with_outcomes(game(hand(LOW_DEAL, "0 discard 5s", "1 win 5s from 0")))
     assert "false_win/below_minimum" in codes(g)
-    g8 = with_outcomes(game(hand(LOW, "0 discard 5s", "1 win 5s from 0"), options={"min_fan": 7}))
+    g8 = with_outcomes(game(hand(LOW_DEAL, "0 discard 5s", "1 win 5s from 0"), options={"min_fan": 7}))
     assert codes(g8) == []
 
 

@@ -7,7 +7,16 @@ import copy
 import pytest
 
 from mahjong_audit.engine.findings import CODES, Kind
-from tests.logbuild import NINE_GATES_DEAL, audit, codes, game, hand, with_outcomes
+from tests.logbuild import (
+    NINE_GATES_DEAL,
+    ROB_DEAL,
+    ROB_LINES,
+    audit,
+    codes,
+    game,
+    hand,
+    with_outcomes,
+)
 
 D = NINE_GATES_DEAL
 
@@ -321,12 +330,6 @@ def test_ignored_win_where_several_winners_are_allowed():
     one = game(hand(deal, "0 discard 5p claims 1:win,2:win", "1 win 5p from 0"), ruleset="guangdong")
     found = [f for f in audit(with_outcomes(one)).findings]
     assert [(f.code, f.seat) for f in found] == [("claim_priority/ignored_win", 2)]
-
-
-ROB_DEAL = ["55s123m456m789m123z", "123p456p789p11z46s", "123456789m2345z", "111222333s777z9s"]
-ROB_LINES = ("0 discard 1z", "1 draw 8m", "1 discard 8m", "2 draw 6m", "2 discard 6m", "3 draw 5s", "3 discard 5s",
-             "0 pon 5s from 3", "0 discard 2z", "1 draw 7m", "1 discard 7m", "2 draw 9p", "2 discard 9p",
-             "3 draw 4m", "3 discard 4m", "0 draw 5s", "0 added_kong 5s claims 1:win", "1 win 5s from 0 rob")
 
 
 def test_robbing_an_added_kong_is_a_win_on_the_kongers_discard():

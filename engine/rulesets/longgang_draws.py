@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import MeldKind
+from mahjong_audit.engine.replay import ACT
 from mahjong_audit.engine.ruleset import TableView
 
 #: option value → (names in the seed, passage)
@@ -70,7 +71,7 @@ def nine_terminals(v: TableView) -> bool:
     """九么九和, declared from the first hand: the log ends with the seat to play (after its first
     draw; the dealer after the deal) holding nine or more different terminal/honour kinds,
     before its first discard and with no set called or kong declared in the hand."""
-    if v.stage != "log_end" or v.phase != "act":
+    if v.stage != "log_end" or v.phase != ACT:
         return False
     if any(v.melds) or any(s == v.turn for s, _ in v.discard_log):
         return False
