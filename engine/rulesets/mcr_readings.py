@@ -11,7 +11,7 @@ same look-up. Like :mod:`mahjong_audit.engine.rulesets.longgang_readings` beside
 * :class:`SuitFacts` — one suit of the standing tiles: its readings in canonical order
   (:class:`Reading`), the OR / AND of its tiles' traits (:data:`TILE_TRAITS`), the kinds
   held four times, whether every count is even, how many kinds. Memoised per suit on the
-  suit's counts (:data:`SUIT_FACTS`).
+  suit's counts.
 * :func:`canonical_readings` — the 4-sets + pair readings of a hand from its four suits'
   facts, in the canonical order the scorer's tie-break depends on (mcr_scoring's docstring).
 * :class:`SuitWaits`, :func:`wait_tiles`, :func:`single_wait` — the tiles that would
@@ -24,12 +24,11 @@ same look-up. Like :mod:`mahjong_audit.engine.rulesets.longgang_readings` beside
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import lru_cache, partial
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import product
 from operator import itemgetter
 from types import MappingProxyType
-from typing import Final, TypeVar, final
+from typing import Final, final
 
 from mahjong_audit.engine import tiles as T
 
@@ -58,7 +57,7 @@ _CANON_SUITS = (0, 2, 1, 3)  # 万 条 饼 字: the reference tile order
 HON, WND, DRG, TH, GRN, REV = 1, 2, 4, 8, 16, 32
 SUIT_BITS = (64, 128, 256)
 RANK_MASK = 0x3FF << 10  # ranks 1..9 at bits 10..18
-TERM_HONOR = frozenset(T.TERMINALS_AND_HONOURS)
+TERM_HONOR = frozenset(t for t in range(34) if T.is_terminal_or_honour(t))
 _GREEN = frozenset(T.parse("23468s6z"))
 _REVERSIBLE = frozenset(T.parse("1234589p245689s5z"))
 
@@ -242,19 +241,32 @@ def _suit_waits(sub: tuple[int, ...], s: int) -> SuitWaits:
     return SuitWaits(status(sub, -1), tuple(waits), odd)
 
 
-_R = TypeVar("_R")
+#: the most shapes each memo below keeps (then it computes what it does not hold)
+MEMO_MAX = 1 << 16
+#: per suit (万 饼 条 字 as tiles number them): its counts -> :class:`SuitFacts` / :class:`SuitWaits`,
+#: memoised as they are met (plain dicts: a look-up is one hash of the counts)
+_FACTS: tuple[dict[tuple[int, ...], SuitFacts], ...] = ({}, {}, {}, {})
+_WAITS: tuple[dict[tuple[int, ...], SuitWaits], ...] = ({}, {}, {}, {})
 
 
-def _memo_per_suit(fn: Callable[[tuple[int, ...], int], _R],
-                   maxsize: int = 1 << 15) -> tuple[Callable[[tuple[int, ...]], _R], ...]:
-    """One single-argument memoised ``fn(sub, s)`` per suit (the cheapest cache look-up)."""
-    return tuple(lru_cache(maxsize=maxsize)(partial(fn, s=s)) for s in range(4))
+def _facts_of(sub: tuple[int, ...], s: int) -> SuitFacts:
+    memo = _FACTS[s]
+    f = memo.get(sub)
+    if f is None:
+        f = _suit_facts(sub, s)
+        if len(memo) < MEMO_MAX:
+            memo[sub] = f
+    return f
 
 
-#: per suit (万 饼 条 字 as tiles number them), the memoised :class:`SuitFacts` of its counts
-SUIT_FACTS = _memo_per_suit(_suit_facts)
-#: per suit, the memoised :class:`SuitWaits` of its counts
-SUIT_WAITS = _memo_per_suit(_suit_waits)
+def _waits_of(sub: tuple[int, ...], s: int) -> SuitWaits:
+    memo = _WAITS[s]
+    w = memo.get(sub)
+    if w is None:
+        w = _suit_waits(sub, s)
+        if len(memo) < MEMO_MAX:
+            memo[sub] = w
+    return w
 
 
 # --------------------------------------------------------------------------- the hand
@@ -267,8 +279,7 @@ def subs(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
 
 def suit_facts(suits: tuple[tuple[int, ...], ...]) -> tuple[SuitFacts, SuitFacts, SuitFacts, SuitFacts]:
     """The four suits' :class:`SuitFacts` (``suits`` as :func:`subs` cuts them)."""
-    f = SUIT_FACTS
-    return f[0](suits[0]), f[1](suits[1]), f[2](suits[2]), f[3](suits[3])
+    return _facts_of(suits[0], 0), _facts_of(suits[1], 1), _facts_of(suits[2], 2), _facts_of(suits[3], 3)
 
 
 def canonical_readings(facts: Sequence[SuitFacts]) -> list[Reading]:
@@ -316,8 +327,7 @@ def regular_readings(counts: Sequence[int]) -> list[Reading]:
 
 
 def _suit_waits_of(suits: Sequence[tuple[int, ...]]) -> tuple[SuitWaits, SuitWaits, SuitWaits, SuitWaits]:
-    w = SUIT_WAITS
-    return w[0](suits[0]), w[1](suits[1]), w[2](suits[2]), w[3](suits[3])
+    return _waits_of(suits[0], 0), _waits_of(suits[1], 1), _waits_of(suits[2], 2), _waits_of(suits[3], 3)
 
 
 def wait_tiles(suits: Sequence[tuple[int, ...]], seven: bool) -> set[int]:

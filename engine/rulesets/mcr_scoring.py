@@ -1069,17 +1069,28 @@ _CHICKEN = (("无番和", 1),)
 _TIE_FANS = frozenset(("一色三同顺", "三同刻"))  # an equal total with these replaces the best
 
 
-@lru_cache(maxsize=1 << 17)
-def _evaluate(occ: tuple[int, ...], implied: bool = False,
-              ) -> tuple[tuple[tuple[str, int], ...], int, bool, tuple[ScoreItem, ...]]:
+_Evaluation = tuple[tuple[tuple[str, int], ...], int, bool, tuple[ScoreItem, ...]]
+#: :func:`_evaluate`'s memo, one per ``implied``: raw fan codes -> evaluation (a plain dict: one hash of
+#: the codes per look-up); it keeps at most ``_EVALUATED_MAX`` and computes the rest
+_EVALUATED: tuple[dict[tuple[int, ...], _Evaluation], dict[tuple[int, ...], _Evaluation]] = ({}, {})
+_EVALUATED_MAX = 1 << 17
+
+
+def _evaluate(occ: tuple[int, ...], implied: bool = False) -> _Evaluation:
     """``_exclude`` plus what the scorer derives from it, memoised on the raw fan codes:
     (counts, 无番和 when empty; total with default values; has a tie-break fan;
     score items with default values and no flowers)."""
-    counts = _exclude(occ, implied) or _CHICKEN
-    vals = DATA.DEFAULT_VALUES
-    return (
-        counts, _total(counts, vals), any(k in _TIE_FANS for k, _ in counts), _items(counts, vals, 0),
-    )
+    memo = _EVALUATED[implied]
+    ev = memo.get(occ)
+    if ev is None:
+        counts = _exclude(occ, implied) or _CHICKEN
+        vals = DATA.DEFAULT_VALUES
+        ev = counts, _total(counts, vals), any(k in _TIE_FANS for k, _ in counts), _items(counts, vals, 0)
+        if len(memo) < _EVALUATED_MAX:
+            memo[occ] = ev
+    return ev
+
+
 _FLOWERS_LAST = DATA.ORDER["花牌"] == len(_FAN_NAME) - 1
 
 
