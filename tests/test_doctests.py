@@ -9,6 +9,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,11 @@ def _with_its_examples(name: str):
     source = ROOT.joinpath(*name.split(".")[1:]).with_suffix(".py")
     spec = importlib.util.spec_from_file_location(f"_doctest_{name.replace('.', '_')}", source)
     copy = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(copy)
+    sys.modules[spec.name] = copy  # dataclasses look their module up there (string annotations)
+    try:
+        spec.loader.exec_module(copy)
+    finally:
+        del sys.modules[spec.name]
     return copy
 
 
