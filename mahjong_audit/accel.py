@@ -42,6 +42,7 @@ MODULES = (
     "mahjong_audit.engine.replay",
     "mahjong_audit.engine.chances",
     "mahjong_audit.engine.audit",
+    "mahjong_audit.engine.rulesets.mcr_readings",
     "mahjong_audit.engine.rulesets.mcr_scoring",
     "mahjong_audit.engine.rulesets.longgang_readings",
     "mahjong_audit.engine.rulesets.longgang_score",

@@ -1,10 +1,11 @@
-"""``_single_wait`` (边张/嵌张/单钓将 need exactly one waiting tile) answers as the set of waits does."""
+"""``single_wait`` (边张/嵌张/单钓将 need exactly one waiting tile) answers as the set of waits does."""
 
 from __future__ import annotations
 
 import random
 
-from mahjong_audit.engine.rulesets.mcr_scoring import _single_wait, _subs, _wait_tiles
+from mahjong_audit.engine.rulesets.mcr_readings import single_wait, wait_tiles
+from mahjong_audit.engine.rulesets.mcr_readings import subs as _subs
 from tests.mcr_handgen import generate
 
 
@@ -24,8 +25,8 @@ def test_single_wait_agrees_with_the_set_of_waits():
     seen = {True: 0, False: 0}
     for counts, seven in _hands_minus_one(4000, 5):
         subs = _subs(counts)
-        want = len(_wait_tiles(subs, seven)) == 1
-        assert _single_wait(subs, seven) == want, (counts, seven)
+        want = len(wait_tiles(subs, seven)) == 1
+        assert single_wait(subs, seven) == want, (counts, seven)
         seen[want] += 1
     assert seen[True] > 100 and seen[False] > 100
 
@@ -39,4 +40,4 @@ def test_single_wait_on_random_counts():
         counts = [min(c, 4) for c in counts]
         subs = _subs(counts)
         for seven in (True, False):
-            assert _single_wait(subs, seven) == (len(_wait_tiles(subs, seven)) == 1)
+            assert single_wait(subs, seven) == (len(wait_tiles(subs, seven)) == 1)

@@ -21,11 +21,11 @@ Worked examples from the seed (see tests/test_longgang_score.py):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final, final
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.decompose import PAIR, SEQ, TRIPLET
@@ -73,10 +73,14 @@ TAI = MappingProxyType({
 })
 #: limit hands (腊子): scored at the cap, counted as 3 台 for 跟胡数
 LIMIT_TAI = 3
-LIMITS = ("三财神", "天胡", "地胡", "人胡", "清一色", "大四喜", "小四喜", "字一色", "清老头", "混老头",
-          "财神会", "四金刚", "八对半")
-#: limit hands after which the other seats score 0
-LIMITS_ZERO_OTHERS = frozenset({"三财神", "天胡", "地胡", "人胡"})
+#: every limit hand (腊子) but the appendix's, the one list of their names: first the wins that are limits
+#: whatever the tiles (推土机 三财神, 天胡, 地胡, 人胡: :func:`winner_context`), then the rows of
+#: :data:`TAI_ROWS` in its order (五、(二)6 "腊子情况")
+LIMITS = ("三财神", "天胡", "地胡", "人胡", "财神会", "清一色", "字一色", "大四喜", "小四喜", "清老头", "混老头",
+          "四金刚", "八对半")
+THREE_CAISHEN, HEAVENLY, EARTHLY, HUMAN = LIMITS[:4]
+#: limit hands after which the other seats score 0 (四、6 "其他三家不能算胡数"; 7 推土机)
+LIMITS_ZERO_OTHERS = frozenset(LIMITS[:4])
 #: 附一 (the seed's appendix of rare hands "有此地方玩法算腊子"): counted only when named in the
 #: ``appendix_hands`` option. Value: 台 added, or None for a limit hand (腊子).
 APPENDIX_TAI: MappingProxyType[str, int | None] = MappingProxyType({
@@ -364,11 +368,11 @@ def winner_context(sit: WinSituation, rules: Rules) -> WinnerContext:
         raise NotAWin("not_a_win", f"flower {T.name(bad_flowers[0])} held but not set aside")
     special: list[str] = []
     if sit.get("heavenly"):
-        special.append("天胡")
+        special.append(HEAVENLY)
     elif sit.get("human") or sit.get("dihu"):
-        special.append("地胡")
+        special.append(EARTHLY)
     elif rules.human_win and (sit.get("earthly") or is_human_win(sit)):
-        special.append("人胡")
+        special.append(HUMAN)
     return WinnerContext(w, sum(c[t] for t in w.real), c[w.zuo] if w.zuo is not None else 0,
                          (("花", FLOWER_HU, "hu"),) * len(sit.flowers), tuple(special))
 
@@ -380,9 +384,9 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
     w, real, zuo, flower_items, special = ctx.wilds, ctx.real, ctx.zuo, list(ctx.flower_items), ctx.special
     c = T.counts(sit.full_concealed)
     if _three_caishen(real, zuo, w, rules):
-        items = [("底胡", WINNER_BASE, "hu"), *flower_items, ("三财神", LIMIT_TAI, "tai")]
+        items = [("底胡", WINNER_BASE, "hu"), *flower_items, (THREE_CAISHEN, LIMIT_TAI, "tai")]
         items += [(s, LIMIT_TAI, "tai") for s in special]
-        return _limit_score(items, ("三财神", *special))
+        return _limit_score(items, (THREE_CAISHEN, *special))
     nat = _natural(c, w.all)
     n_sets = 5 - len(sit.melds)
     if n_sets < 0:
@@ -458,18 +462,240 @@ def _limit_score(items: list[tuple[str, int, str]], limits: tuple[str, ...]) -> 
                                               ("others_zero", zero), ("follow_tai", min(3, tai))))
 
 
+# ------------------------------------------------------------------ 台: the table of detectors
+
+
+@final
+class _ReadingFacts:
+    """What the 台 detectors read of one reading of a winning hand (built once per reading).
+    Immutable: every attribute is Final."""
+
+    __slots__ = ("sit", "r", "rules", "wilds", "real", "zuo", "wait", "kong_draw", "sets", "shown", "suits",
+                 "honours", "no_seq", "triplet_kinds", "pair_kinds", "wild_pair", "appendix")
+
+    def __init__(self, sit: WinSituation, r: Reading, rules: Rules, w: Wilds, real: int, zuo: int,
+                 tiles: list[int | None], wait: str, kong_draw: bool) -> None:
+        self.sit: Final = sit
+        self.r: Final = r
+        self.rules: Final = rules
+        self.wilds: Final = w
+        self.real: Final = real  # 正财 held, the winning tile included
+        self.zuo: Final = zuo  # 坐花 held
+        self.wait: Final = wait
+        self.kong_draw: Final = kong_draw  # self-drawn on a kong's or a flower's replacement tile
+        #: (kind, tile) of every part read as a tile (all-wild parts standing for another tile left out), then
+        #: of every meld
+        sets: list[tuple[str, int]] = [(p.kind, t) for p, t in zip(r.parts, tiles, strict=True) if t is not None]
+        sets += [(SEQ if m.kind is MeldKind.CHI else TRIPLET, m.first) for m in sit.melds]
+        self.sets: Final = sets
+        shown = [t for k, t in sets for t in ((t, t + 1, t + 2) if k == SEQ else (t,))]
+        self.shown: Final = shown  # the tiles those sets show
+        self.suits: Final = {T.suit(t) for t in shown if T.is_suited(t)}
+        self.honours: Final = any(T.is_honour(t) for t in shown)
+        self.no_seq: Final = r.shape == "standard" and all(k != SEQ for k, _ in sets)
+        self.triplet_kinds: Final = [t for k, t in sets if k == TRIPLET]
+        self.pair_kinds: Final = [t for k, t in sets if k == PAIR]
+        #: a pair of wilds standing for another tile: whatever pair suits the patterns
+        self.wild_pair: Final = any(p.kind == PAIR and tiles[i] is None for i, p in enumerate(r.parts))
+        self.appendix: Final = _appendix(sit, r, sets, shown, r.win_idx, rules)
+
+
+@final
+class TaiRow:
+    """One row of :data:`TAI_ROWS`: a 台 item (``value`` 台) or, with ``value`` None, a limit hand
+    (腊子, a name of :data:`LIMITS` or of the appendix), and the function that detects it."""
+
+    __slots__ = ("name", "value", "detect")
+
+    def __init__(self, name: str, value: int | None, detect: Callable[[_ReadingFacts], bool]) -> None:
+        if value is None and name not in LIMITS and name not in APPENDIX_TAI:
+            raise ValueError(f"{name}: a limit hand that LIMITS does not list")
+        self.name: Final = name
+        self.value: Final = value
+        self.detect: Final = detect
+
+
+@final
+class SetTaiRow:
+    """A 台 item counted once for each set that shows it (``detect(facts, kind, tile)``)."""
+
+    __slots__ = ("name", "value", "detect")
+
+    def __init__(self, name: str, value: int, detect: Callable[[_ReadingFacts, str, int], bool]) -> None:
+        self.name: Final = name
+        self.value: Final = value
+        self.detect: Final = detect
+
+
+def _caishen_hui(f: _ReadingFacts) -> bool:
+    """A triplet of wilds alone: two 正财 + 坐花 (three 正财 is 三财神, scored before any reading)."""
+    return any(p.kind == TRIPLET and R.part_wilds(f.r, i, f.wilds.caishen_kind) == 3 for i, p in enumerate(f.r.parts))
+
+
+def _four_flowers(f: _ReadingFacts) -> bool:
+    """坐花 with the other three seasons set aside (not under 花财神)."""
+    sit, w = f.sit, f.wilds
+    return not w.flower_mode and all(T.FLOWER0 + k in sit.flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
+
+
+def _four_flowers_row(f: _ReadingFacts) -> bool:
+    return f.zuo > 0 and _four_flowers(f)
+
+
+def _zuohua(f: _ReadingFacts) -> bool:
+    return f.zuo > 0 and not _four_flowers(f)
+
+
+def _two_caishen(f: _ReadingFacts) -> bool:
+    second = f.zuo if f.rules.zuo_is_second_caishen or f.wilds.flower_mode else 0
+    return f.real + second >= 2
+
+
+def _hard_win(f: _ReadingFacts) -> bool:
+    return f.r.substitutes == 0
+
+
+def _scoring_triplet(f: _ReadingFacts, kind: str, t: int) -> bool:
+    """A triplet (or kong) that may score a 台: not of the wild kind (二、四)2 "如是中发坐风为财神的，不另计")."""
+    return kind == TRIPLET and t not in f.wilds.real and t != f.wilds.caishen_kind
+
+
+def _honour_triplet(f: _ReadingFacts, kind: str, t: int) -> bool:
+    return _scoring_triplet(f, kind, t) and (t in DRAGON_KINDS or t == T.wind_tile(f.sit.seat_wind))
+
+
+def _round_wind_triplet(f: _ReadingFacts, kind: str, t: int) -> bool:
+    return f.rules.round_wind_triplet_tai and _scoring_triplet(f, kind, t) and t == T.wind_tile(f.sit.round_wind)
+
+
+def _half_flush(f: _ReadingFacts) -> bool:
+    return len(f.suits) == 1 and f.honours
+
+
+def _full_flush(f: _ReadingFacts) -> bool:
+    return len(f.suits) == 1 and not f.honours
+
+
+def _all_honours(f: _ReadingFacts) -> bool:
+    return not f.suits and bool(f.shown)
+
+
+def _all_triplets(f: _ReadingFacts) -> bool:
+    return f.no_seq
+
+
+def _winds(f: _ReadingFacts) -> int:
+    """Wind triplets, when a 四喜 may count them (三、10's option on the wilds in them)."""
+    if f.rules.four_winds_wild_restriction and not _four_winds_wilds_ok(f.r, f.real + f.zuo):
+        return 0
+    return sum(1 for t in f.triplet_kinds if T.is_wind(t))
+
+
+def _big_four_winds(f: _ReadingFacts) -> bool:
+    return _winds(f) == 4
+
+
+def _little_four_winds(f: _ReadingFacts) -> bool:
+    return _winds(f) == 3 and (f.wild_pair or any(T.is_wind(t) for t in f.pair_kinds))
+
+
+def _all_terminals(f: _ReadingFacts) -> bool:
+    return f.no_seq and bool(f.shown) and all(T.is_terminal(t) for t in f.shown)
+
+
+def _terminals_and_honours(f: _ReadingFacts) -> bool:
+    return (f.no_seq and bool(f.shown) and all(T.is_terminal_or_honour(t) for t in f.shown) and bool(f.suits)
+            and not _all_terminals(f))
+
+
+def _four_kings(f: _ReadingFacts) -> bool:
+    if not f.rules.four_kings_limit or f.r.shape != "standard":
+        return False
+    hon_trip = sum(1 for t in f.triplet_kinds if T.is_honour(t))
+    return hon_trip >= 4 or (hon_trip == 3 and (f.wild_pair or any(T.is_honour(t) for t in f.pair_kinds)))
+
+
+def _eight_pairs_limit(f: _ReadingFacts) -> bool:
+    return f.r.shape == "eight_pairs" and f.rules.eight_pairs_limit
+
+
+def _eight_pairs(f: _ReadingFacts) -> bool:
+    return f.r.shape == "eight_pairs" and not f.rules.eight_pairs_limit
+
+
+def _pure_straight(f: _ReadingFacts) -> bool:
+    if not f.rules.pure_straight_tai:
+        return False
+    seq_firsts = {t for k, t in f.sets if k == SEQ}
+    return any({9 * s, 9 * s + 3, 9 * s + 6} <= seq_firsts for s in range(3))
+
+
+def _appendix_row(name: str) -> Callable[[_ReadingFacts], bool]:
+    def detect(f: _ReadingFacts) -> bool:
+        return name in f.appendix
+    return detect
+
+
+def _kong_flower(f: _ReadingFacts) -> bool:
+    return f.kong_draw and f.rules.kong_replacement_tai
+
+
+def _pinghu(f: _ReadingFacts) -> bool:
+    sit = f.sit
+    return (f.r.shape == "standard" and all(k == SEQ for k, _ in f.sets if k != PAIR)
+            and not any(_honour_scoring(t, sit.seat_wind) for t in f.pair_kinds)
+            and not sit.flowers and not sit.self_drawn and f.wait != "closed"
+            and f.real == 1 and f.zuo == 0 and not honours_mixed(f.suits, f.honours))
+
+
+def _limit(name: str) -> str:
+    if name not in LIMITS:
+        raise ValueError(f"{name}: not in LIMITS")
+    return name
+
+
+#: the 台 of a winning reading, in the order the breakdown lists them: each row's name, its 台
+#: (from :data:`TAI`; None: a limit hand of :data:`LIMITS`, scored at the cap) and its detector.
+#: A tuple of :class:`SetTaiRow` counts once per set (each set: the first row it fits). The
+#: appendix rows (附一, :data:`APPENDIX_TAI`) count only when named in ``appendix_hands``.
+TAI_ROWS: tuple[TaiRow | tuple[SetTaiRow, ...], ...] = (
+    TaiRow(_limit("财神会"), None, _caishen_hui),  # 四、15 "两个正财神配坐花三张组成刻子…按三台腊子胡牌"
+    TaiRow("四花", TAI["四花"], _four_flowers_row),  # 四、5 "坐花胡牌的，又杠了其他三个花牌的可计2台"
+    TaiRow("坐花", TAI["坐花"], _zuohua),  # 四、3 "坐花胡牌的都可计算1台"
+    TaiRow("双财神", TAI["双财神"], _two_caishen),  # 四、1 "两个神计一台"
+    TaiRow("硬胡", TAI["硬胡"], _hard_win),  # 四、1 "胡牌时没有财神(坐花)也计一台"
+    (
+        SetTaiRow("字刻", TAI["字刻"], _honour_triplet),  # 四、2 "坐风刻子或中发任意刻子，每个刻子均计1台"
+        SetTaiRow("圈风刻", TAI["圈风刻"], _round_wind_triplet),  # option round_wind_triplet_tai
+    ),
+    TaiRow("混一色", TAI["混一色"], _half_flush),  # 四、9 "由单色及字牌…的混一色的１台"
+    TaiRow(_limit("清一色"), None, _full_flush),  # 四、8 "由单色牌组成的顺子、刻子胡牌型，３台满贯300胡"
+    TaiRow(_limit("字一色"), None, _all_honours),  # 四、11 "由字牌的刻子(杠)、将组成的和牌…３台满贯300胡"
+    TaiRow("对对胡", TAI["对对胡"], _all_triplets),  # 四、14 "由五副刻子（含杠子）加一对的胡牌１台"
+    TaiRow(_limit("大四喜"), None, _big_four_winds),  # 四、10 "有东南西北风四付刻子"
+    TaiRow(_limit("小四喜"), None, _little_four_winds),  # 四、10 "有东南西北风中有三付坎子，其中任何一对做将"
+    TaiRow(_limit("清老头"), None, _all_terminals),  # 四、12 "全是老头牌…刻子(杠子)或对子"
+    TaiRow(_limit("混老头"), None, _terminals_and_honours),  # 四、13 "每组刻子或将牌均为「字牌」或「老头牌」"
+    TaiRow(_limit("四金刚"), None, _four_kings),  # option four_kings_limit: "四金刚…有的地方来法算腊子"
+    TaiRow(_limit("八对半"), None, _eight_pairs_limit),  # option eight_pairs_limit: "有的地方来法算腊子"
+    TaiRow("八对半", TAI["八对半"], _eight_pairs),  # 四、18 "由七个对子与一个刻子组成"
+    TaiRow("一条龙", TAI["一条龙"], _pure_straight),  # option pure_straight_tai: "有的地方来法算一台"
+    *(TaiRow(name, value, _appendix_row(name)) for name, value in APPENDIX_TAI.items()),  # 附一
+    TaiRow("杠上开花", TAI["杠上开花"], _kong_flower),  # option kong_replacement_tai: "有的地方来法也计一台"
+    TaiRow("平胡", TAI["平胡"], _pinghu),  # 四、16 "由五组顺子配对子…0台"
+)
+
+
 def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContext | None = None) -> Score:
     """The winner's score under one reading of its hand."""
     if ctx is None:
         ctx = winner_context(sit, rules)
     w, real, zuo, flower_items, special = ctx.wilds, ctx.real, ctx.zuo, list(ctx.flower_items), ctx.special
-    arr, win_idx = r, r.win_idx
+    win_idx = r.win_idx
     wait = R.wait_of(r.parts[win_idx], r.win_kind)
     # 二、二)9 and 1: a win on the replacement tile of a kong or a flower (补花) counts only 自摸 2
     kong_draw = sit.self_drawn and (sit.kong or sit.get("replacement") in ("kong", "flower"))
     hu: list[tuple[str, int, str]] = [("底胡", WINNER_BASE, "hu")]
-    tai: list[tuple[str, int, str]] = []
-    seat_wind_tile = T.wind_tile(sit.seat_wind)
     for m in sit.melds:
         mh = _meld_hu(m)
         if mh:
@@ -479,7 +705,7 @@ def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContex
         # option: a pair of two 正财 at home (财神归位, 硬胡) also stands for whatever pair suits the patterns
         tiles = [None if p.kind == PAIR and p.tile is not None and p.tile == w.caishen_kind and p.wilds == 0 else t
                  for p, t in zip(r.parts, tiles, strict=True)]
-    for i, p in enumerate(arr.parts):
+    for i, p in enumerate(r.parts):
         free = tiles[i]  # p.tile, unless the part is all wilds standing for another tile
         if p.kind == TRIPLET and free is not None:
             exposed = i == win_idx and not sit.self_drawn
@@ -506,80 +732,22 @@ def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContex
         if bonus:
             hu.append(({"closed": "卡档", "edge": "边张", "single": "单吊"}[wait], bonus, "hu"))
 
-    # --- 台
+    # --- 台: every row of TAI_ROWS this reading shows, in the table's order
+    f = _ReadingFacts(sit, r, rules, w, real, zuo, tiles, wait, kong_draw)
     limits: list[str] = list(special)
-    all_wild_triplet = any(p.kind == TRIPLET and R.part_wilds(r, i, w.caishen_kind) == 3
-                           for i, p in enumerate(r.parts))
-    if all_wild_triplet:
-        limits.append("财神会")  # two 正财 + 坐花 as one triplet (three 正财 is 三财神, above)
-    if zuo:
-        four = not w.flower_mode and all(T.FLOWER0 + k in sit.flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
-        tai.append(("四花", TAI["四花"], "tai") if four else ("坐花", TAI["坐花"], "tai"))
-    if real + (zuo if rules.zuo_is_second_caishen or w.flower_mode else 0) >= 2:
-        tai.append(("双财神", TAI["双财神"], "tai"))
-    if arr.substitutes == 0:
-        tai.append(("硬胡", TAI["硬胡"], "tai"))
-    sets: list[tuple[str, int]] = [(p.kind, t) for p, t in zip(arr.parts, tiles, strict=True) if t is not None] + [
-        (SEQ if m.kind is MeldKind.CHI else TRIPLET, m.first) for m in sit.melds]
-    for kind, t in sets:
-        if kind != TRIPLET or t in w.real or t == w.caishen_kind:
-            continue
-        if t in DRAGON_KINDS or t == seat_wind_tile:
-            tai.append(("字刻", TAI["字刻"], "tai"))
-        elif rules.round_wind_triplet_tai and t == T.wind_tile(sit.round_wind):
-            tai.append(("圈风刻", TAI["圈风刻"], "tai"))
-    shown = [t for k, t in sets for t in ((t, t + 1, t + 2) if k == SEQ else (t,))]
-    suits = {T.suit(t) for t in shown if T.is_suited(t)}
-    honours = any(T.is_honour(t) for t in shown)
-    if len(suits) == 1 and honours:
-        tai.append(("混一色", TAI["混一色"], "tai"))
-    elif len(suits) == 1:
-        limits.append("清一色")
-    elif not suits and shown:
-        limits.append("字一色")
-    no_seq = arr.shape == "standard" and all(k != SEQ for k, _ in sets)
-    if no_seq:
-        tai.append(("对对胡", TAI["对对胡"], "tai"))
-    triplet_kinds = [t for k, t in sets if k == TRIPLET]
-    pair_kinds = [t for k, t in sets if k == PAIR]
-    wild_pair = any(p.kind == PAIR and tiles[i] is None for i, p in enumerate(r.parts))  # stands for whatever pair suits
-    winds = sum(1 for t in triplet_kinds if T.is_wind(t))
-    four_winds_ok = not rules.four_winds_wild_restriction or _four_winds_wilds_ok(arr, real + zuo)
-    if winds == 4 and four_winds_ok:
-        limits.append("大四喜")
-    elif winds == 3 and (wild_pair or any(T.is_wind(t) for t in pair_kinds)) and four_winds_ok:
-        limits.append("小四喜")
-    if no_seq and shown and all(T.is_terminal(t) for t in shown):
-        limits.append("清老头")
-    elif no_seq and shown and all(T.is_terminal_or_honour(t) for t in shown) and suits:
-        limits.append("混老头")
-    if rules.four_kings_limit and arr.shape == "standard":
-        hon_trip = sum(1 for t in triplet_kinds if T.is_honour(t))
-        if hon_trip >= 4 or (hon_trip == 3 and (wild_pair or any(T.is_honour(t) for t in pair_kinds))):
-            limits.append("四金刚")
-    if arr.shape == "eight_pairs":
-        if rules.eight_pairs_limit:
-            limits.append("八对半")
-        else:
-            tai.append(("八对半", TAI["八对半"], "tai"))
-    if rules.pure_straight_tai:
-        seq_firsts = {t for k, t in sets if k == SEQ}
-        if any({9 * s, 9 * s + 3, 9 * s + 6} <= seq_firsts for s in range(3)):
-            tai.append(("一条龙", TAI["一条龙"], "tai"))
-    for name in _appendix(sit, arr, sets, shown, win_idx, rules):
-        value = APPENDIX_TAI[name]
-        if value is None:
-            limits.append(name)
-        else:
-            tai.append((name, value, "tai"))
-    if kong_draw and rules.kong_replacement_tai:
-        tai.append(("杠上开花", TAI["杠上开花"], "tai"))
-    pinghu = (arr.shape == "standard" and all(k == SEQ for k, _ in sets if k != PAIR)
-              and not any(_honour_scoring(t, sit.seat_wind) for t in pair_kinds)
-              and not sit.flowers and not sit.self_drawn and wait != "closed"
-              and real == 1 and zuo == 0 and not honours_mixed(suits, honours))
-    if pinghu:
-        tai.append(("平胡", TAI["平胡"], "tai"))
+    tai: list[tuple[str, int, str]] = []
+    for row in TAI_ROWS:
+        if isinstance(row, tuple):  # per-set rows: for each set, the first row it fits
+            for kind, t in f.sets:
+                for set_row in row:
+                    if set_row.detect(f, kind, t):
+                        tai.append((set_row.name, set_row.value, "tai"))
+                        break
+        elif row.detect(f):
+            if row.value is None:
+                limits.append(row.name)
+            else:
+                tai.append((row.name, row.value, "tai"))
     if limits:
         seen: list[str] = []
         for x in limits:

@@ -12,7 +12,8 @@ Principles, where they live:
   ``EXCLUSIONS``.  Rows are applied in catalogue order; a fan that is itself excluded
   does not exclude anything (so 四暗刻 hides 不求人 and 自摸 is still counted).
 * 不拆移 — a reading is one fixed partition of the tiles into sets; fans are computed
-  from that partition only.
+  from that partition only. The partitions (and the waits) come from
+  :mod:`mahjong_audit.engine.rulesets.mcr_readings`; this module only names fans.
 * 不得相同 / 套算一次 — ``_chow_combo`` / ``_pung_combo``: among four chows a four-chow
   fan is taken alone; otherwise a three-chow fan plus at most one fan of the remaining
   chow with one of the three; otherwise pair fans, at most (3 - isolated chows) of them,
@@ -45,19 +46,34 @@ read-only data.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from functools import lru_cache, partial
-from itertools import combinations, permutations, product
-from operator import itemgetter
+from functools import lru_cache
+from itertools import combinations, permutations
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import Meld, MeldKind, NotAWin, Score, ScoreItem, WinSituation
 from mahjong_audit.engine.rulesets import mcr_fans as DATA
+from mahjong_audit.engine.rulesets import mcr_readings as R
+from mahjong_audit.engine.rulesets.mcr_readings import (
+    CHOW,
+    DRG,
+    GRN,
+    HON,
+    KONG,
+    PAIR,
+    PUNG,
+    RANK_MASK,
+    REV,
+    TERM_HONOR,
+    TH,
+    TILE_TRAITS,
+    WND,
+    Reading,
+)
 
 __all__ = ["score_mcr", "resolve_values"]
 
-CHOW, PUNG, KONG, PAIR, KNIT = 0, 1, 2, 3, 4
 # meld kinds bound once (attribute access on an enum class is slow in Python 3.11)
 _CHI, _PON, _KONG, _AKONG = MeldKind.CHI, MeldKind.PON, MeldKind.KONG, MeldKind.CONCEALED_KONG
 _NO_EXTRA: frozenset[str] = frozenset()
@@ -73,15 +89,8 @@ def _rank(t: int) -> int:
     return t % 9 + 1
 
 
-# reference tile order (万 条 饼, winds, 中 发 白) for the canonical reading order
-_CKEY = tuple(
-    [t for t in range(9)] + [t + 9 for t in range(9, 18)] + [t - 9 for t in range(18, 27)]
-    + [27, 28, 29, 30, 33, 32, 31]
-)
-_CKEY_OF = _CKEY.__getitem__
-_TERM_HONOR = frozenset(T.TERMINALS_AND_HONOURS)
-_GREEN = frozenset(T.parse("23468s6z"))
-_REVERSIBLE = frozenset(T.parse("1234589p245689s5z"))
+_CKEY_OF = R.CKEY.__getitem__  # a tile's place in the reference order (万 条 饼, winds, 中 发 白)
+_TERM_HONOR = TERM_HONOR
 _KNITTED = tuple(
     frozenset(s * 9 + off[s] + 3 * k for s in range(3) for k in range(3))
     for off in permutations(range(3))
@@ -96,8 +105,6 @@ _DRAGON_SET = frozenset(range(31, 34))
 # --------------------------------------------------------------------------- fan codes
 
 _FAN_NAME = tuple(f.zh for f in DATA.FANS)
-_IX = DATA.ORDER
-_ORDER = DATA.ORDER
 _PAIR_BIT = 1 << 4
 
 
@@ -107,7 +114,7 @@ def _code(name: str, mask: int = 0) -> int:
     The mask is kept only for fans named in a "sets" exclusion row (the only rows that
     look at sets); for the others it is 0, so equal fan lists give equal cache keys.
     """
-    return _IX[name] << 5 | (mask if name in _SCOPED else 0)
+    return DATA.ORDER[name] << 5 | (mask if name in _SCOPED else 0)
 
 
 def _mask(sets: Iterable[int]) -> int:
@@ -128,7 +135,7 @@ def _exclusion_tables(rows: tuple[DATA.Exclusion, ...]) -> tuple[tuple[int, ...]
     hand = [0] * len(_FAN_NAME)
     sets: list[tuple[int, ...]] = [()] * len(_FAN_NAME)
     for r in rows:
-        i, j = _IX[r.fan], _IX[r.excludes]
+        i, j = DATA.ORDER[r.fan], DATA.ORDER[r.excludes]
         if r.scope == "hand":
             hand[i] |= 1 << j
         else:
@@ -203,274 +210,6 @@ def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, in
 def _apply_exclusions(occ: Iterable[tuple[str, frozenset[int]]]) -> dict[str, int]:
     """``_exclude`` on (name, sets) pairs; returns name -> count."""
     return dict(_exclude(tuple(_code(n, _mask(s)) for n, s in occ)))
-
-
-# --------------------------------------------------------------------------- decomposition
-
-
-def _build_suit_table(n: int, chows: bool) -> Mapping[tuple[int, ...], tuple[tuple[tuple[tuple[int, int], ...], int], ...]]:
-    """Every way to fill one suit with at most four sets and at most one pair.
-
-    Maps the suit's counts to its readings ``(sets, pair_rank)``: sets sorted
-    ``(kind, rank_index)`` tuples, pair_rank -1 when no pair.  Counts go up to 5: the
-    wait analysis adds a tile to a suit and (like the reference calculator) counts a
-    fifth copy as a wait.  Built once at import (tens of milliseconds).
-    """
-    kinds = sorted([(PUNG, i) for i in range(n)] + ([(CHOW, i) for i in range(n - 2)] if chows else []))
-    table: dict[tuple[int, ...], list[tuple[tuple[tuple[int, int], ...], int]]] = {}
-    cnt = [0] * n
-
-    def add(acc: list[tuple[int, int]], start: int) -> None:
-        sets = tuple(acc)
-        table.setdefault(tuple(cnt), []).append((sets, -1))
-        for p in range(n):
-            if cnt[p] <= 3:
-                cnt[p] += 2
-                table.setdefault(tuple(cnt), []).append((sets, p))
-                cnt[p] -= 2
-        if len(acc) == 4:
-            return
-        for j in range(start, len(kinds)):
-            k, i = kinds[j]
-            span = range(i, i + 1) if k == PUNG else range(i, i + 3)
-            step = 3 if k == PUNG else 1
-            if any(cnt[x] + step > 5 for x in span):
-                continue
-            for x in span:
-                cnt[x] += step
-            acc.append((k, i))
-            add(acc, j)
-            acc.pop()
-            for x in span:
-                cnt[x] -= step
-
-    add([], 0)
-    return MappingProxyType({k: tuple(v) for k, v in table.items()})
-
-
-_SUIT_TABLE = (_build_suit_table(9, True), _build_suit_table(7, False))  # [honours]
-_SUIT_STATUS = tuple(
-    MappingProxyType({k: (1 if v[0][1] >= 0 else 0) for k, v in tb.items()}) for tb in _SUIT_TABLE
-)
-
-
-def _suit_readings(counts: tuple[int, ...], honours: bool) -> tuple[tuple[tuple[tuple[int, int], ...], int], ...]:
-    """All ways to split one suit's counts into sets (+ at most one pair).
-
-    Returns tuples ``(sets, pair_rank)`` with sets ``(kind, rank_index)`` and pair_rank
-    -1 when no pair.  ``honours`` forbids chows.
-    """
-    return _SUIT_TABLE[honours].get(counts, ())
-
-
-def _regular_readings(counts: list[int]) -> list[tuple[tuple[tuple[int, int], ...], int]]:
-    """Readings of standing counts (34) as sets + one pair: [(sets(kind, tile)), pair_tile)]."""
-    per_suit = []
-    pairs = 0
-    for s in range(4):
-        base = 9 * s
-        sub = tuple(counts[base:base + (9 if s < 3 else 7)])
-        tot = sum(sub)
-        if tot % 3 == 1:
-            return []
-        if tot % 3 == 2:
-            pairs += 1
-        if tot == 0:
-            continue
-        r = _suit_readings(sub, s == 3)
-        if not r:
-            return []
-        per_suit.append((base, r))
-    if pairs != 1:
-        return []
-    out = []
-    for combo in product(*(r for _, r in per_suit)):
-        sets: list[tuple[int, int]] = []
-        pair = -1
-        for (base, _), (ss, p) in zip(per_suit, combo, strict=True):
-            sets.extend((k, base + i) for k, i in ss)
-            if p >= 0:
-                pair = base + p
-        out.append((tuple(sets), pair))
-    return out
-
-
-_Part = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...], int]
-
-
-def _suit_parts(sub: tuple[int, ...], s: int) -> tuple[_Part, ...]:
-    """Readings of one suit with absolute tiles, in canonical order.
-
-    Each is ``(sets, chow tiles, pung tiles, pair tile or -1)`` with the sets sorted by
-    (reference tile order, pung before chow) and the readings sorted by their sets, so
-    that concatenating suits in the order 万 条 饼 字 gives the canonical hand order.
-    """
-    base = 9 * s
-    out = []
-    key_of = _SET_ORDER.__getitem__
-    for rsets, p in _suit_readings(sub, s == 3):
-        sets = sorted([(k, base + i) for k, i in rsets], key=key_of)
-        out.append((tuple(map(key_of, sets)), (
-            tuple(sets),
-            tuple([t for k, t in sets if k == CHOW]),
-            tuple([t for k, t in sets if k != CHOW]),
-            base + p if p >= 0 else -1,
-        )))
-    out.sort(key=itemgetter(0))
-    return tuple([r for _, r in out])
-
-
-#: a set's place in the canonical order: (reference tile order, pung before chow)
-_SET_ORDER = MappingProxyType({(k, t): (_CKEY[t], 0 if k == PUNG else 1) for k in (CHOW, PUNG) for t in range(34)})
-
-
-def _memo_per_suit(fn, maxsize: int = 1 << 15):
-    """One single-argument memoised ``fn(sub, s)`` per suit (cheapest cache look-up)."""
-    return tuple(lru_cache(maxsize=maxsize)(partial(fn, s=s)) for s in range(4))
-
-
-def _suit_info(sub: tuple[int, ...], s: int) -> tuple:
-    """Everything the scorer needs from one suit of the standing tiles, in one look-up:
-    (readings as in ``_suit_parts``, OR / AND of tile traits, tiles held four times,
-    all counts even, distinct tiles)."""
-    anyb, allb, fours = _suit_props(sub, s)
-    return (_suit_parts(sub, s), anyb, allb, fours, all(n % 2 == 0 for n in sub), sum(1 for n in sub if n))
-
-
-_SUIT_INFO = _memo_per_suit(_suit_info)
-_CANON_SUITS = (0, 2, 1, 3)  # 万 条 饼 字: the reference tile order
-
-
-def _canonical_readings(infos: tuple[tuple, ...]) -> list[_Part]:
-    """4-sets+pair readings of the standing tiles (per-suit ``_suit_info``), in canonical order."""
-    per_suit = []
-    pairs = 0
-    for s in _CANON_SUITS:
-        r = infos[s][0]
-        if not r:
-            return []
-        first = r[0]
-        if first[3] >= 0:
-            pairs += 1
-        elif not first[0]:
-            continue  # empty suit
-        per_suit.append(r)
-    if pairs != 1:
-        return []
-    if len(per_suit) == 1:
-        return list(per_suit[0])
-    if all(len(r) == 1 for r in per_suit):
-        combos: Iterable[tuple[_Part, ...]] = (tuple(r[0] for r in per_suit),)
-    else:
-        combos = product(*per_suit)
-    out = []
-    for combo in combos:
-        sets: tuple[tuple[int, int], ...] = ()
-        ch: tuple[int, ...] = ()
-        pg: tuple[int, ...] = ()
-        pair = -1
-        for ss, cc, pp, p in combo:
-            sets += ss
-            ch += cc
-            pg += pp
-            if p >= 0:
-                pair = p
-        out.append((sets, ch, pg, pair))
-    return out
-
-
-def _suit_status(sub: tuple[int, ...], honours: bool) -> int:
-    """-1: this suit cannot be split; 0: splits into sets; 1: sets + the pair."""
-    return _SUIT_STATUS[honours].get(sub, -1)
-
-
-def _suit_wait_info(sub: tuple[int, ...], s: int) -> tuple[int, tuple[tuple[int, int], ...], tuple[int, ...]]:
-    """(status, ((tile, status with it), ...) for each tile whose addition leaves this
-    suit splittable, tiles held an odd number of times)."""
-    status = _SUIT_STATUS[s == 3].get
-    base = 9 * s
-    waits = []
-    lst = list(sub)
-    for i in range(len(sub)):
-        lst[i] += 1
-        st = status(tuple(lst), -1)
-        lst[i] -= 1
-        if st >= 0:
-            waits.append((base + i, st))
-    odd = tuple(base + i for i, n in enumerate(sub) if n % 2)
-    return status(sub, -1), tuple(waits), odd
-
-
-_SUIT_WAIT_INFO = _memo_per_suit(_suit_wait_info)
-
-
-def _wait_tiles(subs: tuple[tuple[int, ...], ...] | list[tuple[int, ...]], seven: bool) -> set[int]:
-    """Tiles that would complete the standing tiles without the winning tile (per suit)."""
-    infos = (
-        _SUIT_WAIT_INFO[0](subs[0]), _SUIT_WAIT_INFO[1](subs[1]),
-        _SUIT_WAIT_INFO[2](subs[2]), _SUIT_WAIT_INFO[3](subs[3]),
-    )
-    out = set()
-    status = [i[0] for i in infos]
-    bad = status.count(-1)
-    if bad <= 1:
-        pairs = status.count(1)
-        for info in infos:
-            st = info[0]
-            if bad - (st < 0):
-                continue  # another suit cannot be split
-            need = 1 - pairs + (st == 1)
-            if need < 0:
-                continue
-            for t, x in info[1]:
-                if x == need:
-                    out.add(t)
-    if seven:
-        singles = infos[0][2] + infos[1][2] + infos[2][2] + infos[3][2]
-        if len(singles) == 1:
-            out.add(singles[0])
-    return out
-
-
-def _single_wait(subs: tuple[tuple[int, ...], ...], seven: bool) -> bool:
-    """``len(_wait_tiles(subs, seven)) == 1``, without building the set."""
-    i0, i1, i2, i3 = infos = (
-        _SUIT_WAIT_INFO[0](subs[0]), _SUIT_WAIT_INFO[1](subs[1]),
-        _SUIT_WAIT_INFO[2](subs[2]), _SUIT_WAIT_INFO[3](subs[3]),
-    )
-    status = (i0[0], i1[0], i2[0], i3[0])
-    bad = status.count(-1)
-    found = -1  # the one waiting tile so far (tiles of different suits differ)
-    if bad <= 1:
-        pairs = status.count(1)
-        for info in infos:
-            st = info[0]
-            if bad - (st < 0):
-                continue  # another suit cannot be split
-            need = 1 - pairs + (st == 1)
-            if need < 0:
-                continue
-            for t, x in info[1]:
-                if x == need:
-                    if found >= 0:
-                        return False
-                    found = t
-    if seven:
-        singles = i0[2] + i1[2] + i2[2] + i3[2]
-        if len(singles) == 1 and singles[0] != found:
-            if found >= 0:
-                return False
-            found = singles[0]
-    return found >= 0
-
-
-def _subs(counts: list[int]) -> tuple[tuple[int, ...], ...]:
-    return tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34])
-
-
-def _waits(counts: list[int], seven: bool) -> set[int]:
-    """Tiles that would complete ``counts`` (standing tiles without the winning tile)."""
-    return _wait_tiles(_subs(counts), seven)
 
 
 # --------------------------------------------------------------------------- set combinations
@@ -756,94 +495,64 @@ _WAIT_CODES = MappingProxyType({w: C[w] for w in ("边张", "嵌张", "单钓将
 
 
 class _Hand:
-    """Per-hand facts shared by all readings (internal, not exported)."""
+    """Per-hand facts shared by all readings (internal). Set once by the constructor, but for
+    ``unique_wait``, worked out on first use (:meth:`compute_unique_wait`)."""
 
     __slots__ = (
-        "standing", "fixed", "win", "self_drawn", "seat", "round", "last_copy", "last_tile",
-        "kong", "traits", "base", "melded_fixed", "kong_count", "unique_wait", "n_standing",
-        "extra", "sit", "all_counts", "subs",
+        "sit", "standing", "all_counts", "subs", "fixed", "win", "self_drawn", "seat", "round", "extra",
+        "melded_fixed", "kong_count", "last_copy", "last_tile", "kong", "n_standing", "base", "unique_wait",
     )
-    standing: list[int]
-    fixed: Any
-    win: int
-    self_drawn: bool
-    seat: Any
-    round: Any
-    last_copy: bool
-    last_tile: bool
-    kong: bool
-    traits: tuple[int, ...]
-    base: tuple[int, ...]
-    melded_fixed: int
-    kong_count: int
-    unique_wait: bool | None
-    n_standing: int
-    extra: Any
-    sit: Any
-    all_counts: list[int]
-    subs: tuple[tuple[int, ...], ...]
+
+    def __init__(self, sit: WinSituation, standing: list[int], all_counts: list[int],
+                 subs: tuple[tuple[int, ...], ...], extra: frozenset[str], melded_fixed: int, kong_count: int,
+                 last_copy: bool, kong: bool, traits: tuple[int, ...]) -> None:
+        self.sit: Final = sit
+        #: per-kind counts of the standing tiles with the winning tile, and of every tile
+        self.standing: Final = standing
+        self.all_counts: Final = all_counts
+        self.subs: Final = subs  # ``standing`` cut into suits (mcr_readings.subs)
+        self.fixed: Final = sit.melds
+        self.win: Final = sit.win_tile
+        self.self_drawn: Final = bool(sit.self_drawn)
+        self.seat: Final = sit.seat_wind
+        self.round: Final = sit.round_wind
+        self.extra: Final = extra  # the optional fans switched on
+        self.melded_fixed: Final = melded_fixed  # chi, pon and exposed kongs
+        self.kong_count: Final = kong_count
+        self.last_copy: Final = last_copy
+        self.last_tile: Final = bool(sit.last_tile)
+        self.kong: Final = kong  # 杠上开花 / 抢杠和 as the reference reads them
+        self.n_standing: Final = len(sit.concealed)
+        self.unique_wait: bool | None = None
+        base = traits + _situation_codes(self.self_drawn, last_copy, self.last_tile, kong, melded_fixed)
+        if extra:
+            base += _optional_flag_codes(self)
+        #: the raw fans of the whole hand, whatever the reading: tiles, flags, concealment
+        self.base: Final = base
 
     def no_wait(self) -> bool:
         """天和 / 天胡: every tile was dealt, none waited on (no 边张, 嵌张, 单钓将, 独听, 卡五)."""
         return bool(self.extra) and not self.extra.isdisjoint(_HEAVENLY) and bool(self.sit.get("heavenly"))
 
-    def compute_unique_wait(self) -> None:
+    def compute_unique_wait(self) -> bool:
         """边张/嵌张/单钓将 need exactly one waiting tile (none for 天和)."""
         if self.no_wait():
             self.unique_wait = False
-            return
+            return False
         win = self.win
         s = win // 9 if win < 27 else 3
         subs = self.subs
         sub = list(subs[s])
         sub[win - 9 * s] -= 1
-        self.unique_wait = _single_wait((*subs[:s], tuple(sub), *subs[s + 1:]), self.n_standing == 13)
-
-
-_HON, _WND, _DRG, _TH, _GRN, _REV = 1, 2, 4, 8, 16, 32
-_SUIT_BITS = (64, 128, 256)
-
-
-def _props(t: int) -> int:
-    b = 0
-    if t >= 27:
-        b |= _HON | (_WND if t < 31 else _DRG)
-    else:
-        b |= _SUIT_BITS[t // 9] | (1 << (9 + _rank(t)))
-    if t in _TERM_HONOR:
-        b |= _TH
-    if t in _GREEN:
-        b |= _GRN
-    if t in _REVERSIBLE:
-        b |= _REV
-    return b
-
-
-_PROPS = tuple(_props(t) for t in range(34))
-_RANK_MASK = 0x3FF << 10  # ranks 1..9 at bits 10..18
-
-
-def _suit_props(sub: tuple[int, ...], s: int) -> tuple[int, int, int]:
-    """(OR of tile traits, AND of tile traits, tiles held four times) of one suit's counts."""
-    lo = 9 * s
-    anyb = 0
-    allb = -1
-    fours = 0
-    for i, n in enumerate(sub):
-        if n:
-            p = _PROPS[lo + i]
-            anyb |= p
-            allb &= p
-            if n == 4:
-                fours += 1
-    return anyb, allb, fours
+        self.unique_wait = unique = R.single_wait((*subs[:s], tuple(sub), *subs[s + 1:]), self.n_standing == 13)
+        return unique
 
 
 @lru_cache(maxsize=1 << 15)
 def _trait_codes(anyb: int, allb: int, hog: int) -> tuple[int, ...]:
     """Fans that depend only on which tiles are in the hand (any reading)."""
     out = []
-    has_honour = anyb & _HON
+    has_honour = anyb & HON
     nsuits = (anyb & 64 != 0) + (anyb & 128 != 0) + (anyb & 256 != 0)
     if not has_honour:
         out.append(C["无字"])
@@ -851,22 +560,22 @@ def _trait_codes(anyb: int, allb: int, hog: int) -> tuple[int, ...]:
         out.append(C["缺一门"])
     if nsuits == 1:
         out.append(C["混一色" if has_honour else "清一色"])
-    if nsuits == 3 and anyb & _WND and anyb & _DRG:
+    if nsuits == 3 and anyb & WND and anyb & DRG:
         out.append(C["五门齐"])
-    if not anyb & _TH:
+    if not anyb & TH:
         out.append(C["断幺"])
-    if allb & _REV:
+    if allb & REV:
         out.append(C["推不倒"])
-    if allb & _GRN:
+    if allb & GRN:
         out.append(C["绿一色"])
-    if allb & _HON:
+    if allb & HON:
         out.append(C["字一色"])
-    if allb & _TH:
+    if allb & TH:
         out.append(C["混幺九"])
         if not has_honour:
             out.append(C["清幺九"])
     if not has_honour:
-        ranks = (anyb & _RANK_MASK) >> 10
+        ranks = (anyb & RANK_MASK) >> 10
         lo = (ranks & -ranks).bit_length()  # lowest rank present, 1..9
         hi = ranks.bit_length()  # highest rank present
         if hi <= 4:
@@ -958,13 +667,13 @@ def _lone_wait(h: _Hand) -> bool:
 
 
 def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[int, ...], ck: int,
-                   base: tuple[int, ...], part: _Part) -> tuple[int, ...]:
+                   base: tuple[int, ...], part: Reading) -> tuple[int, ...]:
     """Raw fan codes of one 4-sets + pair reading (``base``: the per-hand fans).
 
     Set indices in the masks: the chows in reference order, then the pungs/kongs in
     reference order; 4 = the pair.
     """
-    _sets, cch, cpg, pair = part
+    cch, cpg, pair = part.chows, part.pungs, part.pair
     chows = tuple(sorted(fixed_chows + cch, key=_CKEY_OF)) if fixed_chows else cch
     pungs = tuple(sorted(fixed_pungs + cpg, key=_CKEY_OF)) if fixed_pungs else cpg
     nc = len(chows)
@@ -999,9 +708,10 @@ def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[in
                 occ += (C["三色双龙会"],)
     # waiting
     if pair == win or win_in_chow:
-        if h.unique_wait is None:
-            h.compute_unique_wait()
-        if h.unique_wait:
+        unique = h.unique_wait
+        if unique is None:
+            unique = h.compute_unique_wait()
+        if unique:
             waits = set()
             for t in cch:
                 if win == t + 1:
@@ -1152,12 +862,12 @@ def _knitted_reading(h: _Hand, knitted_waits: str = "reference"):
     rest = list(c)
     for t in seq:
         rest[t] -= 1
-    readings = _regular_readings(rest)
+    readings = R.regular_readings(rest)
     if len(readings) != 1:
         return None
-    (rsets, pair) = readings[0]
+    pair = readings[0].pair
     sets: list[tuple[int, int, bool]] = [_meld_set(m) for m in h.fixed]
-    sets += [(k, t, False) for k, t in rsets]
+    sets += [(k, t, False) for k, t in readings[0].sets]
     if len(sets) != 1:
         return None
     k4, t4, m4 = sets[0]
@@ -1182,7 +892,7 @@ def _knitted_reading(h: _Hand, knitted_waits: str = "reference"):
     elif not h.fixed:
         # waits of the set + pair part alone (the winning tile may also fit the dragon)
         rest[win] -= 1
-        waits = _waits(rest, False)
+        waits = R.waits(rest, False)
         rest[win] += 1
         if len(waits) == 1:
             if k4 == CHOW and t4 + 1 == win:
@@ -1351,7 +1061,7 @@ def _items(counts: tuple[tuple[str, int], ...], vals: Mapping[str, int], nfl: in
     if nfl:
         items.append(_item("花牌", vals["花牌"], nfl))
         if not _FLOWERS_LAST:
-            items.sort(key=lambda i: _ORDER[i.name])
+            items.sort(key=lambda i: DATA.ORDER[i.name])
     return tuple(items)
 
 
@@ -1359,18 +1069,29 @@ _CHICKEN = (("无番和", 1),)
 _TIE_FANS = frozenset(("一色三同顺", "三同刻"))  # an equal total with these replaces the best
 
 
-@lru_cache(maxsize=1 << 17)
-def _evaluate(occ: tuple[int, ...], implied: bool = False,
-              ) -> tuple[tuple[tuple[str, int], ...], int, bool, tuple[ScoreItem, ...]]:
+_Evaluation = tuple[tuple[tuple[str, int], ...], int, bool, tuple[ScoreItem, ...]]
+#: :func:`_evaluate`'s memo, one per ``implied``: raw fan codes -> evaluation (a plain dict: one hash of
+#: the codes per look-up); it keeps at most ``_EVALUATED_MAX`` and computes the rest
+_EVALUATED: tuple[dict[tuple[int, ...], _Evaluation], dict[tuple[int, ...], _Evaluation]] = ({}, {})
+_EVALUATED_MAX = 1 << 17
+
+
+def _evaluate(occ: tuple[int, ...], implied: bool = False) -> _Evaluation:
     """``_exclude`` plus what the scorer derives from it, memoised on the raw fan codes:
     (counts, 无番和 when empty; total with default values; has a tie-break fan;
     score items with default values and no flowers)."""
-    counts = _exclude(occ, implied) or _CHICKEN
-    vals = DATA.DEFAULT_VALUES
-    return (
-        counts, _total(counts, vals), any(k in _TIE_FANS for k, _ in counts), _items(counts, vals, 0),
-    )
-_FLOWERS_LAST = _ORDER["花牌"] == len(_FAN_NAME) - 1
+    memo = _EVALUATED[implied]
+    ev = memo.get(occ)
+    if ev is None:
+        counts = _exclude(occ, implied) or _CHICKEN
+        vals = DATA.DEFAULT_VALUES
+        ev = counts, _total(counts, vals), any(k in _TIE_FANS for k, _ in counts), _items(counts, vals, 0)
+        if len(memo) < _EVALUATED_MAX:
+            memo[occ] = ev
+    return ev
+
+
+_FLOWERS_LAST = DATA.ORDER["花牌"] == len(_FAN_NAME) - 1
 
 
 def score_mcr(
@@ -1427,19 +1148,6 @@ def score_mcr(
                 mk += 1
                 melded_fixed += 1
 
-    h = _Hand()
-    h.sit = sit
-    h.standing = standing
-    h.fixed = melds
-    h.win = win
-    h.self_drawn = self_drawn
-    h.seat = sit.seat_wind
-    h.round = sit.round_wind
-    h.extra = extra
-    h.all_counts = all_counts
-    h.melded_fixed = melded_fixed
-    h.kong_count = kong_count
-    h.unique_wait = None
     last_copy = bool(sit.last_copy) and standing[win] == 1 or fixed_win == 3
     kong = bool(sit.kong)
     if kong:
@@ -1447,32 +1155,25 @@ def score_mcr(
             kong = kong_count > 0
         else:
             kong = fixed_win == 0 and standing[win] == 1
-    h.last_copy = last_copy
-    h.last_tile = bool(sit.last_tile)
-    h.kong = kong
-    h.subs = subs = _subs(standing)
-    i0, i1, i2, i3 = infos = (
-        _SUIT_INFO[0](subs[0]), _SUIT_INFO[1](subs[1]), _SUIT_INFO[2](subs[2]), _SUIT_INFO[3](subs[3]),
-    )
-    anyb = i0[1] | i1[1] | i2[1] | i3[1]
-    allb = i0[2] & i1[2] & i2[2] & i3[2]
-    fours = i0[3] + i1[3] + i2[3] + i3[3]
+    subs = R.subs(standing)
+    facts = R.suit_facts(subs)
+    i0, i1, i2, i3 = facts
+    anyb = i0.any_traits | i1.any_traits | i2.any_traits | i3.any_traits
+    allb = i0.all_traits & i1.all_traits & i2.all_traits & i3.all_traits
+    fours = i0.fours + i1.fours + i2.fours + i3.fours
     if melds:  # add the meld tiles to the standing tiles' traits
         kinds = set()
         for m in melds:
             for t in m.tiles:
-                p = _PROPS[t]
+                p = TILE_TRAITS[t]
                 anyb |= p
                 allb &= p
                 kinds.add(t)
         for t in kinds:
             if all_counts[t] == 4:
                 fours += 1
-    h.traits = _trait_codes(anyb, allb, fours - kong_count)
-    h.base = h.traits + _situation_codes(self_drawn, last_copy, h.last_tile, kong, melded_fixed)
-    if extra:
-        h.base += _optional_flag_codes(h)
-    h.n_standing = len(sit.concealed)
+    h = _Hand(sit, standing, all_counts, subs, extra, melded_fixed, kong_count, last_copy, kong,
+              _trait_codes(anyb, allb, fours - kong_count))
 
     default = vals is DATA.DEFAULT_VALUES
     implied = optional_exclusions == "implied" and bool(extra)
@@ -1483,12 +1184,12 @@ def score_mcr(
     special_kind = None
     special = None
     if not melds:
-        if i0[4] and i1[4] and i2[4] and i3[4] or i0[5] + i1[5] + i2[5] + i3[5] >= 13:
+        if i0.even and i1.even and i2.even and i3.even or i0.kinds + i1.kinds + i2.kinds + i3.kinds >= 13:
             special = _special_reading(h)  # 七对 needs even counts, 全不靠/十三幺 13+ kinds
         if special is None:
             special = _knitted_reading(h, knitted_waits)
         if special is None:
-            if win < 27 and infos[win // 9][5] == 9:  # 九莲宝灯 holds every rank of its suit
+            if win < 27 and facts[win // 9].kinds == 9:  # 九莲宝灯 holds every rank of its suit
                 special = _nine_gates(h)
     elif len(melds) == 1:
         special = _knitted_reading(h, knitted_waits)
@@ -1498,7 +1199,7 @@ def score_mcr(
         best_total = best[1] if default else _total(best[0], vals)
 
     if special is None or special_kind == "七对":
-        readings = _canonical_readings(infos)
+        readings = R.canonical_readings(facts)
         if readings:
             base = h.base
             ck = 0
@@ -1513,7 +1214,7 @@ def score_mcr(
                     best_total, best, best_part = tot, ev, part
             if best_part is not None:
                 best_desc = " ".join(
-                    [*fixed_text, *map(_SET_TEXT.__getitem__, best_part[0]), _SET_TEXT[PAIR, best_part[3]]])
+                    [*fixed_text, *map(_SET_TEXT.__getitem__, best_part.sets), _SET_TEXT[PAIR, best_part.pair]])
     nfl = len(sit.flowers)
     if "八仙过海" in extra and self_drawn and nfl == 8 and len(set(sit.flowers)) == 8:
         eight = vals["八仙过海"]  # "可立即喊胡 … 三家通赔64番": the declaration alone, the tiles not read

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from pydantic import ValidationError
 
@@ -58,7 +58,8 @@ def score_line(line: str, default_ruleset: str, profile: Profile | None = None) 
 def score_line_json(line: str, default_ruleset: str, profile: Profile | None = None) -> str:
     """One input line → its result line (without the newline): what ``score`` writes for it,
     ``json.dumps(score_line(line, default_ruleset), ensure_ascii=False)``."""
-    return _text(_line_result(line, default_ruleset, profile))
+    got = _line_result(line, default_ruleset, profile)
+    return _valid_text(got) if type(got) is _Valid else _text(got)  # type: ignore[arg-type]
 
 
 def score_line_checked(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
@@ -66,7 +67,7 @@ def score_line_checked(line: str, default_ruleset: str, profile: Profile | None 
     return _plain(_line_result_checked(line, default_ruleset, profile))
 
 
-def _line_result(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
+def _line_result(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any] | _Valid:
     got = situation_fast.read(line)  # the fast path (none under MAHJONG_AUDIT_MODELS): what it leaves, the models'
     if got is None:
         return _line_result_checked(line, default_ruleset, profile)
@@ -74,7 +75,7 @@ def _line_result(line: str, default_ruleset: str, profile: Profile | None = None
                   partial(situation_fast.to_situation, got), default_ruleset, profile)
 
 
-def _line_result_checked(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
+def _line_result_checked(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any] | _Valid:
     try:
         data = json.loads(line)
     except (ValueError, RecursionError) as e:  # JSONDecodeError, an integer beyond Python's digit limit, nesting
@@ -111,9 +112,9 @@ def _ruleset(name: str, options: dict[str, Any], profile: Profile | None = None)
 
 def _score(ident: object, ruleset_name: str | None, options: dict[str, Any], fields: dict[str, Any],
            situation: Callable[[tuple[tuple[str, object], ...]], WinSituation],
-           default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
+           default_ruleset: str, profile: Profile | None = None) -> dict[str, Any] | _Valid:
     """A validated line's result: its ruleset and options (over the profile's), its ruleset fields,
-    the checks, the score."""
+    the checks, the score (a :class:`_Valid`), or the result object of an invalid line."""
     name = ruleset_name or default_ruleset
     if name not in RULESETS:
         return _invalid("unknown_ruleset", f"ruleset {name!r} is unknown", ident)
@@ -127,7 +128,16 @@ def _score(ident: object, ruleset_name: str | None, options: dict[str, Any], fie
         score = ruleset.score_win(win)
     except (InvalidSituation, NotAWin) as e:
         return _invalid(e.code, str(e), ident)
-    return _result_fields(score, ruleset, ident)
+    return _Valid(score, ruleset, ident)
+
+
+class _Valid(NamedTuple):
+    """A scored line, before it becomes its result object (:func:`_result_fields`) or its text
+    (:func:`_valid_text`, written without the object)."""
+
+    score: Score
+    ruleset: Ruleset
+    ident: object
 
 
 def result_of(score: Score, ruleset: Ruleset | None = None, ident: object = None) -> dict[str, Any]:
@@ -149,17 +159,21 @@ class _Breakdown:
         return [{"name": i.name, "value": i.value, "count": i.count} for i in self.items]
 
     def text(self) -> str:
-        """The JSON of :meth:`plain`, each item's text encoded once per process."""
-        out = []
-        for i in self.items:
-            key = (i.name, i.unit if self.with_unit else None, i.value, i.count)
-            t = _ITEM_TEXT.get(key)
-            if t is None:
-                t = _ENCODE(_Breakdown((i,), self.with_unit).plain()[0])
-                if len(_ITEM_TEXT) < _ITEM_TEXT_MAX:
-                    _ITEM_TEXT[key] = t
-            out.append(t)
-        return "[" + ", ".join(out) + "]"
+        return _items_text(self.items, self.with_unit)
+
+
+def _items_text(items: tuple[ScoreItem, ...], with_unit: bool) -> str:
+    """The JSON of ``_Breakdown(items, with_unit).plain()``, each item's text encoded once per process."""
+    out = []
+    for i in items:
+        key = (i.name, i.unit if with_unit else None, i.value, i.count)
+        t = _ITEM_TEXT.get(key)
+        if t is None:
+            t = _ENCODE(_Breakdown((i,), with_unit).plain()[0])
+            if len(_ITEM_TEXT) < _ITEM_TEXT_MAX:
+                _ITEM_TEXT[key] = t
+        out.append(t)
+    return "[" + ", ".join(out) + "]"
 
 
 _ITEM_TEXT: dict[tuple[str, str | None, int, int], str] = {}
@@ -185,8 +199,10 @@ def _result_fields(score: Score, ruleset: Ruleset | None, ident: object) -> dict
     return out
 
 
-def _plain(fields: dict[str, Any]) -> dict[str, Any]:
-    return {k: v.plain() if type(v) is _Breakdown else v for k, v in fields.items()}
+def _plain(fields: dict[str, Any] | _Valid) -> dict[str, Any]:
+    if type(fields) is _Valid:
+        fields = _result_fields(*fields)  # type: ignore[misc]
+    return {k: v.plain() if type(v) is _Breakdown else v for k, v in fields.items()}  # type: ignore[union-attr]
 
 
 #: ``json.dumps(result, ensure_ascii=False)`` without building an encoder for every line
@@ -204,23 +220,60 @@ def _text(fields: dict[str, Any]) -> str:
     for k, v in fields.items():
         if type(k) is not str:
             return _ENCODE(_plain(fields))
-        key = _KEY_TEXT.get(k)
-        if key is None:
-            key = _STR(k) + ": "
-            if len(_KEY_TEXT) < _ITEM_TEXT_MAX:
-                _KEY_TEXT[k] = key
-        t = type(v)
-        if t is str:
-            value = _STR(v)
-        elif t is int:
-            value = int.__repr__(v)
-        elif t is bool:
-            value = "true" if v else "false"
-        elif t is _Breakdown:
-            value = v.text()
-        else:
-            value = _ENCODE(v)
-        parts.append(key + value)
+        parts.append(_key_text(k) + _value_text(v))
+    return "{" + ", ".join(parts) + "}"
+
+
+def _key_text(k: str) -> str:
+    """``'"key": '``, each key encoded once per process."""
+    key = _KEY_TEXT.get(k)
+    if key is None:
+        key = _STR(k) + ": "
+        if len(_KEY_TEXT) < _ITEM_TEXT_MAX:
+            _KEY_TEXT[k] = key
+    return key
+
+
+def _value_text(v: Any) -> str:
+    """A result value as ``_ENCODE`` writes it."""
+    t = type(v)
+    if t is str:
+        return _STR(v)
+    if t is int:
+        return int.__repr__(v)
+    if t is bool:
+        return "true" if v else "false"
+    if t is _Breakdown:
+        return v.text()
+    return _ENCODE(v)
+
+
+#: the keys a result object sets itself: details under these names take the general path
+_OWN_KEYS = frozenset(("id", "valid", "fans", "items", "total", "below_minimum"))
+
+
+def _valid_text(v: _Valid) -> str:
+    """``_text(_result_fields(*v))``, written without the object in between."""
+    score, ruleset, ident = v
+    details = ruleset.result_details
+    extra: dict[str, object] | None = dict(details) if details else None
+    for key, value in score.details:
+        if isinstance(value, int | str | bool | float):
+            if extra is None:
+                extra = {}
+            extra[key] = value
+    if extra is not None and not _OWN_KEYS.isdisjoint(extra):
+        return _text(_result_fields(score, ruleset, ident))
+    with_unit = ruleset.result_list != "fans"
+    parts = ['"valid": true', ('"items": ' if with_unit else '"fans": ') + _items_text(score.items, with_unit)]
+    if ident is not None:
+        parts.insert(0, '"id": ' + _value_text(ident))
+    if extra:
+        for key, value in extra.items():
+            parts.append(_key_text(key) + _value_text(value))
+    parts.append('"total": ' + _value_text(score.total))
+    if score.below_minimum:
+        parts.append('"below_minimum": true')
     return "{" + ", ".join(parts) + "}"
 
 

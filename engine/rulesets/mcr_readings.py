@@ -1,0 +1,394 @@
+"""MCR (国标麻将): every reading of the standing tiles as sets and one pair, and their waits.
+
+The fan calculator (:mod:`mahjong_audit.engine.rulesets.mcr_scoring`) reads a winning hand
+in every way it splits (不拆移: each reading is one fixed partition) and keeps the best; this
+module gives it those partitions, per suit, with what else it needs from each suit in the
+same look-up. Like :mod:`mahjong_audit.engine.rulesets.longgang_readings` beside
+:mod:`mahjong_audit.engine.decompose`, it only reads shapes: no fan is named here.
+
+* :data:`SUIT_TABLE` — every way to fill one suit with at most four sets and one pair,
+  built once at import from the counts (tens of milliseconds).
+* :class:`SuitFacts` — one suit of the standing tiles: its readings in canonical order
+  (:class:`Reading`), the OR / AND of its tiles' traits (:data:`TILE_TRAITS`), the kinds
+  held four times, whether every count is even, how many kinds. Memoised per suit on the
+  suit's counts.
+* :func:`canonical_readings` — the 4-sets + pair readings of a hand from its four suits'
+  facts, in the canonical order the scorer's tie-break depends on (mcr_scoring's docstring).
+* :class:`SuitWaits`, :func:`wait_tiles`, :func:`single_wait` — the tiles that would
+  complete the standing tiles (边张/嵌张/单钓将 need exactly one).
+
+>>> from mahjong_audit.engine.tiles import parse, counts
+>>> [(r.chows, r.pungs, r.pair) for r in regular_readings(counts(parse("111222333m55p789s"), 34))]
+[((24,), (0, 1, 2), 13), ((0, 0, 0, 24), (), 13)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import product
+from operator import itemgetter
+from types import MappingProxyType
+from typing import Final, final
+
+from mahjong_audit.engine import tiles as T
+
+__all__ = [
+    "CHOW", "KONG", "PAIR", "PUNG", "Reading", "SuitFacts", "SuitWaits", "TILE_TRAITS",
+    "canonical_readings", "regular_readings", "single_wait", "subs", "suit_facts", "wait_tiles",
+]
+
+#: kinds of a set in a reading (a kong is read only from the melds)
+CHOW, PUNG, KONG, PAIR = 0, 1, 2, 3
+
+#: the reference tile order (万 条 饼, winds, 中 发 白): ``CKEY[t]`` is tile t's place in it
+CKEY = tuple(
+    [t for t in range(9)] + [t + 9 for t in range(9, 18)] + [t - 9 for t in range(18, 27)]
+    + [27, 28, 29, 30, 33, 32, 31]
+)
+#: a set's place in the canonical order: (reference tile order, pung before chow)
+SET_ORDER = MappingProxyType({(k, t): (CKEY[t], 0 if k == PUNG else 1) for k in (CHOW, PUNG) for t in range(34)})
+_CANON_SUITS = (0, 2, 1, 3)  # 万 条 饼 字: the reference tile order
+
+
+# --------------------------------------------------------------------------- tile traits
+
+#: trait bits of a tile (:data:`TILE_TRAITS`): honour, wind, dragon, terminal or honour, green
+#: (绿一色), reversible (推不倒); then one bit per suit (:data:`SUIT_BITS`) and per rank (bits 10-18)
+HON, WND, DRG, TH, GRN, REV = 1, 2, 4, 8, 16, 32
+SUIT_BITS = (64, 128, 256)
+RANK_MASK = 0x3FF << 10  # ranks 1..9 at bits 10..18
+TERM_HONOR = frozenset(t for t in range(34) if T.is_terminal_or_honour(t))
+_GREEN = frozenset(T.parse("23468s6z"))
+_REVERSIBLE = frozenset(T.parse("1234589p245689s5z"))
+
+
+def _traits(t: int) -> int:
+    b = 0
+    if t >= 27:
+        b |= HON | (WND if t < 31 else DRG)
+    else:
+        b |= SUIT_BITS[t // 9] | (1 << (9 + t % 9 + 1))
+    if t in TERM_HONOR:
+        b |= TH
+    if t in _GREEN:
+        b |= GRN
+    if t in _REVERSIBLE:
+        b |= REV
+    return b
+
+
+TILE_TRAITS = tuple(_traits(t) for t in range(34))
+
+
+# --------------------------------------------------------------------------- one suit
+
+_SuitTable = Mapping[tuple[int, ...], tuple[tuple[tuple[tuple[int, int], ...], int], ...]]
+
+
+def _build_suit_table(n: int, chows: bool) -> _SuitTable:
+    """Every way to fill one suit with at most four sets and at most one pair.
+
+    Maps the suit's counts to its readings ``(sets, pair_rank)``: sets sorted
+    ``(kind, rank_index)`` tuples, pair_rank -1 when no pair.  Counts go up to 5: the
+    wait analysis adds a tile to a suit and (like the reference calculator) counts a
+    fifth copy as a wait.
+    """
+    kinds = sorted([(PUNG, i) for i in range(n)] + ([(CHOW, i) for i in range(n - 2)] if chows else []))
+    table: dict[tuple[int, ...], list[tuple[tuple[tuple[int, int], ...], int]]] = {}
+    cnt = [0] * n
+
+    def add(acc: list[tuple[int, int]], start: int) -> None:
+        sets = tuple(acc)
+        table.setdefault(tuple(cnt), []).append((sets, -1))
+        for p in range(n):
+            if cnt[p] <= 3:
+                cnt[p] += 2
+                table.setdefault(tuple(cnt), []).append((sets, p))
+                cnt[p] -= 2
+        if len(acc) == 4:
+            return
+        for j in range(start, len(kinds)):
+            k, i = kinds[j]
+            span = range(i, i + 1) if k == PUNG else range(i, i + 3)
+            step = 3 if k == PUNG else 1
+            if any(cnt[x] + step > 5 for x in span):
+                continue
+            for x in span:
+                cnt[x] += step
+            acc.append((k, i))
+            add(acc, j)
+            acc.pop()
+            for x in span:
+                cnt[x] -= step
+
+    add([], 0)
+    return MappingProxyType({k: tuple(v) for k, v in table.items()})
+
+
+#: per suit shape (numbers, honours): counts -> readings ``(sets (kind, rank index), pair rank or -1)``
+SUIT_TABLE = (_build_suit_table(9, True), _build_suit_table(7, False))
+#: per suit shape: counts -> 0 (splits into sets) or 1 (sets and the pair); absent: cannot be split
+_SUIT_STATUS = tuple(
+    MappingProxyType({k: (1 if v[0][1] >= 0 else 0) for k, v in tb.items()}) for tb in SUIT_TABLE
+)
+
+
+@final
+class Reading:
+    """One reading of the standing tiles (or of one suit of them) as sets and at most one pair.
+
+    ``sets``: (kind, first tile) in canonical order (reference tile order, pung before chow);
+    ``chows`` / ``pungs``: the first tiles of its chows and of its pungs, in that order;
+    ``pair``: the pair's tile, -1 when there is none. Immutable (the attributes are Final)."""
+
+    __slots__ = ("sets", "chows", "pungs", "pair")
+
+    def __init__(self, sets: tuple[tuple[int, int], ...], chows: tuple[int, ...], pungs: tuple[int, ...],
+                 pair: int) -> None:
+        self.sets: Final = sets
+        self.chows: Final = chows
+        self.pungs: Final = pungs
+        self.pair: Final = pair
+
+    def __repr__(self) -> str:
+        return f"Reading(sets={self.sets}, chows={self.chows}, pungs={self.pungs}, pair={self.pair})"
+
+
+@final
+class SuitFacts:
+    """What the scorer needs from one suit of the standing tiles, in one look-up.
+
+    ``readings``: its :class:`Reading` s, in canonical order (empty: the suit cannot be split;
+    an empty suit has one reading with no set); ``any_traits`` / ``all_traits``: OR and AND of
+    its tiles' :data:`TILE_TRAITS` (-1 for AND over no tile); ``fours``: kinds held four times;
+    ``even``: every count even (七对); ``kinds``: kinds present."""
+
+    __slots__ = ("readings", "any_traits", "all_traits", "fours", "even", "kinds")
+
+    def __init__(self, readings: tuple[Reading, ...], any_traits: int, all_traits: int, fours: int, even: bool,
+                 kinds: int) -> None:
+        self.readings: Final = readings
+        self.any_traits: Final = any_traits
+        self.all_traits: Final = all_traits
+        self.fours: Final = fours
+        self.even: Final = even
+        self.kinds: Final = kinds
+
+
+@final
+class SuitWaits:
+    """One suit of the standing tiles before the winning tile, for the wait analysis.
+
+    ``status``: -1 cannot be split, 0 splits into sets, 1 into sets and the pair; ``waits``:
+    (tile, status with that tile added) for each tile whose addition leaves the suit
+    splittable; ``odd``: the tiles held an odd number of times (七对's wait)."""
+
+    __slots__ = ("status", "waits", "odd")
+
+    def __init__(self, status: int, waits: tuple[tuple[int, int], ...], odd: tuple[int, ...]) -> None:
+        self.status: Final = status
+        self.waits: Final = waits
+        self.odd: Final = odd
+
+
+def _suit_readings(sub: tuple[int, ...], s: int) -> tuple[Reading, ...]:
+    """Readings of one suit with absolute tiles, in canonical order: the sets sorted by
+    (reference tile order, pung before chow) and the readings sorted by their sets, so that
+    concatenating suits in the order 万 条 饼 字 gives the canonical hand order."""
+    base = 9 * s
+    out = []
+    key_of = SET_ORDER.__getitem__
+    for rsets, p in SUIT_TABLE[s == 3].get(sub, ()):
+        sets = sorted([(k, base + i) for k, i in rsets], key=key_of)
+        out.append((tuple(map(key_of, sets)), Reading(
+            tuple(sets),
+            tuple([t for k, t in sets if k == CHOW]),
+            tuple([t for k, t in sets if k != CHOW]),
+            base + p if p >= 0 else -1,
+        )))
+    out.sort(key=itemgetter(0))
+    return tuple([r for _, r in out])
+
+
+def _suit_facts(sub: tuple[int, ...], s: int) -> SuitFacts:
+    lo = 9 * s
+    anyb = 0
+    allb = -1
+    fours = 0
+    for i, n in enumerate(sub):
+        if n:
+            p = TILE_TRAITS[lo + i]
+            anyb |= p
+            allb &= p
+            if n == 4:
+                fours += 1
+    return SuitFacts(_suit_readings(sub, s), anyb, allb, fours, all(n % 2 == 0 for n in sub),
+                     sum(1 for n in sub if n))
+
+
+def _suit_waits(sub: tuple[int, ...], s: int) -> SuitWaits:
+    status = _SUIT_STATUS[s == 3].get
+    base = 9 * s
+    waits = []
+    lst = list(sub)
+    for i in range(len(sub)):
+        lst[i] += 1
+        st = status(tuple(lst), -1)
+        lst[i] -= 1
+        if st >= 0:
+            waits.append((base + i, st))
+    odd = tuple(base + i for i, n in enumerate(sub) if n % 2)
+    return SuitWaits(status(sub, -1), tuple(waits), odd)
+
+
+#: the most shapes each memo below keeps (then it computes what it does not hold)
+MEMO_MAX = 1 << 16
+#: per suit (万 饼 条 字 as tiles number them): its counts -> :class:`SuitFacts` / :class:`SuitWaits`,
+#: memoised as they are met (plain dicts: a look-up is one hash of the counts)
+_FACTS: tuple[dict[tuple[int, ...], SuitFacts], ...] = ({}, {}, {}, {})
+_WAITS: tuple[dict[tuple[int, ...], SuitWaits], ...] = ({}, {}, {}, {})
+
+
+def _facts_of(sub: tuple[int, ...], s: int) -> SuitFacts:
+    memo = _FACTS[s]
+    f = memo.get(sub)
+    if f is None:
+        f = _suit_facts(sub, s)
+        if len(memo) < MEMO_MAX:
+            memo[sub] = f
+    return f
+
+
+def _waits_of(sub: tuple[int, ...], s: int) -> SuitWaits:
+    memo = _WAITS[s]
+    w = memo.get(sub)
+    if w is None:
+        w = _suit_waits(sub, s)
+        if len(memo) < MEMO_MAX:
+            memo[sub] = w
+    return w
+
+
+# --------------------------------------------------------------------------- the hand
+
+
+def subs(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """The 34 per-kind counts cut into the four suits' counts."""
+    return tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34])
+
+
+def suit_facts(suits: tuple[tuple[int, ...], ...]) -> tuple[SuitFacts, SuitFacts, SuitFacts, SuitFacts]:
+    """The four suits' :class:`SuitFacts` (``suits`` as :func:`subs` cuts them)."""
+    return _facts_of(suits[0], 0), _facts_of(suits[1], 1), _facts_of(suits[2], 2), _facts_of(suits[3], 3)
+
+
+def canonical_readings(facts: Sequence[SuitFacts]) -> list[Reading]:
+    """The 4-sets+pair readings of the standing tiles, from their suits' facts, in canonical order."""
+    per_suit = []
+    pairs = 0
+    for s in _CANON_SUITS:
+        r = facts[s].readings
+        if not r:
+            return []
+        first = r[0]
+        if first.pair >= 0:
+            pairs += 1
+        elif not first.sets:
+            continue  # empty suit
+        per_suit.append(r)
+    if pairs != 1:
+        return []
+    if len(per_suit) == 1:
+        return list(per_suit[0])
+    combos: Iterable[tuple[Reading, ...]]
+    if all(len(r) == 1 for r in per_suit):
+        combos = (tuple([r[0] for r in per_suit]),)
+    else:
+        combos = product(*per_suit)
+    out = []
+    for combo in combos:
+        sets: tuple[tuple[int, int], ...] = ()
+        ch: tuple[int, ...] = ()
+        pg: tuple[int, ...] = ()
+        pair = -1
+        for part in combo:
+            sets += part.sets
+            ch += part.chows
+            pg += part.pungs
+            if part.pair >= 0:
+                pair = part.pair
+        out.append(Reading(sets, ch, pg, pair))
+    return out
+
+
+def regular_readings(counts: Sequence[int]) -> list[Reading]:
+    """The 4-sets+pair readings of 34 per-kind counts (any number of sets), in canonical order."""
+    return canonical_readings(suit_facts(subs(counts)))
+
+
+def _suit_waits_of(suits: Sequence[tuple[int, ...]]) -> tuple[SuitWaits, SuitWaits, SuitWaits, SuitWaits]:
+    return _waits_of(suits[0], 0), _waits_of(suits[1], 1), _waits_of(suits[2], 2), _waits_of(suits[3], 3)
+
+
+def wait_tiles(suits: Sequence[tuple[int, ...]], seven: bool) -> set[int]:
+    """Tiles that would complete the standing tiles without the winning tile (``suits`` as
+    :func:`subs` cuts them; ``seven``: 七对 counts too)."""
+    infos = _suit_waits_of(suits)
+    out = set()
+    bad = 0
+    pairs = 0
+    for info in infos:
+        bad += info.status == -1
+        pairs += info.status == 1
+    if bad <= 1:
+        for info in infos:
+            st = info.status
+            if bad - (st < 0):
+                continue  # another suit cannot be split
+            need = 1 - pairs + (st == 1)
+            if need < 0:
+                continue
+            for t, x in info.waits:
+                if x == need:
+                    out.add(t)
+    if seven:
+        singles = infos[0].odd + infos[1].odd + infos[2].odd + infos[3].odd
+        if len(singles) == 1:
+            out.add(singles[0])
+    return out
+
+
+def single_wait(suits: Sequence[tuple[int, ...]], seven: bool) -> bool:
+    """``len(wait_tiles(suits, seven)) == 1``, without building the set."""
+    infos = _suit_waits_of(suits)
+    bad = 0
+    pairs = 0
+    for info in infos:
+        bad += info.status == -1
+        pairs += info.status == 1
+    found = -1  # the one waiting tile so far (tiles of different suits differ)
+    if bad <= 1:
+        for info in infos:
+            st = info.status
+            if bad - (st < 0):
+                continue  # another suit cannot be split
+            need = 1 - pairs + (st == 1)
+            if need < 0:
+                continue
+            for t, x in info.waits:
+                if x == need:
+                    if found >= 0:
+                        return False
+                    found = t
+    if seven:
+        singles = infos[0].odd + infos[1].odd + infos[2].odd + infos[3].odd
+        if len(singles) == 1 and singles[0] != found:
+            if found >= 0:
+                return False
+            found = singles[0]
+    return found >= 0
+
+
+def waits(counts: Sequence[int], seven: bool) -> set[int]:
+    """Tiles that would complete ``counts`` (standing tiles without the winning tile)."""
+    return wait_tiles(subs(counts), seven)
