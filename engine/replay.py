@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import chain, repeat
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 from mahjong_audit.engine import seabed as SB
 from mahjong_audit.engine import tiles as T
@@ -34,6 +34,7 @@ from mahjong_audit.engine.hand import (
     early_ready_moments,
     situation_extra,
 )
+from mahjong_audit.engine.phases import ACT, CLAIM, DRAW, ENDED, PHASES, REPLACE, ROB, SEABED  # noqa: F401 — PHASES: the replay's catalogue
 from mahjong_audit.engine.ruleset import (
     DiscardContext,
     HandEnd,
@@ -43,17 +44,6 @@ from mahjong_audit.engine.ruleset import (
     WinEnd,
 )
 from mahjong_audit.schemas import log as L
-
-# The phases of a hand (plain str constants: mypyc compiles a comparison with one as cheaply as
-# with the literal, and rulesets see the same values in TableView.phase).
-DRAW: Final = "draw"  #: the turn seat must draw
-ACT: Final = "act"  #: the turn seat holds one tile more than a hand: it discards, kongs, sets a flower aside or wins
-REPLACE: Final = "replace"  #: a replacement draw from the back is due
-CLAIM: Final = "claim"  #: a discard may be claimed
-ROB: Final = "rob"  #: an added kong may be robbed
-SEABED: Final = "seabed"  #: the last drawable tiles go one to each seat
-ENDED: Final = "ended"  #: the hand is over
-PHASES: Final = (DRAW, ACT, REPLACE, CLAIM, ROB, SEABED, ENDED)
 
 CALL_RANK = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
 EVENT_TYPES = ("draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win")

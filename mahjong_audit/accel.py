@@ -35,6 +35,7 @@ from types import ModuleType
 #: MCR fan calculator and Longgang's scoring (the rulesets' classes stay Python: they are data)
 MODULES = (
     "mahjong_audit.engine.tiles",
+    "mahjong_audit.engine.phases",
     "mahjong_audit.engine.hand",
     "mahjong_audit.engine.decompose",
     "mahjong_audit.engine.seabed",

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import MeldKind
-from mahjong_audit.engine.replay import ACT
+from mahjong_audit.engine.phases import ACT
 from mahjong_audit.engine.ruleset import TableView
 
 #: option value → (names in the seed, passage)
