@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal, NamedTuple
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.decompose import (
@@ -47,6 +47,7 @@ from mahjong_audit.engine.rulesets import guangdong_fans as F
 from mahjong_audit.engine.situation_check import FieldSpec
 
 ORPHANS = T.TERMINALS_AND_HONOURS
+TERMINALS = tuple(t for t in ORPHANS if T.is_terminal(t))
 NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
@@ -133,6 +134,24 @@ class _Shape:
     pair: int | None = None
 
 
+class _TileFacts(NamedTuple):
+    """What the rows read of a hand's tiles (concealed and melded), worked out once per win."""
+
+    suits: str  # ``pure`` (one suit), ``half`` (one suit + honours), ``honours``, or ``mixed``
+    orphan_only: bool  # every tile a terminal or an honour
+    has_honour: bool
+    has_terminal: bool
+
+
+def _tile_facts(counts: Sequence[int]) -> _TileFacts:
+    """The :class:`_TileFacts` of the counts (34 kinds) of every tile of a hand."""
+    n_suits = sum(1 for k in range(0, 27, 9) if any(counts[k:k + 9]))
+    honours = any(counts[27:34])
+    suits = "honours" if not n_suits else "mixed" if n_suits > 1 else "half" if honours else "pure"
+    simples = any(counts[1:8]) or any(counts[10:17]) or any(counts[19:26])
+    return _TileFacts(suits, not simples, honours, any(counts[t] for t in TERMINALS))
+
+
 class Guangdong(Ruleset):
     name = "guangdong"
     Options = GuangdongOptions
@@ -152,9 +171,15 @@ class Guangdong(Ruleset):
     passed_win_rule = False
     passed_pon_rule = False
 
+    def __init__(self, options: Any = None):
+        super().__init__(options)
+        #: every row's value under the options (``fan_values``), by Chinese name
+        self._values: Mapping[str, int] = MappingProxyType(
+            {r.zh: int(self.options.fan_values.get(r.zh, r.value)) for r in F.ALL_ROWS})
+
     # --- values ------------------------------------------------------------------------
     def value(self, row: F.FanRow) -> int:
-        return int(self.options.fan_values.get(row.zh, row.value))
+        return self._values[row.zh]
 
     def points(self, fan: int) -> int:
         """Money of a hand of ``fan`` fan, paid by each paying seat: ``base × 2^fan``."""
@@ -176,7 +201,10 @@ class Guangdong(Ruleset):
         return self.options.seven_pairs_four or all(c in (0, 2) for c in counts[:34])
 
     def shapes(self, sit: WinSituation) -> list[_Shape]:
-        counts = T.counts(sit.full_concealed, 34)
+        return self._shapes(sit, T.counts(sit.full_concealed, 34))
+
+    def _shapes(self, sit: WinSituation, counts: list[int]) -> list[_Shape]:
+        """:meth:`shapes`, given the counts (34 kinds) of the standing tiles with the winning one."""
         n = len(sit.melds)
         out: list[_Shape] = []
         meld_trips = tuple(m.first for m in sit.melds if m.is_triplet_like)
@@ -195,15 +223,21 @@ class Guangdong(Ruleset):
     # --- scoring -----------------------------------------------------------------------
     def score_win(self, sit: WinSituation) -> Score:
         """Score one win (see the module docstring); raises NotAWin if no winning shape."""
-        if any(T.is_flower(t) for t in sit.full_concealed) or sit.flowers:
+        full = sit.full_concealed
+        if sit.flowers or T.is_flower(max(full)):  # flowers are the highest tile ids
             raise NotAWin("not_a_win", "flowers are not part of this ruleset's tiles")
-        shapes = self.shapes(sit)
+        counts = T.counts(full, 34)
+        shapes = self._shapes(sit, counts)
         if not shapes:
             raise NotAWin("not_a_win", "not 4 sets + a pair, 七对 or 十三幺")
-        all_tiles = sit.full_concealed + tuple(t for m in sit.melds for t in m.tiles)
+        all_tiles = full + tuple(t for m in sit.melds for t in m.tiles)
+        for m in sit.melds:
+            for t in m.tiles:
+                counts[t] += 1
+        facts = _tile_facts(counts)
         best: tuple[tuple[int, int, int], tuple[ScoreItem, ...], bool, bool] | None = None
         for shape in shapes:
-            for cand in self._candidates(sit, shape, all_tiles):
+            for cand in self._candidates(sit, shape, all_tiles, facts):
                 if best is None or cand[0] > best[0]:
                     best = cand
         if best is None:  # every shape has at least the 鸡胡 / 七对 / 十三幺 candidate
@@ -226,11 +260,11 @@ class Guangdong(Ruleset):
         }
         return tuple(k for k, _ in F.MINIMUM_SITUATIONS if active[k] and k in self.options.minimum_situations)
 
-    def _candidates(self, sit: WinSituation, shape: _Shape, all_tiles: tuple[int, ...]):
+    def _candidates(self, sit: WinSituation, shape: _Shape, all_tiles: tuple[int, ...], facts: _TileFacts):
         """Yield (sort key, items, is_special, capped) for each way to score this shape.
         Sort key: (total, 1 for a special hand, raw sum) — a special hand wins a tie."""
         pure = self.options.nine_gates == "pure_wait"
-        specials = self.special_hands(shape, all_tiles, no_melds=not sit.melds,
+        specials = self.special_hands(shape, all_tiles, facts, no_melds=not sit.melds,
                                       nine_gates_win=sit.win_tile if pure else None)
         breakers = [r for r in specials if r.zh in self.options.cap_breakers]
         for r in breakers:
@@ -242,7 +276,7 @@ class Guangdong(Ruleset):
                 v = self._cap(self.value(r))
                 yield (v, 0, self.value(r)), (ScoreItem(r.zh, self.value(r)),), False, v < self.value(r)
             return
-        base_rows = self.regular_hands(shape, all_tiles) + [r for r in specials if r not in breakers]
+        base_rows = self.regular_hands(shape, facts) + [r for r in specials if r not in breakers]
         base = max(base_rows, key=lambda r: self.value(r))  # max keeps the first of equal values
         items = [ScoreItem(base.zh, self.value(base))]
         for row, count in self.additions(sit, shape):
@@ -256,12 +290,12 @@ class Guangdong(Ruleset):
         return fan if self.options.cap is None else min(fan, self.options.cap)
 
     @staticmethod
-    def regular_hands(shape: _Shape, all_tiles: tuple[int, ...]) -> list[F.FanRow]:
+    def regular_hands(shape: _Shape, facts: _TileFacts) -> list[F.FanRow]:
         """The regular rows a standard-shape hand has (鸡胡 always)."""
         rows = [F.REGULAR_BY_ID["chicken_hand"]]
         if not shape.triplets:
             rows.append(F.REGULAR_BY_ID["all_chows"])
-        if _suits(all_tiles) == "half":
+        if facts.suits == "half":
             rows.append(F.REGULAR_BY_ID["half_flush"])
         if not shape.sequences:
             rows.append(F.REGULAR_BY_ID["all_pungs"])
@@ -281,15 +315,12 @@ class Guangdong(Ruleset):
         ]
 
     @staticmethod
-    def special_hands(shape: _Shape, all_tiles: tuple[int, ...], *, no_melds: bool,
+    def special_hands(shape: _Shape, all_tiles: tuple[int, ...], facts: _TileFacts, *, no_melds: bool,
                       nine_gates_win: int | None = None) -> list[F.FanRow]:
         """The special rows a hand has, in table order. ``nine_gates_win``: score 九莲宝灯 only
         when the tiles without this winning tile are exactly 1112345678999 (option nine_gates)."""
         s = F.SPECIAL_BY_ID
-        suits = _suits(all_tiles)
-        orphan_only = all(t in ORPHANS for t in all_tiles)
-        has_honour = any(T.is_honour(t) for t in all_tiles)
-        has_terminal = any(T.is_terminal(t) for t in all_tiles)
+        suits, orphan_only, has_honour, has_terminal = facts
         out: list[F.FanRow] = []
         if shape.kind == "thirteen_orphans":
             return [s["thirteen_orphans"]]
@@ -358,17 +389,6 @@ class Guangdong(Ruleset):
         if drawn or dealer in winners:
             return dealer
         return (dealer + 1) % 4
-
-
-def _suits(tiles: Sequence[int]) -> str:
-    """``pure`` (one suit), ``half`` (one suit + honours), ``honours``, or ``mixed``."""
-    suits = {T.suit(t) for t in tiles if T.is_suited(t)}
-    honours = any(T.is_honour(t) for t in tiles)
-    if not suits:
-        return "honours"
-    if len(suits) > 1:
-        return "mixed"
-    return "half" if honours else "pure"
 
 
 def _thirteen_orphans(counts: Sequence[int]) -> bool:
