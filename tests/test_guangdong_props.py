@@ -61,3 +61,18 @@ def test_every_complete_hand_scores_within_the_tables(sit):
     assert 1 <= score.total <= 8
     # without the cap a hand never scores less
     assert NO_CAP.score_win(sit).total >= score.total
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=1, max_size=18))
+def test_tile_facts_read_as_each_tile_says(tiles):
+    """``_tile_facts`` (worked out from the counts, once per win) says what the rows read of
+    every tile one by one: the suits (清一色 / 混一色), all terminals and honours (混幺九,
+    清幺九), any honour, any terminal."""
+    from mahjong_audit.engine.rulesets.guangdong import ORPHANS, _tile_facts
+
+    suits = {T.suit(t) for t in tiles if T.is_suited(t)}
+    honours = any(T.is_honour(t) for t in tiles)
+    kind = "honours" if not suits else "mixed" if len(suits) > 1 else "half" if honours else "pure"
+    facts = _tile_facts(T.counts(tiles, 34))
+    assert facts == (kind, all(t in ORPHANS for t in tiles), honours, any(T.is_terminal(t) for t in tiles))
