@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import gt
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.errors import InvalidData
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 #: every error code a ``score`` line can return, with what it means (docs/score-cli.md lists
 #: the same table). The first group comes from reading the line, the second from this
 #: module's checks, the last from scoring.
-ERRORS: Mapping[str, str] = MappingProxyType({
+ERRORS: Final[Mapping[str, str]] = MappingProxyType({
     # reading the line (pipeline/commands/score.py, schemas/situation.py)
     "invalid_json": "the line is not JSON",
     "missing_field": "a required field (concealed, win_tile, a meld's type) is absent, or a ruleset_fields key "
@@ -203,7 +203,7 @@ def _all_tiles(sit: WinSituation) -> list[int]:
     return tiles
 
 
-_CHI = MeldKind.CHI
+_CHI: Final = MeldKind.CHI
 
 
 def _check_meld(rs: Ruleset, m: Meld, wilds: frozenset[int]) -> None:
