@@ -104,8 +104,6 @@ _KNITTED: Final = tuple(
 _WIND_SET: Final = frozenset(range(27, 31))
 #: readings of 边张/嵌张/单钓将 in a 组合龙 hand (option ``knitted_waits``; docs/rules/mcr.md)
 KNITTED_WAITS: Final = ("reference", "botzone")
-_PLAY_SET: Final = frozenset(range(34))
-_INT_TYPE: Final = frozenset((int,))
 _DRAGON_SET: Final = frozenset(range(31, 34))
 
 # --------------------------------------------------------------------------- fan codes
@@ -998,6 +996,14 @@ def _fmt_sets(sets, pair) -> str:
 # --------------------------------------------------------------------------- validation
 
 
+def _playing_tiles(ts: tuple[object, ...]) -> bool:
+    """Every item is a playing tile: an int (not a bool) in 0..33."""
+    for t in ts:
+        if type(t) is not int or not 0 <= t < 34:
+            return False
+    return True
+
+
 def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
     """Reject bad input with NotAWin; returns (standing counts, all counts) per tile kind."""
     concealed = sit.concealed
@@ -1005,16 +1011,12 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
     if not isinstance(concealed, tuple) or not isinstance(melds, tuple):
         raise NotAWin("not_a_win", "concealed and melds must be tuples")
     win = sit.win_tile
-    if not (
-        type(win) is int and win in _PLAY_SET
-        and _INT_TYPE.issuperset(map(type, concealed)) and _PLAY_SET.issuperset(concealed)
-    ):
+    if not (type(win) is int and 0 <= win < 34 and _playing_tiles(concealed)):
         raise NotAWin("not_a_win", "standing tiles must be playing tiles (no flowers)")
     if len(melds) > 4:
         raise NotAWin("wrong_tile_count", f"{len(melds)} melds")
     for m in melds:
-        if not isinstance(m, Meld) or not isinstance(m.tiles, tuple) \
-                or not (_INT_TYPE.issuperset(map(type, m.tiles)) and _PLAY_SET.issuperset(m.tiles)):
+        if not isinstance(m, Meld) or not isinstance(m.tiles, tuple) or not _playing_tiles(m.tiles):
             raise NotAWin("not_a_win", f"bad meld {m!r}")
         ts = m.tiles
         if m.kind is _CHI:
