@@ -1047,9 +1047,9 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
                 cnt[t] += 1
     else:
         cnt = standing
-    if max(cnt) > 4:
-        bad = [t for t in range(34) if cnt[t] > 4]
-        raise NotAWin("too_many_copies", f"more than four copies of {T.name(bad[0])}")
+    for t in range(34):
+        if cnt[t] > 4:
+            raise NotAWin("too_many_copies", f"more than four copies of {T.name(t)}")
     w = sit.seat_wind
     if not isinstance(w, int) or not 0 <= w <= 3:
         raise NotAWin("not_a_win", f"wind {w!r} is not 0..3")
@@ -1305,9 +1305,4 @@ def score_mcr(
     if extra:  # fans that do not count toward the minimum: "天听不计算起胡番数", "地听不计算起胡番数"
         off = DATA.NOT_IN_MINIMUM if extras_in_minimum else DATA.MINGXING | DATA.NOT_IN_MINIMUM
         base_total -= sum(vals[k] * n for k, n in best[0] if k in off)
-    return Score(
-        items=items,
-        total=best_total + vals["花牌"] * nfl,
-        below_minimum=base_total < min_fan,
-        details=(("decomposition", best_desc),),
-    )
+    return Score(items, best_total + vals["花牌"] * nfl, base_total < min_fan, (("decomposition", best_desc),))
