@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from operator import gt
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.errors import InvalidData
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
 #: every error code a ``score`` line can return, with what it means (docs/score-cli.md lists
 #: the same table). The first group comes from reading the line, the second from this
 #: module's checks, the last from scoring.
-ERRORS: Mapping[str, str] = MappingProxyType({
+ERRORS: Final[Mapping[str, str]] = MappingProxyType({
     # reading the line (pipeline/commands/score.py, schemas/situation.py)
     "invalid_json": "the line is not JSON",
     "missing_field": "a required field (concealed, win_tile, a meld's type) is absent, or a ruleset_fields key "
@@ -195,15 +194,7 @@ def parse_fields(rs: Ruleset, raw: Mapping[str, object]) -> tuple[tuple[str, obj
     return tuple(out)
 
 
-def _all_tiles(sit: WinSituation) -> list[int]:
-    tiles = [*sit.concealed, sit.win_tile]
-    for m in sit.melds:
-        tiles.extend(m.tiles)
-    tiles.extend(sit.flowers)
-    return tiles
-
-
-_CHI = MeldKind.CHI
+_CHI: Final = MeldKind.CHI
 
 
 def _check_meld(rs: Ruleset, m: Meld, wilds: frozenset[int]) -> None:
@@ -258,6 +249,24 @@ def _flag_checks(rs: Ruleset, sit: WinSituation) -> None:
                                               "so self_drawn must be false")
 
 
+_NO_WILDS: Final[frozenset[int]] = frozenset()
+#: the hooks of :class:`~mahjong_audit.engine.ruleset.Ruleset` that :func:`check_situation` may skip
+_SKIPPABLE_HOOKS: Final = ("situation_wilds", "situation_table_tiles", "situation_is_winner")
+#: per ruleset class: True when it keeps all of ``_SKIPPABLE_HOOKS`` as the base class has them (no
+#: wilds, no table tiles, every situation a winner), so the check need not call them
+_PLAIN_HOOKS: Final[dict[type, bool]] = {}
+
+
+def _plain_hooks(rs: Ruleset) -> bool:
+    cls = type(rs)
+    plain = _PLAIN_HOOKS.get(cls)
+    if plain is None:
+        from mahjong_audit.engine.ruleset import Ruleset
+
+        plain = _PLAIN_HOOKS[cls] = all(getattr(cls, h) is getattr(Ruleset, h) for h in _SKIPPABLE_HOOKS)
+    return plain
+
+
 def check_situation(rs: Ruleset, sit: WinSituation) -> None:
     """Raise :class:`InvalidSituation` if ``sit`` cannot occur under ``rs`` (fields already parsed).
 
@@ -266,19 +275,26 @@ def check_situation(rs: Ruleset, sit: WinSituation) -> None:
     (for a winner) a win on a wild and the flags."""
     copies = rs.copies
     counts = [0] * T.N_TILES
-    for t in _all_tiles(sit):
+    for t in sit.concealed:
         counts[t] += 1
-    over = [t for t in range(T.N_TILES) if counts[t] > copies[t]] if any(map(gt, counts, copies)) else []
+    counts[sit.win_tile] += 1
+    for m in sit.melds:
+        for t in m.tiles:
+            counts[t] += 1
+    for t in sit.flowers:
+        counts[t] += 1
+    over = [t for t in range(T.N_TILES) if counts[t] > copies[t]]
     for t in over:
         if not copies[t]:
             raise _fail("tile_not_in_set", f"{T.name(t)} is not among {rs.name}'s tiles")
     for t in sit.flowers:
         if not T.is_flower(t):
             raise _fail("not_a_flower", f"flowers: {T.name(t)} is not a flower")
-    wilds = rs.situation_wilds(sit)
+    plain = _plain_hooks(rs)
+    wilds = _NO_WILDS if plain else rs.situation_wilds(sit)
     for m in sit.melds:
         _check_meld(rs, m, wilds)
-    table = rs.situation_table_tiles(sit)
+    table = () if plain else rs.situation_table_tiles(sit)
     if table:
         for t in table:
             counts[t] += 1
@@ -301,7 +317,7 @@ def check_situation(rs: Ruleset, sit: WinSituation) -> None:
         want = " or ".join(map(str, sizes))
         raise _fail("wrong_tile_count", f"{len(sit.concealed)} standing + {len(sit.melds)} melds × 3 + the winning "
                                         f"tile = {n}, not {want}")
-    if not rs.situation_is_winner(sit):
+    if not plain and not rs.situation_is_winner(sit):
         return
     if not sit.self_drawn and sit.win_tile in wilds:
         raise _fail("wild_discard_win", f"a win on a discarded {T.name(sit.win_tile)}: wild tiles are never "

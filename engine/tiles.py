@@ -21,13 +21,14 @@ The compact notation groups ranks before their suit letter:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from mahjong_audit.engine.errors import InvalidData
 
 SUITS = "mpsz"
-N_KINDS = 34  # playing tile kinds (no flowers)
-N_TILES = 42  # with the eight flowers
-FLOWER0 = 34
+N_KINDS: Final = 34  # playing tile kinds (no flowers)
+N_TILES: Final = 42  # with the eight flowers
+FLOWER0: Final = 34
 
 EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, 34)
 WIND_TILES = (EAST, SOUTH, WEST, NORTH)

@@ -210,10 +210,16 @@ class MCR(Ruleset):
         return complete_counts(counts, len(melds))
 
     def score_win(self, sit: WinSituation) -> Score:
+        return self._scorer(sit)
+
+    @functools.cached_property
+    def _scorer(self) -> Callable[[WinSituation], Score]:
+        """The fan calculator with this ruleset's options bound, built on the first win (the
+        options are immutable): a win costs one call, not reading six options."""
         o = self.options
-        return _calculator()(sit, values=o.values(), extra_fans=o.fans_on(), min_fan=o.min_fan,
-                             knitted_waits=o.knitted_waits, optional_exclusions=o.optional_exclusions,
-                             extras_in_minimum=o.extras_in_minimum)
+        return functools.partial(_calculator(), values=o.values(), extra_fans=o.fans_on(), min_fan=o.min_fan,
+                                 knitted_waits=o.knitted_waits, optional_exclusions=o.optional_exclusions,
+                                 extras_in_minimum=o.extras_in_minimum)
 
     # --- 明星三缺一 (seed 002): the facts only the game knows ---------------------------------
     @property

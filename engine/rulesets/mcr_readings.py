@@ -38,28 +38,36 @@ __all__ = [
 ]
 
 #: kinds of a set in a reading (a kong is read only from the melds)
-CHOW, PUNG, KONG, PAIR = 0, 1, 2, 3
+CHOW: Final = 0
+PUNG: Final = 1
+KONG: Final = 2
+PAIR: Final = 3
 
 #: the reference tile order (万 条 饼, winds, 中 发 白): ``CKEY[t]`` is tile t's place in it
-CKEY = tuple(
+CKEY: Final = tuple(
     [t for t in range(9)] + [t + 9 for t in range(9, 18)] + [t - 9 for t in range(18, 27)]
     + [27, 28, 29, 30, 33, 32, 31]
 )
 #: a set's place in the canonical order: (reference tile order, pung before chow)
-SET_ORDER = MappingProxyType({(k, t): (CKEY[t], 0 if k == PUNG else 1) for k in (CHOW, PUNG) for t in range(34)})
-_CANON_SUITS = (0, 2, 1, 3)  # 万 条 饼 字: the reference tile order
+SET_ORDER: Final = MappingProxyType({(k, t): (CKEY[t], 0 if k == PUNG else 1) for k in (CHOW, PUNG) for t in range(34)})
+_CANON_SUITS: Final = (0, 2, 1, 3)  # 万 条 饼 字: the reference tile order
 
 
 # --------------------------------------------------------------------------- tile traits
 
 #: trait bits of a tile (:data:`TILE_TRAITS`): honour, wind, dragon, terminal or honour, green
 #: (绿一色), reversible (推不倒); then one bit per suit (:data:`SUIT_BITS`) and per rank (bits 10-18)
-HON, WND, DRG, TH, GRN, REV = 1, 2, 4, 8, 16, 32
-SUIT_BITS = (64, 128, 256)
-RANK_MASK = 0x3FF << 10  # ranks 1..9 at bits 10..18
-TERM_HONOR = frozenset(t for t in range(34) if T.is_terminal_or_honour(t))
-_GREEN = frozenset(T.parse("23468s6z"))
-_REVERSIBLE = frozenset(T.parse("1234589p245689s5z"))
+HON: Final = 1
+WND: Final = 2
+DRG: Final = 4
+TH: Final = 8
+GRN: Final = 16
+REV: Final = 32
+SUIT_BITS: Final = (64, 128, 256)
+RANK_MASK: Final = 0x3FF << 10  # ranks 1..9 at bits 10..18
+TERM_HONOR: Final = frozenset(t for t in range(34) if T.is_terminal_or_honour(t))
+_GREEN: Final = frozenset(T.parse("23468s6z"))
+_REVERSIBLE: Final = frozenset(T.parse("1234589p245689s5z"))
 
 
 def _traits(t: int) -> int:
@@ -77,7 +85,7 @@ def _traits(t: int) -> int:
     return b
 
 
-TILE_TRAITS = tuple(_traits(t) for t in range(34))
+TILE_TRAITS: Final = tuple(_traits(t) for t in range(34))
 
 
 # --------------------------------------------------------------------------- one suit
@@ -126,9 +134,9 @@ def _build_suit_table(n: int, chows: bool) -> _SuitTable:
 
 
 #: per suit shape (numbers, honours): counts -> readings ``(sets (kind, rank index), pair rank or -1)``
-SUIT_TABLE = (_build_suit_table(9, True), _build_suit_table(7, False))
+SUIT_TABLE: Final = (_build_suit_table(9, True), _build_suit_table(7, False))
 #: per suit shape: counts -> 0 (splits into sets) or 1 (sets and the pair); absent: cannot be split
-_SUIT_STATUS = tuple(
+_SUIT_STATUS: Final = tuple(
     MappingProxyType({k: (1 if v[0][1] >= 0 else 0) for k, v in tb.items()}) for tb in SUIT_TABLE
 )
 
@@ -242,11 +250,11 @@ def _suit_waits(sub: tuple[int, ...], s: int) -> SuitWaits:
 
 
 #: the most shapes each memo below keeps (then it computes what it does not hold)
-MEMO_MAX = 1 << 16
+MEMO_MAX: Final = 1 << 16
 #: per suit (万 饼 条 字 as tiles number them): its counts -> :class:`SuitFacts` / :class:`SuitWaits`,
 #: memoised as they are met (plain dicts: a look-up is one hash of the counts)
-_FACTS: tuple[dict[tuple[int, ...], SuitFacts], ...] = ({}, {}, {}, {})
-_WAITS: tuple[dict[tuple[int, ...], SuitWaits], ...] = ({}, {}, {}, {})
+_FACTS: Final[tuple[dict[tuple[int, ...], SuitFacts], ...]] = ({}, {}, {}, {})
+_WAITS: Final[tuple[dict[tuple[int, ...], SuitWaits], ...]] = ({}, {}, {}, {})
 
 
 def _facts_of(sub: tuple[int, ...], s: int) -> SuitFacts:

@@ -75,8 +75,14 @@ from mahjong_audit.engine.rulesets.mcr_readings import (
 __all__ = ["score_mcr", "resolve_values"]
 
 # meld kinds bound once (attribute access on an enum class is slow in Python 3.11)
-_CHI, _PON, _KONG, _AKONG = MeldKind.CHI, MeldKind.PON, MeldKind.KONG, MeldKind.CONCEALED_KONG
-_NO_EXTRA: frozenset[str] = frozenset()
+_CHI: Final = MeldKind.CHI
+_PON: Final = MeldKind.PON
+_KONG: Final = MeldKind.KONG
+_AKONG: Final = MeldKind.CONCEALED_KONG
+_NO_EXTRA: Final[frozenset[str]] = frozenset()
+_DEFAULT_VALUES: Final = DATA.DEFAULT_VALUES
+#: the most entries each per-process memo of this module keeps (then it computes what it does not hold)
+_MEMO_MAX: Final = 1 << 15
 
 # --------------------------------------------------------------------------- tiles
 
@@ -89,23 +95,21 @@ def _rank(t: int) -> int:
     return t % 9 + 1
 
 
-_CKEY_OF = R.CKEY.__getitem__  # a tile's place in the reference order (万 条 饼, winds, 中 发 白)
-_TERM_HONOR = TERM_HONOR
-_KNITTED = tuple(
+_CKEY_OF: Final = R.CKEY.__getitem__  # a tile's place in the reference order (万 条 饼, winds, 中 发 白)
+_TERM_HONOR: Final = TERM_HONOR
+_KNITTED: Final = tuple(
     frozenset(s * 9 + off[s] + 3 * k for s in range(3) for k in range(3))
     for off in permutations(range(3))
 )
-_WIND_SET = frozenset(range(27, 31))
+_WIND_SET: Final = frozenset(range(27, 31))
 #: readings of 边张/嵌张/单钓将 in a 组合龙 hand (option ``knitted_waits``; docs/rules/mcr.md)
-KNITTED_WAITS = ("reference", "botzone")
-_PLAY_SET = frozenset(range(34))
-_INT_TYPE = frozenset((int,))
-_DRAGON_SET = frozenset(range(31, 34))
+KNITTED_WAITS: Final = ("reference", "botzone")
+_DRAGON_SET: Final = frozenset(range(31, 34))
 
 # --------------------------------------------------------------------------- fan codes
 
-_FAN_NAME = tuple(f.zh for f in DATA.FANS)
-_PAIR_BIT = 1 << 4
+_FAN_NAME: Final = tuple(f.zh for f in DATA.FANS)
+_PAIR_BIT: Final = 1 << 4
 
 
 def _code(name: str, mask: int = 0) -> int:
@@ -124,9 +128,9 @@ def _mask(sets: Iterable[int]) -> int:
     return m
 
 
-_SCOPED = frozenset(n for r in DATA.EXCLUSIONS + DATA.IMPLIED_EXCLUSIONS if r.scope != "hand"
+_SCOPED: Final = frozenset(n for r in DATA.EXCLUSIONS + DATA.IMPLIED_EXCLUSIONS if r.scope != "hand"
                     for n in (r.fan, r.excludes))
-C = MappingProxyType({name: i << 5 for i, name in enumerate(_FAN_NAME)})
+C: Final = MappingProxyType({name: i << 5 for i, name in enumerate(_FAN_NAME)})
 
 # --------------------------------------------------------------------------- exclusion data
 
@@ -145,11 +149,13 @@ def _exclusion_tables(rows: tuple[DATA.Exclusion, ...]) -> tuple[tuple[int, ...]
 
 # per fan index: bitmask of the fans it hides whole ("hand" rows) and the fans it
 # hides only on its own sets ("sets" rows) — both derived from DATA.EXCLUSIONS.
-_HAND_X, _SETS_X = _exclusion_tables(DATA.EXCLUSIONS)
+_HAND_X_SETS_X: Final = _exclusion_tables(DATA.EXCLUSIONS)
+_HAND_X: Final = _HAND_X_SETS_X[0]
+_SETS_X: Final = _HAND_X_SETS_X[1]
 #: the same with the optional fans' implied rows (option ``optional_exclusions: "implied"``)
-_IMPLIED_X = _exclusion_tables(DATA.EXCLUSIONS + DATA.IMPLIED_EXCLUSIONS)
-_DEFAULT_X = _HAND_X, _SETS_X
-_OPTIONAL_EXCLUSIONS = ("seed", "implied")
+_IMPLIED_X: Final = _exclusion_tables(DATA.EXCLUSIONS + DATA.IMPLIED_EXCLUSIONS)
+_DEFAULT_X: Final = _HAND_X, _SETS_X
+_OPTIONAL_EXCLUSIONS: Final = ("seed", "implied")
 
 
 def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, int], ...]:
@@ -260,7 +266,7 @@ def _four_chow_fan(a: int, b: int, c: int, d: int) -> str | None:
     return None
 
 
-_EXTRA_PRIORITY = ("一般高", "喜相逢", "连六", "老少副")
+_EXTRA_PRIORITY: Final = ("一般高", "喜相逢", "连六", "老少副")
 
 
 def _pair_fans_limited(fans: list[tuple[str, frozenset[int]]], limit: int) -> list[tuple[str, frozenset[int]]]:
@@ -411,16 +417,28 @@ def _pung_pack(t: int) -> int:  # pungs, kongs and the pair
     return _P_TERM if r in (1, 9) else _P_FIVE if r == 5 else _P_EVEN if r % 2 == 0 else 0
 
 
-_CHOW_PACK = tuple(_chow_pack(t) if t < 27 else 0 for t in range(34))
-_PUNG_PACK = tuple(_pung_pack(t) for t in range(34))
-_PACK_CODES = tuple(
+_CHOW_PACK: Final = tuple(_chow_pack(t) if t < 27 else 0 for t in range(34))
+_PUNG_PACK: Final = tuple(_pung_pack(t) for t in range(34))
+_PACK_CODES: Final = tuple(
     (C["全带幺"],) if a & _P_TERM else (C["全带五"],) if a & _P_FIVE else (C["全双刻"],) if a & _P_EVEN else ()
     for a in range(8)
 )
 
 
-@lru_cache(maxsize=1 << 15)
+_CHOW_COMBOS: Final[dict[tuple[int, ...], tuple[tuple[int, ...], int]]] = {}
+
+
 def _chow_combo(chows: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """:func:`_new_chow_combo`, memoised on the chows (a plain dict: one hash of the key per look-up)."""
+    got = _CHOW_COMBOS.get(chows)
+    if got is None:
+        got = _new_chow_combo(chows)
+        if len(_CHOW_COMBOS) < _MEMO_MAX:
+            _CHOW_COMBOS[chows] = got
+    return got
+
+
+def _new_chow_combo(chows: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     """Chow combination fans of the chows (first tiles, reference order), set i = chow i.
 
     Returns (fan codes, pack bits shared by all the chows).
@@ -431,8 +449,21 @@ def _chow_combo(chows: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     return _codes(_chow_fans([(t, i) for i, t in enumerate(chows)])), pack
 
 
-@lru_cache(maxsize=1 << 15)
+_PUNG_COMBOS: Final[dict[tuple[int, tuple[int, ...], int, int, int], tuple[tuple[int, ...], int]]] = {}
+
+
 def _pung_combo(nc: int, pungs: tuple[int, ...], pair: int, rw: int, sw: int) -> tuple[tuple[int, ...], int]:
+    """:func:`_new_pung_combo`, memoised on its arguments."""
+    key = (nc, pungs, pair, rw, sw)
+    got = _PUNG_COMBOS.get(key)
+    if got is None:
+        got = _new_pung_combo(nc, pungs, pair, rw, sw)
+        if len(_PUNG_COMBOS) < _MEMO_MAX:
+            _PUNG_COMBOS[key] = got
+    return got
+
+
+def _new_pung_combo(nc: int, pungs: tuple[int, ...], pair: int, rw: int, sw: int) -> tuple[tuple[int, ...], int]:
     """Fans of the pungs/kongs (reference order; set nc + i = pung i) and of pungs + pair.
 
     ``pair`` is the pair tile when it is an honour, else -1; ``rw``/``sw`` the prevalent
@@ -464,7 +495,7 @@ def _pung_combo(nc: int, pungs: tuple[int, ...], pair: int, rw: int, sw: int) ->
     return tuple(out), pack
 
 
-_NO_COMBO: tuple[tuple[int, ...], int] = ((), 7)
+_NO_COMBO: Final[tuple[tuple[int, ...], int]] = ((), 7)
 
 
 def _kong_codes(mk: int, ck: int) -> tuple[int, ...]:
@@ -486,10 +517,10 @@ def _kong_codes(mk: int, ck: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-_HIDDEN_CODES = (
+_HIDDEN_CODES: Final = (
     (), (), (C["双暗刻"],), (C["双暗刻"], C["三暗刻"]), (C["双暗刻"], C["三暗刻"], C["四暗刻"]),
 )
-_WAIT_CODES = MappingProxyType({w: C[w] for w in ("边张", "嵌张", "单钓将")})
+_WAIT_CODES: Final = MappingProxyType({w: C[w] for w in ("边张", "嵌张", "单钓将")})
 
 # --------------------------------------------------------------------------- hand context
 
@@ -548,8 +579,21 @@ class _Hand:
         return unique
 
 
-@lru_cache(maxsize=1 << 15)
+_TRAIT_CODES: Final[dict[tuple[int, int, int], tuple[int, ...]]] = {}
+
+
 def _trait_codes(anyb: int, allb: int, hog: int) -> tuple[int, ...]:
+    """:func:`_new_trait_codes`, memoised on its arguments."""
+    key = (anyb, allb, hog)
+    got = _TRAIT_CODES.get(key)
+    if got is None:
+        got = _new_trait_codes(anyb, allb, hog)
+        if len(_TRAIT_CODES) < _MEMO_MAX:
+            _TRAIT_CODES[key] = got
+    return got
+
+
+def _new_trait_codes(anyb: int, allb: int, hog: int) -> tuple[int, ...]:
     """Fans that depend only on which tiles are in the hand (any reading)."""
     out = []
     has_honour = anyb & HON
@@ -592,8 +636,20 @@ def _trait_codes(anyb: int, allb: int, hog: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=64)
+_SITUATION_CODES: Final[dict[tuple[bool, bool, bool, bool, int], tuple[int, ...]]] = {}
+
+
 def _situation_codes(self_drawn: bool, last_copy: bool, last_tile: bool, kong: bool, melded_fixed: int) -> tuple[int, ...]:
+    """:func:`_new_situation_codes`, memoised on its arguments (at most 2^4 × 5 keys)."""
+    key = (self_drawn, last_copy, last_tile, kong, melded_fixed)
+    got = _SITUATION_CODES.get(key)
+    if got is None:
+        got = _SITUATION_CODES[key] = _new_situation_codes(self_drawn, last_copy, last_tile, kong, melded_fixed)
+    return got
+
+
+def _new_situation_codes(self_drawn: bool, last_copy: bool, last_tile: bool, kong: bool,
+                         melded_fixed: int) -> tuple[int, ...]:
     """Flag fans (和绝张, 自摸, 妙手回春, ...) and concealment fans (门前清, 不求人, 全求人)."""
     out = []
     if last_copy:
@@ -616,11 +672,11 @@ def _situation_codes(self_drawn: bool, last_copy: bool, last_tile: bool, kong: b
     return tuple(out)
 
 
-_HEAVENLY = frozenset(("天和", "天胡"))
-_FLAG_FANS = tuple(kv for kv in DATA.FLAG_FANS if kv[0] != "立直")  # 立直 also needs a concealed hand
-_SEASONS = frozenset(range(T.FLOWER0, T.FLOWER0 + 4))  # 春夏秋冬 = 1f-4f
-_PLANTS = frozenset(range(T.FLOWER0 + 4, T.FLOWER0 + 8))  # 梅兰竹菊 = 5f-8f
-_FIVES = (4, 13, 22)
+_HEAVENLY: Final = frozenset(("天和", "天胡"))
+_FLAG_FANS: Final = tuple(kv for kv in DATA.FLAG_FANS if kv[0] != "立直")  # 立直 also needs a concealed hand
+_SEASONS: Final = frozenset(range(T.FLOWER0, T.FLOWER0 + 4))  # 春夏秋冬 = 1f-4f
+_PLANTS: Final = frozenset(range(T.FLOWER0 + 4, T.FLOWER0 + 8))  # 梅兰竹菊 = 5f-8f
+_FIVES: Final = (4, 13, 22)
 
 
 def _optional_flag_codes(h: _Hand) -> tuple[int, ...]:
@@ -922,13 +978,13 @@ def _set_text(k: int, t: int) -> str:
     return T.fmt((t,) * (3 if k == PUNG else 4 if k == KONG else 2))
 
 
-_SET_TEXT = MappingProxyType({
+_SET_TEXT: Final = MappingProxyType({
     (k, t): _set_text(k, t) for k in (CHOW, PUNG, KONG, PAIR) for t in range(34)
     if k != CHOW or (t < 27 and t % 9 <= 6)
 })
 
 
-_OPEN_TEXT = MappingProxyType({kt: f"[{text}]" for kt, text in _SET_TEXT.items()})  # a meld: in brackets
+_OPEN_TEXT: Final = MappingProxyType({kt: f"[{text}]" for kt, text in _SET_TEXT.items()})  # a meld: in brackets
 
 
 def _fmt_sets(sets, pair) -> str:
@@ -940,6 +996,14 @@ def _fmt_sets(sets, pair) -> str:
 # --------------------------------------------------------------------------- validation
 
 
+def _playing_tiles(ts: tuple[object, ...]) -> bool:
+    """Every item is a playing tile: an int (not a bool) in 0..33."""
+    for t in ts:
+        if type(t) is not int or not 0 <= t < 34:
+            return False
+    return True
+
+
 def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
     """Reject bad input with NotAWin; returns (standing counts, all counts) per tile kind."""
     concealed = sit.concealed
@@ -947,16 +1011,12 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
     if not isinstance(concealed, tuple) or not isinstance(melds, tuple):
         raise NotAWin("not_a_win", "concealed and melds must be tuples")
     win = sit.win_tile
-    if not (
-        type(win) is int and win in _PLAY_SET
-        and _INT_TYPE.issuperset(map(type, concealed)) and _PLAY_SET.issuperset(concealed)
-    ):
+    if not (type(win) is int and 0 <= win < 34 and _playing_tiles(concealed)):
         raise NotAWin("not_a_win", "standing tiles must be playing tiles (no flowers)")
     if len(melds) > 4:
         raise NotAWin("wrong_tile_count", f"{len(melds)} melds")
     for m in melds:
-        if not isinstance(m, Meld) or not isinstance(m.tiles, tuple) \
-                or not (_INT_TYPE.issuperset(map(type, m.tiles)) and _PLAY_SET.issuperset(m.tiles)):
+        if not isinstance(m, Meld) or not isinstance(m.tiles, tuple) or not _playing_tiles(m.tiles):
             raise NotAWin("not_a_win", f"bad meld {m!r}")
         ts = m.tiles
         if m.kind is _CHI:
@@ -987,9 +1047,9 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
                 cnt[t] += 1
     else:
         cnt = standing
-    if max(cnt) > 4:
-        bad = [t for t in range(34) if cnt[t] > 4]
-        raise NotAWin("too_many_copies", f"more than four copies of {T.name(bad[0])}")
+    for t in range(34):
+        if cnt[t] > 4:
+            raise NotAWin("too_many_copies", f"more than four copies of {T.name(t)}")
     w = sit.seat_wind
     if not isinstance(w, int) or not 0 <= w <= 3:
         raise NotAWin("not_a_win", f"wind {w!r} is not 0..3")
@@ -1016,7 +1076,7 @@ def _canon(name: str) -> str:
 
 @lru_cache(maxsize=64)
 def _values_cached(items: tuple[tuple[str, int], ...]) -> Mapping[str, int]:
-    v = dict(DATA.DEFAULT_VALUES)
+    v = dict(_DEFAULT_VALUES)
     for k, val in items:
         v[_canon(k)] = int(val)
     return MappingProxyType(v)
@@ -1028,7 +1088,7 @@ def resolve_values(values: Mapping[str, int] | None = None) -> Mapping[str, int]
     A key naming a variant (e.g. ``"seed002"``) with a truthy value applies that variant.
     """
     if not values:
-        return DATA.DEFAULT_VALUES
+        return _DEFAULT_VALUES
     items: list[Any] = []
     for k, val in values.items():
         if k in DATA.VARIANTS:
@@ -1051,9 +1111,18 @@ def _total(counts: Iterable[tuple[str, int]], vals: Mapping[str, int]) -> int:
     return sum(vals[k] * n for k, n in counts)
 
 
-@lru_cache(maxsize=1 << 12)
+_ITEMS: Final[dict[tuple[str, int, int], ScoreItem]] = {}
+
+
 def _item(name: str, value: int, count: int) -> ScoreItem:
-    return ScoreItem(name, value, count)
+    """``ScoreItem(name, value, count)``, one object per distinct item (memoised)."""
+    key = (name, value, count)
+    got = _ITEMS.get(key)
+    if got is None:
+        got = ScoreItem(name, value, count)
+        if len(_ITEMS) < _MEMO_MAX:
+            _ITEMS[key] = got
+    return got
 
 
 def _items(counts: tuple[tuple[str, int], ...], vals: Mapping[str, int], nfl: int) -> tuple[ScoreItem, ...]:
@@ -1065,15 +1134,15 @@ def _items(counts: tuple[tuple[str, int], ...], vals: Mapping[str, int], nfl: in
     return tuple(items)
 
 
-_CHICKEN = (("无番和", 1),)
-_TIE_FANS = frozenset(("一色三同顺", "三同刻"))  # an equal total with these replaces the best
+_CHICKEN: Final = (("无番和", 1),)
+_TIE_FANS: Final = frozenset(("一色三同顺", "三同刻"))  # an equal total with these replaces the best
 
 
 _Evaluation = tuple[tuple[tuple[str, int], ...], int, bool, tuple[ScoreItem, ...]]
 #: :func:`_evaluate`'s memo, one per ``implied``: raw fan codes -> evaluation (a plain dict: one hash of
 #: the codes per look-up); it keeps at most ``_EVALUATED_MAX`` and computes the rest
-_EVALUATED: tuple[dict[tuple[int, ...], _Evaluation], dict[tuple[int, ...], _Evaluation]] = ({}, {})
-_EVALUATED_MAX = 1 << 17
+_EVALUATED: Final[tuple[dict[tuple[int, ...], _Evaluation], dict[tuple[int, ...], _Evaluation]]] = ({}, {})
+_EVALUATED_MAX: Final = 1 << 17
 
 
 def _evaluate(occ: tuple[int, ...], implied: bool = False) -> _Evaluation:
@@ -1084,14 +1153,14 @@ def _evaluate(occ: tuple[int, ...], implied: bool = False) -> _Evaluation:
     ev = memo.get(occ)
     if ev is None:
         counts = _exclude(occ, implied) or _CHICKEN
-        vals = DATA.DEFAULT_VALUES
+        vals = _DEFAULT_VALUES
         ev = counts, _total(counts, vals), any(k in _TIE_FANS for k, _ in counts), _items(counts, vals, 0)
         if len(memo) < _EVALUATED_MAX:
             memo[occ] = ev
     return ev
 
 
-_FLOWERS_LAST = DATA.ORDER["花牌"] == len(_FAN_NAME) - 1
+_FLOWERS_LAST: Final = DATA.ORDER["花牌"] == len(_FAN_NAME) - 1
 
 
 def score_mcr(
@@ -1115,7 +1184,7 @@ def score_mcr(
     if optional_exclusions not in _OPTIONAL_EXCLUSIONS:
         raise ValueError(f"optional_exclusions: {optional_exclusions!r} is not one of {_OPTIONAL_EXCLUSIONS}")
     standing, all_counts = _validate(sit)
-    vals = resolve_values(values) if values else DATA.DEFAULT_VALUES
+    vals = resolve_values(values) if values else _DEFAULT_VALUES
     extra = _extra_fans(frozenset(extra_fans)) if extra_fans else _NO_EXTRA
 
     melds = sit.melds
@@ -1175,7 +1244,7 @@ def score_mcr(
     h = _Hand(sit, standing, all_counts, subs, extra, melded_fixed, kong_count, last_copy, kong,
               _trait_codes(anyb, allb, fours - kong_count))
 
-    default = vals is DATA.DEFAULT_VALUES
+    default = vals is _DEFAULT_VALUES
     implied = optional_exclusions == "implied" and bool(extra)
     best = None
     best_part = None
@@ -1236,9 +1305,4 @@ def score_mcr(
     if extra:  # fans that do not count toward the minimum: "天听不计算起胡番数", "地听不计算起胡番数"
         off = DATA.NOT_IN_MINIMUM if extras_in_minimum else DATA.MINGXING | DATA.NOT_IN_MINIMUM
         base_total -= sum(vals[k] * n for k, n in best[0] if k in off)
-    return Score(
-        items=items,
-        total=best_total + vals["花牌"] * nfl,
-        below_minimum=base_total < min_fan,
-        details=(("decomposition", best_desc),),
-    )
+    return Score(items, best_total + vals["花牌"] * nfl, base_total < min_fan, (("decomposition", best_desc),))

@@ -163,21 +163,36 @@ class _Breakdown:
 
 
 def _items_text(items: tuple[ScoreItem, ...], with_unit: bool) -> str:
-    """The JSON of ``_Breakdown(items, with_unit).plain()``, each item's text encoded once per process."""
+    """The JSON of ``_Breakdown(items, with_unit).plain()``, each item's text encoded once per process.
+
+    The calculators hand out one object per distinct item (their memos), so an item is looked up
+    by its identity first (the entry holds the item, so its id is not reused while cached), then
+    by its fields."""
     out = []
+    seen = _ITEM_TEXT_BY_ID[with_unit]
     for i in items:
+        got = seen.get(id(i))
+        if got is not None and got[0] is i:
+            out.append(got[1])
+            continue
         key = (i.name, i.unit if with_unit else None, i.value, i.count)
         t = _ITEM_TEXT.get(key)
         if t is None:
             t = _ENCODE(_Breakdown((i,), with_unit).plain()[0])
             if len(_ITEM_TEXT) < _ITEM_TEXT_MAX:
                 _ITEM_TEXT[key] = t
+        if len(seen) < _ITEM_TEXT_MAX:
+            seen[id(i)] = (i, t)
         out.append(t)
     return "[" + ", ".join(out) + "]"
 
 
 _ITEM_TEXT: dict[tuple[str, str | None, int, int], str] = {}
+#: per ``with_unit``: id of an item → (the item, its text)
+_ITEM_TEXT_BY_ID: tuple[dict[int, tuple[ScoreItem, str]], dict[int, tuple[ScoreItem, str]]] = ({}, {})
 _ITEM_TEXT_MAX = 1 << 14
+#: the detail values a result carries (written by :func:`_value_text` or the encoder)
+_SCALARS = (int, str, bool, float)
 
 
 def _result_fields(score: Score, ruleset: Ruleset | None, ident: object) -> dict[str, Any]:
@@ -191,7 +206,7 @@ def _result_fields(score: Score, ruleset: Ruleset | None, ident: object) -> dict
     if ruleset is not None:
         out.update(ruleset.result_details)
     for key, value in score.details:
-        if isinstance(value, int | str | bool | float):
+        if isinstance(value, _SCALARS):
             out[key] = value
     out["total"] = score.total
     if score.below_minimum:
@@ -258,7 +273,7 @@ def _valid_text(v: _Valid) -> str:
     details = ruleset.result_details
     extra: dict[str, object] | None = dict(details) if details else None
     for key, value in score.details:
-        if isinstance(value, int | str | bool | float):
+        if isinstance(value, _SCALARS):
             if extra is None:
                 extra = {}
             extra[key] = value
