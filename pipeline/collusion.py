@@ -257,9 +257,10 @@ LEFT JOIN flows fba ON fba.ruleset = t.ruleset AND fba.a = t.b AND fba.b = t.a
 # out this discarder's and those of every player of the pairs given as excluded, shrunk
 # toward the ruleset's share by ``prior`` deal-ins, times the ruleset's factor for the
 # seat's place after the discarder. A seat of an excluded pair with the discarder competes
-# for the other seats' shares with the share it took of this discarder's deal-ins (a
-# feeder who never wins off its receiver leaves the receiver's deal-ins to the others).
-# Parameters: excluded (ruleset, a, b) as three lists, then prior five times.
+# for the other seats' shares with the share it really took of this discarder's deal-ins,
+# not shrunk (a feeder who never wins off its receiver leaves the receiver's deal-ins to the
+# others: a soft partner who took none of them must not count for a prior's worth of them).
+# Parameters: excluded (ruleset, a, b) as three lists, then prior three times.
 PAIR_SQL = """
 WITH occ AS (SELECT * FROM _collusion_occ),
 pair_counts AS (
@@ -289,8 +290,8 @@ weighted AS (
          * (rt.k - coalesce(xt.k, 0) - CASE WHEN xa.player IS NULL THEN pc.k ELSE 0 END + ? * pop.share)
          / (rt.n - coalesce(xt.n, 0) - CASE WHEN xa.player IS NULL THEN pc.n ELSE 0 END + ?) AS w,
          rt.n - coalesce(xt.n, 0) - CASE WHEN xa.player IS NULL THEN pc.n ELSE 0 END + ? AS m,
-         CASE WHEN ep.a IS NOT NULL  -- an excluded pair competes for the others' share as it played
-              THEN pl.factor * (pc.k + ? * pop.share) / (pc.n + ?) END AS w_own
+         CASE WHEN ep.a IS NOT NULL  -- an excluded pair competes for the others' share as it played (raw)
+              THEN pl.factor * pc.k / pc.n END AS w_own
   FROM occ o
   JOIN pair_counts pc ON pc.ruleset = o.ruleset AND pc.a = o.a AND pc.b = o.b
   JOIN receiver_tot rt ON rt.ruleset = o.ruleset AND rt.b = o.b
@@ -603,12 +604,27 @@ def value_evidence(pairs: typing.Sequence[dict], values: typing.Sequence[tuple],
     return out
 
 
-def judge(evidence: list[dict], pairs: list[dict], settings: Settings = SETTINGS) -> None:
+def judge(evidence: list[dict], pairs: list[dict], settings: Settings = SETTINGS,
+          left_out: typing.AbstractSet[tuple[str, str, str]] = frozenset()) -> None:
     """One Benjamini–Hochberg family over every tested statistic; then each pair's flagged
     behaviours, and for a flagged pair sharing one player with a stronger flagged pair
     (smaller p-value), that pair (its flag may be the stronger pair's side effect: an
-    innocent player who deals into a fed receiver)."""
+    innocent player who deals into a fed receiver).
+
+    The pairs ``left_out`` of the passes (:func:`pair_passes`, either order) are judged in
+    the family of every statistic; the other pairs' statistics are judged again in the
+    family of theirs alone, as if the left-out pairs were not there — which is what the
+    passes do for their weights. Otherwise a colluding pair's own discoveries (half a dozen
+    statistics with tiny p-values) would raise Benjamini–Hochberg's bar for every other
+    pair, and an innocent neighbour's chance p-value of 0.002 would be flagged beside it.
+    When nothing is flagged, nothing is left out and the family is the same."""
     _adjust(evidence, settings)
+    both = set(left_out) | {(r, b, a) for r, a, b in left_out}
+    if both:
+        rest = [e for e in evidence if (e["ruleset"], e["player_a"], e["player_b"]) not in both]
+        for e in rest:
+            e["q_value"], e["flagged"] = None, False
+        _adjust(rest, settings)
     best: dict[tuple[str, str, str], float] = {}
     behaviours: dict[tuple[str, str, str], list[str]] = {}
     for e in evidence:
@@ -706,13 +722,13 @@ def pair_passes(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -
     try:
         for i in range(settings.passes):
             ex = sorted(excluded)
-            params = [[e[0] for e in ex], [e[1] for e in ex], [e[2] for e in ex]] + [settings.prior] * 5
+            params = [[e[0] for e in ex], [e[1] for e in ex], [e[2] for e in ex]] + [settings.prior] * 3
             rows = pair_rows(con.execute(PAIR_SQL, params).fetchall(), settings)
             if i == 0:  # the same pairs in every pass (the base is computed once)
                 fixed = (chance_evidence(rows, con.execute(CHANCE_SQL).fetchall(), settings)
                          + value_evidence(rows, con.execute(VALUE_SQL).fetchall(), settings))
             evidence = count_evidence(rows, settings) + [dict(e) for e in fixed]
-            judge(evidence, rows, settings)
+            judge(evidence, rows, settings, excluded)
             new = strongest_pairs(rows, excluded)
             if not new:
                 break
