@@ -84,3 +84,89 @@ def test_the_player_test_tends_to_the_binomial_against_many_hands(k, rest_k, res
     many = collusion._two_sided(k, 100, rest_k * 1000, rest_n * 1000)
     assert many == pytest.approx(binom_two_sided(k, 100, rest_k / rest_n), rel=0.02, abs=1e-12)
     assert collusion._two_sided(k, 100, rest_k, rest_n) >= many * 0.999  # fewer hands: never more certain
+
+
+# --------------------------------------------------------------------------- a left-out pair
+
+
+def _evidence_family(neighbour_p: float, second_pair_p: float | None = None) -> list[dict]:
+    """A colluding pair (p1, p2) with six tiny p-values, an innocent neighbour p4→p1 at
+    ``neighbour_p`` and sixty null statistics spread evenly over (0.05, 1)."""
+    def e(a: str, b: str, statistic: str, p: float) -> dict:
+        return collusion._evidence("guangdong", a, b, statistic, 50, 1.0, 1.0, p)
+
+    ev = [e(a, b, s, 1e-9) for a, b in (("p1", "p2"), ("p2", "p1"))
+          for s in ("wins_passed", "calls_passed", "deal_in_deficit")]
+    ev.append(e("p4", "p1", "deal_in_value", neighbour_p))
+    if second_pair_p is not None:
+        ev.append(e("p3", "p4", "feeding", second_pair_p))
+    others = [(a, b) for a in ("p3", "p4") for b in ("p1", "p2", "p3", "p4") if a != b]
+    ev += [e(*others[i % len(others)], "big_hands", 0.05 + 0.95 * i / 60) for i in range(60)]
+    return ev
+
+
+def _flagged(ev: list[dict], left_out: set) -> set[tuple[str, str]]:
+    pairs = [{"ruleset": "guangdong", "player_a": a, "player_b": b}
+             for a, b in {(x["player_a"], x["player_b"]) for x in ev}]
+    collusion.judge(ev, pairs, collusion.SETTINGS, left_out)
+    return {(x["player_a"], x["player_b"]) for x in ev if x["flagged"]}
+
+
+def test_a_left_out_pair_does_not_lower_the_bar_for_its_neighbours():
+    # in one family the pair's six discoveries raise Benjamini–Hochberg's bar to 0.05·7/67:
+    # a neighbour's chance p-value of 0.002 is flagged beside it (the 广东 soft corpus at 400 hands)
+    assert _flagged(_evidence_family(0.002), set()) == {("p1", "p2"), ("p2", "p1"), ("p4", "p1")}
+    # judged without the left-out pair, the neighbour is one statistic among 61 and is not
+    left_out = {("guangdong", "p1", "p2")}
+    assert _flagged(_evidence_family(0.002), left_out) == {("p1", "p2"), ("p2", "p1")}
+
+
+def test_a_second_colluding_pair_stays_flagged_beside_a_left_out_one():
+    left_out = {("guangdong", "p1", "p2")}
+    got = _flagged(_evidence_family(0.3, second_pair_p=1e-6), left_out)
+    assert got == {("p1", "p2"), ("p2", "p1"), ("p3", "p4")}
+
+
+def test_with_nothing_left_out_the_family_is_one():
+    ev = _evidence_family(0.002)
+    plain = [dict(x) for x in ev]
+    collusion._adjust(plain, collusion.SETTINGS)
+    _flagged(ev, set())
+    assert [x["q_value"] for x in ev] == [x["q_value"] for x in plain]
+
+
+def _soft_table():
+    """A table of four, A B C D at seats 0-3: A deals in 30 times to C and D (never to B, its
+    soft partner); B, C and D deal in to each other and to A."""
+    from tests.test_collusion_stats import _db
+
+    hands = [("g", i, "win", [2 + i % 2], "discard", 0, 8, []) for i in range(30)]
+    hands += [("g", 30 + i, "win", [(i % 3) if i % 3 != 1 else 3], "discard", 1, 8, []) for i in range(30)]
+    hands += [("g", 60 + i, "win", [(0, 1, 3)[i % 3]], "discard", 2, 8, []) for i in range(30)]
+    hands += [("g", 90 + i, "win", [(0, 1, 2)[i % 3]], "discard", 3, 8, []) for i in range(30)]
+    return _db([("g", "mcr", ["A", "B", "C", "D"])], hands)
+
+
+def _expected(con, excluded: list[tuple[str, str, str]]) -> dict[tuple[str, str], float]:
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _collusion_occ AS {collusion.OCC_SQL}")
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _collusion_base AS {collusion.BASE_SQL}")
+    params = [[e[0] for e in excluded], [e[1] for e in excluded], [e[2] for e in excluded]]
+    rows = collusion.pair_rows(con.execute(collusion.PAIR_SQL, params + [collusion.SETTINGS.prior] * 3).fetchall())
+    return {(r["player_a"], r["player_b"]): r["expected_a_to_b"] for r in rows}
+
+
+def test_a_left_out_soft_partner_takes_no_share_of_the_deal_ins_it_never_took():
+    # A's 30 deal-ins all went to C and D; with (A, B) left out, B competes with the share it
+    # really took (none), so C's and D's expectations add up to all 30 of them — shrunk toward
+    # the ruleset's share, B would still have counted for a prior's worth (about 4 of the 30)
+    con = _soft_table()
+    left = _expected(con, [("mcr", "A", "B")])
+    assert left[("A", "C")] + left[("A", "D")] == pytest.approx(30)
+    assert left[("A", "B")] > 1  # the partner itself, at its outside weight: a deficit to test
+
+
+def test_not_left_out_a_partner_competes_at_its_outside_weight():
+    con = _soft_table()
+    plain = _expected(con, [])
+    assert plain[("A", "B")] + plain[("A", "C")] + plain[("A", "D")] == pytest.approx(30)
+    assert plain[("A", "C")] + plain[("A", "D")] < 27
