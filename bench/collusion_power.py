@@ -325,7 +325,9 @@ def main(argv: list[str] | None = None) -> int:
             jobs += [("power", (r, st, 1000 + s, sizes)) for r in rulesets for st in styles]
     power: list[dict] = []
     honest: list[dict] = []
-    with ProcessPoolExecutor(a.jobs) as pool:
+    # a fresh process per corpus: each imports the engine as it is when it starts (compiled once
+    # `make accel` has finished), and a corpus's memory goes with it
+    with ProcessPoolExecutor(a.jobs, max_tasks_per_child=1) as pool:
         futures = {pool.submit(power_seed if kind == "power" else honest_seed, args): kind for kind, args in jobs}
         for done, fut in enumerate(as_completed(futures), 1):
             (power if futures[fut] == "power" else honest).append(fut.result())
