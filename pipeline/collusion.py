@@ -16,7 +16,8 @@ Tables (every figure is per ruleset: MCR points, 龙港 chips and 广东 番 nev
 * ``pair_evidence`` — one row per ordered pair (A, B), ruleset and statistic of A
   favouring B (:data:`STATISTICS`: feeding, soft play, dumping): what was observed, what
   was expected, the p-value and a Benjamini–Hochberg q-value over **every** tested
-  statistic of every pair (one family), and, for a flag that shares a player with a
+  statistic of every pair (one family; once a flagged pair is left out of the passes, the
+  other pairs are judged over their own statistics), and, for a flag that shares a player with a
   stronger flagged pair, that pair (``explained_by``);
 * ``player_anomalies`` — one row per player, ruleset and rate (win, self-draw, deal-in,
   false win, limit hand): the rate with its 95% Wilson interval against the rest of the
@@ -129,7 +130,7 @@ class PairEvidenceRow(_Row):
     observed: float
     expected: float | None
     p_value: float | None
-    q_value: float | None  # Benjamini–Hochberg over every tested statistic of every pair
+    q_value: float | None  # Benjamini–Hochberg over every tested statistic (a pair not left out: over theirs)
     tested: bool
     flagged: bool
     explained_by: str | None
