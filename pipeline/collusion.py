@@ -60,7 +60,8 @@ class Settings:
     min_deal_ins: int = 15  # … and this many of the feeder's deal-ins at those tables
     prior: int = 30  # a player's share of deal-ins is shrunk toward the ruleset's by this many deal-ins
     passes: int = 4  # estimates again without the strongest flagged pair, at most this many times in all
-    min_player_hands: int = 100  # a player's rates are tested from this many hands on
+    min_player_hands: int = 100  # a player's rates are tested from this many hands on …
+    min_population: int = 2  # … against at least this many other players (one other: which is unusual?)
     min_chances: int = 5  # passed wins / calls: tested from this many of A's chances on B's discards
     chance_prior: int = 30  # A's pass rate on the others' discards is shrunk toward the ruleset's by this many
     min_value_deal_ins: int = 5  # value tests: this many deal-ins from A to B …
@@ -411,11 +412,21 @@ def player_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS,
     """``player_anomalies`` rows from the counts of :data:`PLAYER_SQL` (one family for BH).
     The population a player is compared with leaves out the ``left_out`` (ruleset, player)
     — the players of flagged pairs, whose collusion would bend it (a feeder's deal-ins
-    would make everyone else's rate look low)."""
+    would make everyone else's rate look low).
+
+    A rate is tested against at least ``settings.min_population`` other players: against
+    one, the test compares two players and cannot say which of them is unusual (at a table
+    of four with a flagged pair left out, the two innocent players were compared with each
+    other, and both flagged, one high and one low, on the same difference). The rates of
+    the ``left_out`` players are judged in one Benjamini–Hochberg family with everyone's;
+    the other players' rates again in a family of their own, as the pairs are
+    (:func:`judge`): the colluders' own discoveries do not lower the bar for the others."""
     totals: dict[tuple[str, str], list[int]] = {}
+    population: dict[str, int] = {}
     for ruleset, player, hands, *events in counts:
         if (ruleset, player) in left_out:
             continue
+        population[ruleset] = population.get(ruleset, 0) + 1
         for name, k in zip(RATES, events, strict=True):
             t = totals.setdefault((ruleset, name), [0, 0])
             t[0] += hands
@@ -424,13 +435,15 @@ def player_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS,
     for ruleset, player, hands, *events in counts:
         for name, k in zip(RATES, events, strict=True):
             all_hands, all_k = totals.get((ruleset, name), (0, 0))
+            others = population.get(ruleset, 0)
             if (ruleset, player) in left_out:
                 rest_n, rest_k = all_hands, all_k
             else:
                 rest_n, rest_k = all_hands - hands, all_k - k
+                others -= 1
             pop = rest_k / rest_n if rest_n else 0.0
             lo, hi = wilson(k, hands)
-            tested = hands >= settings.min_player_hands and rest_n > 0
+            tested = hands >= settings.min_player_hands and rest_n > 0 and others >= settings.min_population
             p = _two_sided(int(k), int(hands), rest_k, rest_n) if tested else None
             rows.append({
                 "ruleset": ruleset, "player": player, "rate_name": name, "hands": int(hands), "count": int(k),
@@ -439,6 +452,11 @@ def player_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS,
                 "direction": ("high" if k / hands > pop else "low") if hands else None,
             })
     _adjust(rows, settings)
+    if left_out:
+        rest = [r for r in rows if (r["ruleset"], r["player"]) not in left_out]
+        for r in rest:
+            r["q_value"], r["flagged"] = None, False
+        _adjust(rest, settings)
     return rows
 
 

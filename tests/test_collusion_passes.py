@@ -71,12 +71,44 @@ def test_a_rate_far_from_a_large_population_is_flagged():
 
 
 def test_a_population_of_one_player_is_not_taken_for_a_known_rate():
-    # once a flagged pair is left out of a table of four, two players are compared with each other
-    assert binom_two_sided(30, 100, 0.2) < 0.05  # the other's 20 in 100 taken as the exact rate
-    counts = [("mcr", "p3", 100, 30, 0, 0, 0, 0), ("mcr", "p4", 100, 20, 0, 0, 0, 0)]
+    # against two others, a rate's test does not take their 40 in 200 for the exact rate
+    assert binom_two_sided(30, 100, 0.2) < 0.05  # the others' 40 in 200 taken as the exact rate
+    counts = [("mcr", "p3", 100, 30, 0, 0, 0, 0), ("mcr", "p4", 100, 20, 0, 0, 0, 0),
+              ("mcr", "p5", 100, 20, 0, 0, 0, 0)]
     rows = {(r["player"], r["rate_name"]): r for r in collusion.player_rows(counts)}
     assert rows[("p3", "win")]["tested"] and rows[("p3", "win")]["p_value"] > 0.05
     assert not any(r["flagged"] for r in rows.values())
+
+
+def test_two_players_compared_with_each_other_alone_are_not_tested():
+    # once a flagged pair is left out of a table of four, the two innocent players would be
+    # compared with each other: MCR soft, seed 1001, 1,000 hands, self-draws 81 against 51
+    # (p = 0.0076 both ways), and both were flagged, one high and one low
+    counts = [("mcr", p, 1000, 250, k, 170, 0, 0) for p, k in (("p3", 51), ("p4", 81))]
+    counts += [("mcr", "p1", 1000, 162, 60, 133, 0, 0), ("mcr", "p2", 1000, 169, 60, 170, 0, 0)]
+    left_out = {("mcr", "p1"), ("mcr", "p2")}
+    rows = {(r["player"], r["rate_name"]): r for r in collusion.player_rows(counts, left_out=left_out)}
+    assert not rows[("p3", "self_draw")]["tested"] and not rows[("p4", "self_draw")]["tested"]
+    assert rows[("p1", "win")]["tested"] and rows[("p1", "win")]["flagged"]  # against the two others
+    # with a third innocent player, the same difference is tested (and a player unlike both flagged)
+    more = counts + [("mcr", "p5", 1000, 250, 50, 170, 0, 0)]
+    rows = {(r["player"], r["rate_name"]): r for r in collusion.player_rows(more, left_out=left_out)}
+    assert rows[("p4", "self_draw")]["tested"] and rows[("p4", "self_draw")]["direction"] == "high"
+
+
+def test_the_left_out_players_rates_do_not_lower_the_bar_for_the_others():
+    # two colluders whose win rates are far off (two discoveries), and among 20 innocent
+    # players one whose deal-in rate is somewhat high
+    counts = [("mcr", c, 2000, 200, 100, 300, 0, 0) for c in ("c1", "c2")]
+    counts += [("mcr", f"x{i}", 2000, 500, 100, 300, 0, 0) for i in range(20)]
+    counts.append(("mcr", "odd", 2000, 500, 100, 356, 0, 0))
+    plain = {(r["player"], r["rate_name"]): r for r in collusion.player_rows(counts)}
+    split = {(r["player"], r["rate_name"]): r
+             for r in collusion.player_rows(counts, left_out={("mcr", "c1"), ("mcr", "c2")})}
+    p = split[("odd", "deal_in")]["p_value"]
+    assert 0.0005 < p < 0.0013 and plain[("odd", "deal_in")]["flagged"]  # beside two discoveries in one family
+    assert not split[("odd", "deal_in")]["flagged"]  # in the others' own family it is one among 105
+    assert split[("c1", "win")]["flagged"] and split[("c2", "win")]["flagged"]
 
 
 @pytest.mark.parametrize(("k", "rest_k", "rest_n"), [(30, 200, 1000), (10, 5, 100), (0, 300, 1000)])
