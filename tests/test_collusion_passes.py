@@ -202,3 +202,37 @@ def test_not_left_out_a_partner_competes_at_its_outside_weight():
     plain = _expected(con, [])
     assert plain[("A", "B")] + plain[("A", "C")] + plain[("A", "D")] == pytest.approx(30)
     assert plain[("A", "C")] + plain[("A", "D")] < 27
+
+
+# --------------------------------------------------------------------------- the power bench
+
+
+def test_the_power_bench_refuses_a_bad_size_before_any_work(capsys, tmp_path):
+    from bench.collusion_power import main
+
+    for argv in (["--sizes", "200,x"], ["--sizes", "2"], ["--jobs", "0"], ["--styles", "bribe"]):
+        with pytest.raises(SystemExit):
+            main([*argv, "--out", str(tmp_path)])
+        assert "error" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_a_partial_power_run_says_how_many_seeds_each_cell_rests_on():
+    import argparse
+
+    from bench.collusion_power import _table, summarise
+
+    def size(flagged: bool, its: bool, innocent: list[str]) -> dict:
+        return {"flagged": flagged, "for_its_behaviour": its, "behaviours": [], "statistics": [],
+                "other_flags": len(innocent), "other_pairs": innocent, "innocent_pairs": innocent,
+                "innocent_rates_flagged": []}
+
+    power = [{"ruleset": "mcr", "style": "soft", "seed": 1000,
+              "sizes": {"200": size(True, True, []), "500": size(True, True, ["p3→p4: soft_play"])}},
+             {"ruleset": "mcr", "style": "soft", "seed": 1001,
+              "sizes": {"200": size(True, False, []), "500": size(False, False, [])}}]
+    a = argparse.Namespace(command="python -m bench.collusion_power", seeds=5, honest_hands=1000)
+    table = _table(summarise(power, [], ("mcr",), ("soft", "dump"), (200, 500), a, 1.0))
+    assert "| mcr | soft | 1/2 (2/2) | 1/2 (1/2) |" in table
+    assert "| mcr | dump | – | – |" in table  # not run: no share made up
+    assert "| mcr | soft | 0/2 pairs, 0/2 rates | 1/2 pairs, 0/2 rates |" in table
