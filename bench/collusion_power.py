@@ -102,8 +102,8 @@ def power_seed(args: tuple[str, str, int, tuple[int, ...]]) -> dict:
                           f"WHERE (player_a, player_b) IN ({pair})").fetchone()
         stats = sorted({s for (s,) in con.execute(
             f"SELECT statistic FROM pair_evidence WHERE flagged AND (player_a, player_b) IN ({pair})").fetchall()})
-        others = [f"{a}→{b}: {','.join(bs)}" for a, b, bs in con.execute(
-            f"SELECT player_a, player_b, behaviours FROM pair_stats WHERE len(behaviours) > 0 AND "
+        others = [f"{a}→{b}: {','.join(bs)}" + (f" (beside {x})" if x else "") for a, b, bs, x in con.execute(
+            f"SELECT player_a, player_b, behaviours, explained_by FROM pair_stats WHERE len(behaviours) > 0 AND "
             f"(player_a, player_b) NOT IN ({pair}) ORDER BY player_a, player_b").fetchall()]
         innocent = [f"{p} {r}" for p, r in con.execute(
             "SELECT player, rate_name FROM player_anomalies WHERE flagged AND player NOT IN ('p1', 'p2') "
