@@ -27,7 +27,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import duckdb
@@ -102,11 +102,18 @@ def power_seed(args: tuple[str, str, int, tuple[int, ...]]) -> dict:
                           f"WHERE (player_a, player_b) IN ({pair})").fetchone()
         stats = sorted({s for (s,) in con.execute(
             f"SELECT statistic FROM pair_evidence WHERE flagged AND (player_a, player_b) IN ({pair})").fetchall()})
-        others = con.execute(f"SELECT count(*) FROM pair_stats WHERE len(behaviours) > 0 AND "
-                             f"(player_a, player_b) NOT IN ({pair})").fetchone()[0]
+        others = [f"{a}→{b}: {','.join(bs)}" + (f" (beside {x})" if x else "") for a, b, bs, x in con.execute(
+            f"SELECT player_a, player_b, behaviours, explained_by FROM pair_stats WHERE len(behaviours) > 0 AND "
+            f"(player_a, player_b) NOT IN ({pair}) ORDER BY player_a, player_b").fetchall()]
+        innocent = [f"{p} {r}" for p, r in con.execute(
+            "SELECT player, rate_name FROM player_anomalies WHERE flagged AND player NOT IN ('p1', 'p2') "
+            "ORDER BY player, rate_name").fetchall()]
         behaviours = sorted(set(row[0] or ())) if row else []
-        out[size] = {"flagged": bool(behaviours), "for_its_behaviour": STYLE_BEHAVIOUR[style] in behaviours,
-                     "behaviours": behaviours, "statistics": stats, "other_flags": int(others)}
+        out[str(size)] = {"flagged": bool(behaviours), "for_its_behaviour": STYLE_BEHAVIOUR[style] in behaviours,
+                     "behaviours": behaviours, "statistics": stats, "other_flags": len(others),
+                     "other_pairs": others,
+                     "innocent_pairs": [o for o in others if not set(o.split(":")[0].split("→")) <= {"p1", "p2"}],
+                     "innocent_rates_flagged": innocent}
     return {"ruleset": ruleset, "style": style, "seed": seed, "sizes": out}
 
 
@@ -197,21 +204,87 @@ def power_svg(ruleset: str, sizes: Sequence[int], series: dict[str, Sequence[flo
     return "\n".join(parts) + "\n"
 
 
+def _cell(runs: Sequence[dict], size: int) -> str:
+    """``k/n (m/n)``: of the n seeds run, k flagged for the style's behaviour, m for anything."""
+    cells = [p["sizes"][str(size)] for p in runs if str(size) in p["sizes"]]
+    if not cells:
+        return "–"
+    n = len(cells)
+    return f"{sum(c['for_its_behaviour'] for c in cells)}/{n} ({sum(c['flagged'] for c in cells)}/{n})"
+
+
 def _table(result: dict) -> str:
-    """The Markdown table docs/collusion.md shows: per ruleset and style, the share of seeds
-    flagged for their behaviour at each size, and the honest corpora with any flag."""
+    """The Markdown tables docs/collusion.md shows: per ruleset and style, the seeds flagged
+    for their behaviour (and for anything) at each size, the honest corpora with any flag;
+    then the colluding corpora where an innocent player was flagged."""
     sizes = result["sizes"]
+    power = result["detail"]["power"]
     lines = ["| ruleset | style | " + " | ".join(f"{s:,}" for s in sizes) + " |",
              "|---|---|" + "---|" * len(sizes)]
-    for ruleset, styles in result["power"].items():
-        for style, rates in styles.items():
-            lines.append(f"| {ruleset} | {style} | " + " | ".join(
-                f"{rates[str(s)]['for_its_behaviour']:.0%} ({rates[str(s)]['flagged']:.0%})" for s in sizes) + " |")
-        hon = result["honest"][ruleset]
-        lines.append(f"| {ruleset} | honest: corpora with any flag | {hon['seeds_with_a_flag']} of {hon['seeds']} "
-                     f"({hon['hands']:,} hands); reseated {hon['relabelled_with_a_flag']} of "
-                     f"{hon['relabelled_corpora']} |" + " |" * (len(sizes) - 1))
+    for ruleset in result["rulesets"]:
+        for style in result["styles"]:
+            runs = [p for p in power if p["ruleset"] == ruleset and p["style"] == style]
+            lines.append(f"| {ruleset} | {style} | " + " | ".join(_cell(runs, s) for s in sizes) + " |")
+        hon = result["honest"].get(ruleset)
+        if hon and hon["seeds"]:
+            lines.append(f"| {ruleset} | honest: corpora with any flag | {hon['seeds_with_a_flag']} of "
+                         f"{hon['seeds']} ({hon['hands']:,} hands); reseated {hon['relabelled_with_a_flag']} of "
+                         f"{hon['relabelled_corpora']} |" + " |" * (len(sizes) - 1))
+    lines += ["", "Colluding corpora where a pair with an innocent player (not p1, p2) was flagged, "
+              "and where an innocent player's rate was:", "",
+              "| ruleset | style | " + " | ".join(f"{s:,}" for s in sizes) + " |",
+              "|---|---|" + "---|" * len(sizes)]
+    for ruleset in result["rulesets"]:
+        for style in result["styles"]:
+            runs = [p for p in power if p["ruleset"] == ruleset and p["style"] == style]
+            row = []
+            for s in sizes:
+                cells = [p["sizes"][str(s)] for p in runs if str(s) in p["sizes"]]
+                row.append(f"{sum(bool(c['innocent_pairs']) for c in cells)}/{len(cells)} pairs, "
+                           f"{sum(bool(c['innocent_rates_flagged']) for c in cells)}/{len(cells)} rates"
+                           if cells else "–")
+            lines.append(f"| {ruleset} | {style} | " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"
+
+
+def summarise(power: Sequence[dict], honest: Sequence[dict], rulesets: Sequence[str], styles: Sequence[str],
+              sizes: Sequence[int], a: argparse.Namespace, seconds: float) -> dict:
+    """The JSON of a run (complete or not: the seeds each cell rests on are counted)."""
+    result: dict = {"command": a.command, "sizes": list(sizes), "seeds": a.seeds, "rulesets": list(rulesets),
+                    "styles": list(styles), "power": {}, "other_pairs_flagged": {}, "honest": {}}
+    for r in rulesets:
+        result["power"][r], result["other_pairs_flagged"][r] = {}, {}
+        for st in styles:
+            runs = [p for p in power if p["ruleset"] == r and p["style"] == st]
+            result["power"][r][st] = {str(s): {
+                "seeds": len(runs),
+                "for_its_behaviour": sum(p["sizes"][str(s)]["for_its_behaviour"] for p in runs) / max(1, len(runs)),
+                "flagged": sum(p["sizes"][str(s)]["flagged"] for p in runs) / max(1, len(runs))} for s in sizes}
+            result["other_pairs_flagged"][r][st] = {str(s): sum(p["sizes"][str(s)]["other_flags"] for p in runs)
+                                                    for s in sizes}
+        hon = [h for h in honest if h["ruleset"] == r]
+        any_flag = sum(1 for h in hon if h["flagged"])
+        result["honest"][r] = {
+            "seeds": len(hon), "hands": a.honest_hands, "seeds_with_a_flag": any_flag,
+            "rate_upper_95": clopper_pearson_upper(any_flag, len(hon)) if hon else None,
+            "statistics_tested_per_seed": sum(h["tested"] for h in hon) / max(1, len(hon)),
+            "relabelled_corpora": sum(len(h["relabelled_flagged"]) for h in hon),
+            "relabelled_with_a_flag": sum(1 for h in hon for f in h["relabelled_flagged"] if f)}
+    result["seconds"] = round(seconds)
+    result["detail"] = {"power": list(power), "honest": list(honest)}
+    return result
+
+
+def write(result: dict, out: Path) -> None:
+    """docs/collusion-power.json, .md and one .svg per ruleset (rewritten after every corpus)."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "collusion-power.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    (out / "collusion-power.md").write_text(f"`{result['command']}` ({result['seconds']:,} s)\n\n" + _table(result),
+                                            encoding="utf-8")
+    sizes, styles = result["sizes"], result["styles"]
+    for r in result["rulesets"]:
+        series = {st: [result["power"][r][st][str(s)]["for_its_behaviour"] for s in sizes] for st in styles}
+        (out / f"collusion-power-{r}.svg").write_text(power_svg(r, sizes, series, result["seeds"]), encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,49 +298,44 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--honest-seeds", type=int, default=20, help="honest corpora per ruleset (default 20)")
     ap.add_argument("--honest-hands", type=int, default=1000, help="hands per honest corpus (default 1000)")
     ap.add_argument("--relabel", type=int, default=10, help="reseatings of each honest corpus (default 10)")
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--jobs", "--workers", dest="jobs", type=int, default=2, help="worker processes (default 2)")
     ap.add_argument("--out", default=str(DOCS), help="folder for collusion-power.json/.md/.svg (default docs/)")
     a = ap.parse_args(argv)
+    a.command = "python -m bench.collusion_power " + " ".join(sys.argv[1:] if argv is None else argv)
     rulesets = tuple(a.rulesets.split(","))
     styles = tuple(a.styles.split(","))
     bad = [x for x in styles if x not in STYLES]
     if bad:
         ap.error(f"--styles: {', '.join(bad)} not in {', '.join(STYLES)}")
-    sizes = tuple(sorted(int(s) for s in a.sizes.split(",")))
-    t0 = time.perf_counter()
-    jobs = [(r, st, 1000 + s, sizes) for r in rulesets for st in styles for s in range(a.seeds)]
-    with ProcessPoolExecutor(a.workers) as pool:
-        power = list(pool.map(power_seed, jobs))
-        print(f"power: {len(jobs)} corpora in {time.perf_counter() - t0:.0f} s", flush=True)
-        honest = list(pool.map(honest_seed, [(r, 5000 + s, a.honest_hands, a.relabel)
-                                             for r in rulesets for s in range(a.honest_seeds)]))
-    result: dict = {"sizes": list(sizes), "seeds": a.seeds, "power": {}, "other_pairs_flagged": {}, "honest": {}}
-    for r in rulesets:
-        result["power"][r], result["other_pairs_flagged"][r] = {}, {}
-        for st in styles:
-            runs = [p for p in power if p["ruleset"] == r and p["style"] == st]
-            result["power"][r][st] = {str(s): {
-                "for_its_behaviour": sum(p["sizes"][s]["for_its_behaviour"] for p in runs) / max(1, len(runs)),
-                "flagged": sum(p["sizes"][s]["flagged"] for p in runs) / max(1, len(runs))} for s in sizes}
-            result["other_pairs_flagged"][r][st] = {str(s): sum(p["sizes"][s]["other_flags"] for p in runs)
-                                                    for s in sizes}
-        hon = [h for h in honest if h["ruleset"] == r]
-        any_flag = sum(1 for h in hon if h["flagged"])
-        result["honest"][r] = {
-            "seeds": len(hon), "hands": a.honest_hands, "seeds_with_a_flag": any_flag,
-            "rate_upper_95": clopper_pearson_upper(any_flag, len(hon)) if hon else None,
-            "statistics_tested_per_seed": sum(h["tested"] for h in hon) / max(1, len(hon)),
-            "relabelled_corpora": sum(len(h["relabelled_flagged"]) for h in hon),
-            "relabelled_with_a_flag": sum(1 for h in hon for f in h["relabelled_flagged"] if f)}
-    result["seconds"] = round(time.perf_counter() - t0)
-    result["detail"] = {"power": power, "honest": honest}
+    try:
+        sizes = tuple(sorted(int(s) for s in a.sizes.split(",")))
+    except ValueError:
+        ap.error(f"--sizes: comma-separated numbers of hands, not {a.sizes!r}")
+    if a.jobs < 1 or not sizes or min(sizes) < 4:
+        ap.error("--jobs must be at least 1 and --sizes at least 4 hands")
     out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "collusion-power.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    (out / "collusion-power.md").write_text(_table(result), encoding="utf-8")
-    for r in rulesets:
-        series = {st: [result["power"][r][st][str(s)]["for_its_behaviour"] for s in sizes] for st in styles}
-        (out / f"collusion-power-{r}.svg").write_text(power_svg(r, sizes, series, a.seeds), encoding="utf-8")
+    t0 = time.perf_counter()
+    # seed by seed, every cell's seed k before any cell's seed k + 1, so that a run stopped
+    # early (its files are rewritten after every corpus) has every cell on about as many seeds
+    jobs: list[tuple] = []
+    for s in range(max(a.seeds, a.honest_seeds)):
+        if s < a.honest_seeds:
+            jobs += [("honest", (r, 5000 + s, a.honest_hands, a.relabel)) for r in rulesets]
+        if s < a.seeds:
+            jobs += [("power", (r, st, 1000 + s, sizes)) for r in rulesets for st in styles]
+    power: list[dict] = []
+    honest: list[dict] = []
+    # a fresh process per corpus: each imports the engine as it is when it starts (compiled once
+    # `make accel` has finished), and a corpus's memory goes with it
+    with ProcessPoolExecutor(a.jobs, max_tasks_per_child=1) as pool:
+        futures = {pool.submit(power_seed if kind == "power" else honest_seed, args): kind for kind, args in jobs}
+        for done, fut in enumerate(as_completed(futures), 1):
+            (power if futures[fut] == "power" else honest).append(fut.result())
+            result = summarise(power, honest, rulesets, styles, sizes, a, time.perf_counter() - t0)
+            write(result, out)
+            print(f"{done}/{len(jobs)} corpora in {result['seconds']} s", flush=True)
+    result = summarise(power, honest, rulesets, styles, sizes, a, time.perf_counter() - t0)
+    write(result, out)
     sys.stdout.write(_table(result))
     print(f"in {result['seconds']} s; wrote {out / 'collusion-power.json'}, .md and one .svg per ruleset")
     return 0

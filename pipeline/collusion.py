@@ -16,7 +16,8 @@ Tables (every figure is per ruleset: MCR points, 龙港 chips and 广东 番 nev
 * ``pair_evidence`` — one row per ordered pair (A, B), ruleset and statistic of A
   favouring B (:data:`STATISTICS`: feeding, soft play, dumping): what was observed, what
   was expected, the p-value and a Benjamini–Hochberg q-value over **every** tested
-  statistic of every pair (one family), and, for a flag that shares a player with a
+  statistic of every pair (one family; once a flagged pair is left out of the passes, the
+  other pairs are judged over their own statistics), and, for a flag that shares a player with a
   stronger flagged pair, that pair (``explained_by``);
 * ``player_anomalies`` — one row per player, ruleset and rate (win, self-draw, deal-in,
   false win, limit hand): the rate with its 95% Wilson interval against the rest of the
@@ -59,7 +60,8 @@ class Settings:
     min_deal_ins: int = 15  # … and this many of the feeder's deal-ins at those tables
     prior: int = 30  # a player's share of deal-ins is shrunk toward the ruleset's by this many deal-ins
     passes: int = 4  # estimates again without the strongest flagged pair, at most this many times in all
-    min_player_hands: int = 100  # a player's rates are tested from this many hands on
+    min_player_hands: int = 100  # a player's rates are tested from this many hands on …
+    min_population: int = 2  # … against at least this many other players (one other: which is unusual?)
     min_chances: int = 5  # passed wins / calls: tested from this many of A's chances on B's discards
     chance_prior: int = 30  # A's pass rate on the others' discards is shrunk toward the ruleset's by this many
     min_value_deal_ins: int = 5  # value tests: this many deal-ins from A to B …
@@ -129,7 +131,7 @@ class PairEvidenceRow(_Row):
     observed: float
     expected: float | None
     p_value: float | None
-    q_value: float | None  # Benjamini–Hochberg over every tested statistic of every pair
+    q_value: float | None  # Benjamini–Hochberg over every tested statistic (a pair not left out: over theirs)
     tested: bool
     flagged: bool
     explained_by: str | None
@@ -257,9 +259,10 @@ LEFT JOIN flows fba ON fba.ruleset = t.ruleset AND fba.a = t.b AND fba.b = t.a
 # out this discarder's and those of every player of the pairs given as excluded, shrunk
 # toward the ruleset's share by ``prior`` deal-ins, times the ruleset's factor for the
 # seat's place after the discarder. A seat of an excluded pair with the discarder competes
-# for the other seats' shares with the share it took of this discarder's deal-ins (a
-# feeder who never wins off its receiver leaves the receiver's deal-ins to the others).
-# Parameters: excluded (ruleset, a, b) as three lists, then prior five times.
+# for the other seats' shares with the share it really took of this discarder's deal-ins,
+# not shrunk (a feeder who never wins off its receiver leaves the receiver's deal-ins to the
+# others: a soft partner who took none of them must not count for a prior's worth of them).
+# Parameters: excluded (ruleset, a, b) as three lists, then prior three times.
 PAIR_SQL = """
 WITH occ AS (SELECT * FROM _collusion_occ),
 pair_counts AS (
@@ -289,8 +292,8 @@ weighted AS (
          * (rt.k - coalesce(xt.k, 0) - CASE WHEN xa.player IS NULL THEN pc.k ELSE 0 END + ? * pop.share)
          / (rt.n - coalesce(xt.n, 0) - CASE WHEN xa.player IS NULL THEN pc.n ELSE 0 END + ?) AS w,
          rt.n - coalesce(xt.n, 0) - CASE WHEN xa.player IS NULL THEN pc.n ELSE 0 END + ? AS m,
-         CASE WHEN ep.a IS NOT NULL  -- an excluded pair competes for the others' share as it played
-              THEN pl.factor * (pc.k + ? * pop.share) / (pc.n + ?) END AS w_own
+         CASE WHEN ep.a IS NOT NULL  -- an excluded pair competes for the others' share as it played (raw)
+              THEN pl.factor * pc.k / pc.n END AS w_own
   FROM occ o
   JOIN pair_counts pc ON pc.ruleset = o.ruleset AND pc.a = o.a AND pc.b = o.b
   JOIN receiver_tot rt ON rt.ruleset = o.ruleset AND rt.b = o.b
@@ -409,11 +412,21 @@ def player_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS,
     """``player_anomalies`` rows from the counts of :data:`PLAYER_SQL` (one family for BH).
     The population a player is compared with leaves out the ``left_out`` (ruleset, player)
     — the players of flagged pairs, whose collusion would bend it (a feeder's deal-ins
-    would make everyone else's rate look low)."""
+    would make everyone else's rate look low).
+
+    A rate is tested against at least ``settings.min_population`` other players: against
+    one, the test compares two players and cannot say which of them is unusual (at a table
+    of four with a flagged pair left out, the two innocent players were compared with each
+    other, and both flagged, one high and one low, on the same difference). The rates of
+    the ``left_out`` players are judged in one Benjamini–Hochberg family with everyone's;
+    the other players' rates again in a family of their own, as the pairs are
+    (:func:`judge`): the colluders' own discoveries do not lower the bar for the others."""
     totals: dict[tuple[str, str], list[int]] = {}
+    population: dict[str, int] = {}
     for ruleset, player, hands, *events in counts:
         if (ruleset, player) in left_out:
             continue
+        population[ruleset] = population.get(ruleset, 0) + 1
         for name, k in zip(RATES, events, strict=True):
             t = totals.setdefault((ruleset, name), [0, 0])
             t[0] += hands
@@ -422,13 +435,15 @@ def player_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS,
     for ruleset, player, hands, *events in counts:
         for name, k in zip(RATES, events, strict=True):
             all_hands, all_k = totals.get((ruleset, name), (0, 0))
+            others = population.get(ruleset, 0)
             if (ruleset, player) in left_out:
                 rest_n, rest_k = all_hands, all_k
             else:
                 rest_n, rest_k = all_hands - hands, all_k - k
+                others -= 1
             pop = rest_k / rest_n if rest_n else 0.0
             lo, hi = wilson(k, hands)
-            tested = hands >= settings.min_player_hands and rest_n > 0
+            tested = hands >= settings.min_player_hands and rest_n > 0 and others >= settings.min_population
             p = _two_sided(int(k), int(hands), rest_k, rest_n) if tested else None
             rows.append({
                 "ruleset": ruleset, "player": player, "rate_name": name, "hands": int(hands), "count": int(k),
@@ -437,6 +452,11 @@ def player_rows(counts: typing.Sequence[tuple], settings: Settings = SETTINGS,
                 "direction": ("high" if k / hands > pop else "low") if hands else None,
             })
     _adjust(rows, settings)
+    if left_out:
+        rest = [r for r in rows if (r["ruleset"], r["player"]) not in left_out]
+        for r in rest:
+            r["q_value"], r["flagged"] = None, False
+        _adjust(rest, settings)
     return rows
 
 
@@ -603,12 +623,27 @@ def value_evidence(pairs: typing.Sequence[dict], values: typing.Sequence[tuple],
     return out
 
 
-def judge(evidence: list[dict], pairs: list[dict], settings: Settings = SETTINGS) -> None:
+def judge(evidence: list[dict], pairs: list[dict], settings: Settings = SETTINGS,
+          left_out: typing.AbstractSet[tuple[str, str, str]] = frozenset()) -> None:
     """One Benjamini–Hochberg family over every tested statistic; then each pair's flagged
     behaviours, and for a flagged pair sharing one player with a stronger flagged pair
     (smaller p-value), that pair (its flag may be the stronger pair's side effect: an
-    innocent player who deals into a fed receiver)."""
+    innocent player who deals into a fed receiver).
+
+    The pairs ``left_out`` of the passes (:func:`pair_passes`, either order) are judged in
+    the family of every statistic; the other pairs' statistics are judged again in the
+    family of theirs alone, as if the left-out pairs were not there — which is what the
+    passes do for their weights. Otherwise a colluding pair's own discoveries (half a dozen
+    statistics with tiny p-values) would raise Benjamini–Hochberg's bar for every other
+    pair, and an innocent neighbour's chance p-value of 0.002 would be flagged beside it.
+    When nothing is flagged, nothing is left out and the family is the same."""
     _adjust(evidence, settings)
+    both = set(left_out) | {(r, b, a) for r, a, b in left_out}
+    if both:
+        rest = [e for e in evidence if (e["ruleset"], e["player_a"], e["player_b"]) not in both]
+        for e in rest:
+            e["q_value"], e["flagged"] = None, False
+        _adjust(rest, settings)
     best: dict[tuple[str, str, str], float] = {}
     behaviours: dict[tuple[str, str, str], list[str]] = {}
     for e in evidence:
@@ -706,13 +741,13 @@ def pair_passes(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -
     try:
         for i in range(settings.passes):
             ex = sorted(excluded)
-            params = [[e[0] for e in ex], [e[1] for e in ex], [e[2] for e in ex]] + [settings.prior] * 5
+            params = [[e[0] for e in ex], [e[1] for e in ex], [e[2] for e in ex]] + [settings.prior] * 3
             rows = pair_rows(con.execute(PAIR_SQL, params).fetchall(), settings)
             if i == 0:  # the same pairs in every pass (the base is computed once)
                 fixed = (chance_evidence(rows, con.execute(CHANCE_SQL).fetchall(), settings)
                          + value_evidence(rows, con.execute(VALUE_SQL).fetchall(), settings))
             evidence = count_evidence(rows, settings) + [dict(e) for e in fixed]
-            judge(evidence, rows, settings)
+            judge(evidence, rows, settings, excluded)
             new = strongest_pairs(rows, excluded)
             if not new:
                 break
