@@ -8,6 +8,9 @@
   keeping the first best.
 * :func:`decompose.is_complete` keys a suit by its counts as bytes, and by a tuple when a
   count does not fit in a byte.
+* 龙港's shape tests (``complete`` and the quick no ``may_complete_with_one``) read the counts as
+  given, with each set of wilds' tiles worked out once: the answers of the plain test, which
+  copied the counts, emptied the wild kinds and counted the wilds for every call.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from mahjong_audit.engine.audit import WINDS
 from mahjong_audit.engine.decompose import is_complete
 from mahjong_audit.engine.replay import HandReplay
 from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.engine.rulesets import longgang_readings as R
 from mahjong_audit.engine.rulesets import longgang_score as S
 from mahjong_audit.schemas.log import Game
 from tests import longgang_handgen as G
@@ -129,3 +133,69 @@ def test_is_complete_beyond_a_byte_and_beyond_four_copies():
     c = [0] * 34
     c[5] = 300  # 100 triplets of 6m
     assert is_complete(c, 100, wilds=2) and not is_complete(c, 100)
+
+
+def plain_complete(counts, n_melds, wilds, rules, extra=0):
+    """龙港's ``complete`` as it was (``extra`` 1: the quick no): the 42 counts copied, every
+    flower held checked, the wilds and 正财 counted, the wild kinds emptied from a copy."""
+    c = list(counts) + [0] * (42 - len(counts)) if isinstance(counts, list) else T.counts(counts)
+    for t in range(T.FLOWER0, T.N_TILES):
+        if c[t] and t not in wilds:
+            return False
+    every = rules.three_caishen == 4 or sum(1 for t in wilds if T.is_flower(t)) >= 2
+    w = sum(c[t] for t in wilds)
+    real = sum(c[t] for t in wilds if every or not T.is_flower(t))
+    if real + extra >= rules.three_caishen:
+        return True
+    if n_melds > 5:
+        return False
+    nat = [0 if t in wilds else c[t] for t in range(34)]
+    if is_complete(nat, 5 - n_melds, w + extra):
+        return True
+    return rules.eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w + extra)
+
+
+SHAPE_RULES = (S.Rules(), S.Rules(three_caishen=4), S.Rules(eight_pairs=False))
+
+
+def _shape_cases(rng: random.Random):
+    """Standing counts of random 龙港 hands (winning ones, one tile less, a few tiles changed,
+    flowers kept or not) as 42- and 34-entry lists and tile tuples, with each seat's wilds, a
+    花财神's, none, or two wild kinds (a ``score`` line's ``wildcards``)."""
+    while True:
+        sit = G.winning_hand(rng)
+        if sit is None:
+            continue
+        tiles = list(sit.concealed) + [sit.win_tile]
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            tiles[rng.randrange(len(tiles))] = rng.randrange(34)
+        if rng.random() < 0.5:
+            tiles.pop(rng.randrange(len(tiles)))
+        if rng.random() < 0.05:
+            tiles.append(rng.randrange(T.FLOWER0, T.N_TILES))
+        pick = rng.random()
+        if pick < 0.1:
+            wilds = frozenset()
+        elif pick < 0.2:
+            wilds = frozenset(rng.sample(range(34), 2)) | {T.FLOWER0 + sit.seat_wind}
+        else:
+            wilds = S.wilds_of(sit).all
+        yield tiles, len(sit.melds), wilds
+
+
+def test_longgang_shape_tests_answer_as_the_plain_test():
+    rng = random.Random(47)
+    cases = _shape_cases(rng)
+    answers = {True: 0, False: 0}
+    for _ in range(6000):
+        tiles, n_melds, wilds = next(cases)
+        rules = rng.choice(SHAPE_RULES)
+        c = T.counts(tiles)
+        for given in (c, c[:34] if not any(c[T.FLOWER0:]) else c, tuple(tiles)):
+            want = plain_complete(given, n_melds, wilds, rules)
+            assert S.complete(given, n_melds, wilds, rules) == want, (T.fmt(tiles), n_melds, sorted(wilds))
+            answers[want] += 1
+        want = plain_complete(c, n_melds, wilds, rules, extra=1)
+        assert S.may_complete_with_one(tuple(c), n_melds, wilds, rules) == want, (T.fmt(tiles), sorted(wilds))
+        answers[want] += 1
+    assert min(answers.values()) > 2000  # both answers come up often

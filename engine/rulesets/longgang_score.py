@@ -259,43 +259,57 @@ def _honour_scoring(t: int | None, seat_wind: int) -> bool:
 # ------------------------------------------------------------------ shape test
 
 
-def counts_of(tiles_or_counts: Sequence[int]) -> list[int]:
-    """42 per-tile counts from either a tile sequence or a 34/42-entry count list."""
-    if isinstance(tiles_or_counts, list) and len(tiles_or_counts) in (34, 42):
-        c = list(tiles_or_counts) + [0] * (42 - len(tiles_or_counts))
-        return c
-    return T.counts(tiles_or_counts)
-
-
 def complete(counts: Sequence[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> bool:
     """Fast test: 5 sets + a pair (wilds filling), 八对半, or three 正财 in hand."""
-    c = counts_of(counts)
-    for t in range(T.FLOWER0, T.N_TILES):
-        if c[t] and t not in wilds:
-            return False  # a flower held that should have been set aside
-    w, real = _wild_counts(c, wilds, rules.three_caishen)
-    if real >= rules.three_caishen:
-        return True
+    c = counts if isinstance(counts, list) and len(counts) in (34, 42) else T.counts(counts)
+    return _wins_with(c, n_melds, wilds, rules.three_caishen, rules.eight_pairs, 0)
+
+
+def _wins_with(c: Sequence[int], n_melds: int, wilds: frozenset[int], three_caishen: int, eight_pairs: bool,
+               extra: int) -> bool:
+    """:func:`complete` on 34 or 42 standing counts ``c`` with ``extra`` wilds more (0, or 1 for
+    :func:`may_complete_with_one`); the counts are read as they are (no copy unless a wild kind is
+    among the 34: then the natural counts, that kind emptied)."""
+    n = len(c)
+    if n > T.FLOWER0 and any(c[T.FLOWER0:]):
+        for t in range(T.FLOWER0, T.N_TILES):
+            if c[t] and t not in wilds:
+                return False  # a flower held that should have been set aside
+    tiles, reals, kinds = _wild_plan(wilds, three_caishen)
+    w = 0
+    for t in tiles:
+        if t < n:
+            w += c[t]
+    real = 0
+    for t in reals:
+        if t < n:
+            real += c[t]
+    if real + extra >= three_caishen:
+        return True  # (with extra: the tile added may be a 正财)
     n_sets = 5 - n_melds
     if n_sets < 0:
         return False
-    nat = _natural(c, wilds)
+    nat: Sequence[int] = c  # the shape tests read the first 34 counts
+    if kinds:
+        emptied = list(c[:34])
+        for t in kinds:
+            emptied[t] = 0
+        nat = emptied
+    w += extra
     if shape_complete(nat, n_sets, w):
         return True
-    return rules.eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w)
+    return eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w)
 
 
-def _wild_counts(c: Sequence[int], wilds: frozenset[int], three_caishen: int) -> tuple[int, int]:
-    """(wilds held, 正财 held): under 花财神 (two flowers or more wild), or when 坐花 counts
-    toward 三财神 (``three_caishen`` 4), every wild held counts as a 正财."""
+@lru_cache(maxsize=256)
+def _wild_plan(wilds: frozenset[int], three_caishen: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The seat's wild tiles, those of them counted as 正财 held for 三财神 (under 花财神 — two
+    flowers or more wild — or when 坐花 counts toward 三财神, ``three_caishen`` 4: every wild), and
+    the wild kinds among the 34; each sorted, once per set of wilds."""
     every = three_caishen == 4 or sum(1 for t in wilds if T.is_flower(t)) >= 2
-    w = real = 0
-    for t in wilds:
-        n = c[t]
-        w += n
-        if every or not T.is_flower(t):
-            real += n
-    return w, real
+    tiles = tuple(sorted(wilds))
+    return (tiles, tuple(t for t in tiles if every or not T.is_flower(t)),
+            tuple(t for t in tiles if not T.is_flower(t)))
 
 
 def _natural(c: Sequence[int], wilds: frozenset[int]) -> list[int]:
@@ -320,21 +334,9 @@ def _may_complete_with_one(c: tuple[int, ...], n_melds: int, wilds: frozenset[in
     """The test of :func:`complete` with one wild more: a wild may stand for any tile, so when
     the hand cannot win with it, no natural tile added wins either, nor a wild (which is that
     wild), nor a flower the seat must set aside. Cached on the counts: a seat's hand is asked
-    about for every discard until it changes (tests/test_fast_exits.py checks it against
-    :func:`complete` on every tile for random hands)."""
-    for t in range(T.FLOWER0, T.N_TILES):
-        if c[t] and t not in wilds:
-            return False
-    w, real = _wild_counts(c, wilds, three_caishen)
-    if real + 1 >= three_caishen:
-        return True  # the tile added may be a 正财
-    n_sets = 5 - n_melds
-    if n_sets < 0:
-        return False
-    nat = _natural(c, wilds)
-    if shape_complete(nat, n_sets, w + 1):
-        return True
-    return eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w + 1)
+    about for every discard until it changes, and again as the hand before its draw
+    (tests/test_fast_exits.py checks it against :func:`complete` on every tile for random hands)."""
+    return _wins_with(c, n_melds, wilds, three_caishen, eight_pairs, 1)
 
 
 # ------------------------------------------------------------------ the winner
