@@ -11,12 +11,16 @@
 * 龙港's shape tests (``complete`` and the quick no ``may_complete_with_one``) read the counts as
   given, with each set of wilds' tiles worked out once: the answers of the plain test, which
   copied the counts, emptied the wild kinds and counted the wilds for every call.
+* :func:`longgang_score.score_winner` values each reading by its numbers and builds the items of
+  the best one only, and reads only the appendix rows the rules name: the same score as scoring
+  every reading in full (``score_reading`` over every row of ``TAI_ROWS``) and keeping the first best.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,6 +28,7 @@ import pytest
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.audit import WINDS
 from mahjong_audit.engine.decompose import is_complete
+from mahjong_audit.engine.hand import NotAWin
 from mahjong_audit.engine.replay import HandReplay
 from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.engine.rulesets import longgang_readings as R
@@ -199,3 +204,68 @@ def test_longgang_shape_tests_answer_as_the_plain_test():
         assert S.may_complete_with_one(tuple(c), n_melds, wilds, rules) == want, (T.fmt(tiles), sorted(wilds))
         answers[want] += 1
     assert min(answers.values()) > 2000  # both answers come up often
+
+
+WINNER_RULES = (
+    S.Rules(),
+    S.Rules(appendix_hands=frozenset(S.APPENDIX_TAI)),
+    S.Rules(appendix_hands=frozenset({"门清", "不求人", "四暗刻"}), eight_pairs_limit=True, four_kings_limit=True),
+    S.Rules(home_caishen_pair="also_wild", pure_straight_tai=True, round_wind_triplet_tai=True,
+            single_wait_self_draw_bonus=True, edge_single_discard_bonus=True),
+    S.Rules(wild_beyond_fourth_copy="value_honours", wild_pair_robbing=False, zuo_is_second_caishen=False),
+)
+
+
+def score_every_reading(sit, rules):
+    """The winner's score as it was computed before: every reading scored in full (each row of
+    ``TAI_ROWS`` asked), the first best by (total, 台, 胡) kept."""
+    ctx = S.winner_context(sit, rules)
+    c = T.counts(sit.full_concealed)
+    w = ctx.wilds
+    nat = S._natural(c, w.all)
+    win = sit.win_tile
+    win_wild = win in w.all
+    if not win_wild:
+        nat[win] -= 1
+    readings = R.winner_readings(tuple(nat), None if win_wild else win, win in w.real, ctx.real - (win in w.real),
+                                 ctx.zuo - (win == w.zuo), w.caishen_kind, 5 - len(sit.melds),
+                                 rules.eight_pairs and not sit.melds)
+    limits = S.copy_limits_of(sit.melds, sit.seat_wind, S._natural(c, w.all), rules.wild_beyond_fourth_copy == "any")
+    robbing = sit.kong and not sit.self_drawn
+    best = None
+    for r in readings:
+        part = r.parts[r.win_idx]
+        if robbing and not rules.wild_pair_robbing and part.kind == "pair" and part.wilds > 0:
+            continue
+        if not R.within_copy_limits(r, limits):
+            continue
+        sc = S.score_reading(sit, r, rules, ctx)
+        d = dict(sc.details)
+        key = (sc.total, d["tai"], d["hu"])
+        if best is None or key > best[0]:
+            best = (key, sc)
+    return None if best is None else best[1]
+
+
+@pytest.mark.parametrize("rules", WINNER_RULES, ids=range(len(WINNER_RULES)))
+def test_winner_best_reading_is_the_full_scoring_of_every_reading(rules):
+    rng = random.Random(53)
+    scored = limits = 0
+    for _ in range(400):
+        sit = G.winning_hand(rng)
+        if sit is None:
+            continue
+        if rng.random() < 0.3:
+            sit = replace(sit, self_drawn=False, kong=rng.random() < 0.3)
+        if S._three_caishen(S.winner_context(sit, rules).real, S.winner_context(sit, rules).zuo,
+                            S.wilds_of(sit), rules):
+            continue
+        want = score_every_reading(sit, rules)
+        if want is None:
+            with pytest.raises(NotAWin):
+                S.score_winner(sit, rules)
+            continue
+        assert S.score_winner(sit, rules) == want, T.fmt(sit.full_concealed)
+        scored += 1
+        limits += bool(dict(want.details)["limit"])
+    assert scored > 200 and limits > 5  # limit hands among them
