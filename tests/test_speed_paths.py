@@ -8,12 +8,19 @@
   keeping the first best.
 * :func:`decompose.is_complete` keys a suit by its counts as bytes, and by a tuple when a
   count does not fit in a byte.
+* 龙港's shape tests (``complete`` and the quick no ``may_complete_with_one``) read the counts as
+  given, with each set of wilds' tiles worked out once: the answers of the plain test, which
+  copied the counts, emptied the wild kinds and counted the wilds for every call.
+* :func:`longgang_score.score_winner` values each reading by its numbers and builds the items of
+  the best one only, and reads only the appendix rows the rules name: the same score as scoring
+  every reading in full (``score_reading`` over every row of ``TAI_ROWS``) and keeping the first best.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,8 +28,10 @@ import pytest
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.audit import WINDS
 from mahjong_audit.engine.decompose import is_complete
+from mahjong_audit.engine.hand import NotAWin
 from mahjong_audit.engine.replay import HandReplay
 from mahjong_audit.engine.rulesets import RULESETS
+from mahjong_audit.engine.rulesets import longgang_readings as R
 from mahjong_audit.engine.rulesets import longgang_score as S
 from mahjong_audit.schemas.log import Game
 from tests import longgang_handgen as G
@@ -129,3 +138,134 @@ def test_is_complete_beyond_a_byte_and_beyond_four_copies():
     c = [0] * 34
     c[5] = 300  # 100 triplets of 6m
     assert is_complete(c, 100, wilds=2) and not is_complete(c, 100)
+
+
+def plain_complete(counts, n_melds, wilds, rules, extra=0):
+    """龙港's ``complete`` as it was (``extra`` 1: the quick no): the 42 counts copied, every
+    flower held checked, the wilds and 正财 counted, the wild kinds emptied from a copy."""
+    c = list(counts) + [0] * (42 - len(counts)) if isinstance(counts, list) else T.counts(counts)
+    for t in range(T.FLOWER0, T.N_TILES):
+        if c[t] and t not in wilds:
+            return False
+    every = rules.three_caishen == 4 or sum(1 for t in wilds if T.is_flower(t)) >= 2
+    w = sum(c[t] for t in wilds)
+    real = sum(c[t] for t in wilds if every or not T.is_flower(t))
+    if real + extra >= rules.three_caishen:
+        return True
+    if n_melds > 5:
+        return False
+    nat = [0 if t in wilds else c[t] for t in range(34)]
+    if is_complete(nat, 5 - n_melds, w + extra):
+        return True
+    return rules.eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w + extra)
+
+
+SHAPE_RULES = (S.Rules(), S.Rules(three_caishen=4), S.Rules(eight_pairs=False))
+
+
+def _shape_cases(rng: random.Random):
+    """Standing counts of random 龙港 hands (winning ones, one tile less, a few tiles changed,
+    flowers kept or not) as 42- and 34-entry lists and tile tuples, with each seat's wilds, a
+    花财神's, none, or two wild kinds (a ``score`` line's ``wildcards``)."""
+    while True:
+        sit = G.winning_hand(rng)
+        if sit is None:
+            continue
+        tiles = list(sit.concealed) + [sit.win_tile]
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            tiles[rng.randrange(len(tiles))] = rng.randrange(34)
+        if rng.random() < 0.5:
+            tiles.pop(rng.randrange(len(tiles)))
+        if rng.random() < 0.05:
+            tiles.append(rng.randrange(T.FLOWER0, T.N_TILES))
+        pick = rng.random()
+        if pick < 0.1:
+            wilds = frozenset()
+        elif pick < 0.2:
+            wilds = frozenset(rng.sample(range(34), 2)) | {T.FLOWER0 + sit.seat_wind}
+        else:
+            wilds = S.wilds_of(sit).all
+        yield tiles, len(sit.melds), wilds
+
+
+def test_longgang_shape_tests_answer_as_the_plain_test():
+    rng = random.Random(47)
+    cases = _shape_cases(rng)
+    answers = {True: 0, False: 0}
+    for _ in range(6000):
+        tiles, n_melds, wilds = next(cases)
+        rules = rng.choice(SHAPE_RULES)
+        c = T.counts(tiles)
+        for given in (c, c[:34] if not any(c[T.FLOWER0:]) else c, tuple(tiles)):
+            want = plain_complete(given, n_melds, wilds, rules)
+            assert S.complete(given, n_melds, wilds, rules) == want, (T.fmt(tiles), n_melds, sorted(wilds))
+            answers[want] += 1
+        want = plain_complete(c, n_melds, wilds, rules, extra=1)
+        assert S.may_complete_with_one(tuple(c), n_melds, wilds, rules) == want, (T.fmt(tiles), sorted(wilds))
+        answers[want] += 1
+    assert min(answers.values()) > 2000  # both answers come up often
+
+
+WINNER_RULES = (
+    S.Rules(),
+    S.Rules(appendix_hands=frozenset(S.APPENDIX_TAI)),
+    S.Rules(appendix_hands=frozenset({"门清", "不求人", "四暗刻"}), eight_pairs_limit=True, four_kings_limit=True),
+    S.Rules(home_caishen_pair="also_wild", pure_straight_tai=True, round_wind_triplet_tai=True,
+            single_wait_self_draw_bonus=True, edge_single_discard_bonus=True),
+    S.Rules(wild_beyond_fourth_copy="value_honours", wild_pair_robbing=False, zuo_is_second_caishen=False),
+)
+
+
+def score_every_reading(sit, rules):
+    """The winner's score as it was computed before: every reading scored in full (each row of
+    ``TAI_ROWS`` asked), the first best by (total, 台, 胡) kept."""
+    ctx = S.winner_context(sit, rules)
+    c = T.counts(sit.full_concealed)
+    w = ctx.wilds
+    nat = S._natural(c, w.all)
+    win = sit.win_tile
+    win_wild = win in w.all
+    if not win_wild:
+        nat[win] -= 1
+    readings = R.winner_readings(tuple(nat), None if win_wild else win, win in w.real, ctx.real - (win in w.real),
+                                 ctx.zuo - (win == w.zuo), w.caishen_kind, 5 - len(sit.melds),
+                                 rules.eight_pairs and not sit.melds)
+    limits = S.copy_limits_of(sit.melds, sit.seat_wind, S._natural(c, w.all), rules.wild_beyond_fourth_copy == "any")
+    robbing = sit.kong and not sit.self_drawn
+    best = None
+    for r in readings:
+        part = r.parts[r.win_idx]
+        if robbing and not rules.wild_pair_robbing and part.kind == "pair" and part.wilds > 0:
+            continue
+        if not R.within_copy_limits(r, limits):
+            continue
+        sc = S.score_reading(sit, r, rules, ctx)
+        d = dict(sc.details)
+        key = (sc.total, d["tai"], d["hu"])
+        if best is None or key > best[0]:
+            best = (key, sc)
+    return None if best is None else best[1]
+
+
+@pytest.mark.parametrize("rules", WINNER_RULES, ids=range(len(WINNER_RULES)))
+def test_winner_best_reading_is_the_full_scoring_of_every_reading(rules):
+    rng = random.Random(53)
+    scored = limits = 0
+    for _ in range(400):
+        sit = G.winning_hand(rng)
+        if sit is None:
+            continue
+        if rng.random() < 0.3:
+            sit = replace(sit, self_drawn=False, kong=rng.random() < 0.3)
+        if S._three_caishen(S.winner_context(sit, rules).real, S.winner_context(sit, rules).zuo,
+                            S.wilds_of(sit), rules):
+            continue
+        want = score_every_reading(sit, rules)
+        if want is None:
+            with pytest.raises(NotAWin):
+                S.score_winner(sit, rules)
+            continue
+        assert S.score_winner(sit, rules) == want, T.fmt(sit.full_concealed)
+        scored += 1
+        limits += bool(dict(want.details)["limit"])
+    assert scored > 200 and limits > 5  # limit hands among them

@@ -122,10 +122,12 @@ def standard_parts(c: Sequence[int], n_sets: int, wilds: int) -> list[tuple[Part
     to it may also be read as the triplet giving one natural to the pair (中中中 + two wilds:
     中中中 + a wild pair, or 中 + two wilds and a 中 pair — 将 only in the second)."""
     out = list(decompositions(c, n_sets, wilds))
-    seen = set(out)
+    seen: set[tuple[Part, ...]] | None = None  # made at the first wild pair (most hands have none)
     for parts in list(out):
-        if Part(PAIR, None, 2) not in parts:
+        if not any(p.tile is None and p.kind == PAIR and p.wilds == 2 for p in parts):  # Part(PAIR, None, 2)
             continue
+        if seen is None:
+            seen = set(out)
         for i, p in enumerate(parts):
             if p.kind != TRIPLET or p.tile is None or p.wilds > 1:
                 continue

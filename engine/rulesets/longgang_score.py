@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Final, final
+from typing import Final, final
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.decompose import PAIR, SEQ, TRIPLET
@@ -259,43 +259,57 @@ def _honour_scoring(t: int | None, seat_wind: int) -> bool:
 # ------------------------------------------------------------------ shape test
 
 
-def counts_of(tiles_or_counts: Sequence[int]) -> list[int]:
-    """42 per-tile counts from either a tile sequence or a 34/42-entry count list."""
-    if isinstance(tiles_or_counts, list) and len(tiles_or_counts) in (34, 42):
-        c = list(tiles_or_counts) + [0] * (42 - len(tiles_or_counts))
-        return c
-    return T.counts(tiles_or_counts)
-
-
 def complete(counts: Sequence[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> bool:
     """Fast test: 5 sets + a pair (wilds filling), 八对半, or three 正财 in hand."""
-    c = counts_of(counts)
-    for t in range(T.FLOWER0, T.N_TILES):
-        if c[t] and t not in wilds:
-            return False  # a flower held that should have been set aside
-    w, real = _wild_counts(c, wilds, rules.three_caishen)
-    if real >= rules.three_caishen:
-        return True
+    c = counts if isinstance(counts, list) and len(counts) in (34, 42) else T.counts(counts)
+    return _wins_with(c, n_melds, wilds, rules.three_caishen, rules.eight_pairs, 0)
+
+
+def _wins_with(c: Sequence[int], n_melds: int, wilds: frozenset[int], three_caishen: int, eight_pairs: bool,
+               extra: int) -> bool:
+    """:func:`complete` on 34 or 42 standing counts ``c`` with ``extra`` wilds more (0, or 1 for
+    :func:`may_complete_with_one`); the counts are read as they are (no copy unless a wild kind is
+    among the 34: then the natural counts, that kind emptied)."""
+    n = len(c)
+    if n > T.FLOWER0 and any(c[T.FLOWER0:]):
+        for t in range(T.FLOWER0, T.N_TILES):
+            if c[t] and t not in wilds:
+                return False  # a flower held that should have been set aside
+    tiles, reals, kinds = _wild_plan(wilds, three_caishen)
+    w = 0
+    for t in tiles:
+        if t < n:
+            w += c[t]
+    real = 0
+    for t in reals:
+        if t < n:
+            real += c[t]
+    if real + extra >= three_caishen:
+        return True  # (with extra: the tile added may be a 正财)
     n_sets = 5 - n_melds
     if n_sets < 0:
         return False
-    nat = _natural(c, wilds)
+    nat: Sequence[int] = c  # the shape tests read the first 34 counts
+    if kinds:
+        emptied = list(c[:34])
+        for t in kinds:
+            emptied[t] = 0
+        nat = emptied
+    w += extra
     if shape_complete(nat, n_sets, w):
         return True
-    return rules.eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w)
+    return eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w)
 
 
-def _wild_counts(c: Sequence[int], wilds: frozenset[int], three_caishen: int) -> tuple[int, int]:
-    """(wilds held, 正财 held): under 花财神 (two flowers or more wild), or when 坐花 counts
-    toward 三财神 (``three_caishen`` 4), every wild held counts as a 正财."""
+@lru_cache(maxsize=256)
+def _wild_plan(wilds: frozenset[int], three_caishen: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The seat's wild tiles, those of them counted as 正财 held for 三财神 (under 花财神 — two
+    flowers or more wild — or when 坐花 counts toward 三财神, ``three_caishen`` 4: every wild), and
+    the wild kinds among the 34; each sorted, once per set of wilds."""
     every = three_caishen == 4 or sum(1 for t in wilds if T.is_flower(t)) >= 2
-    w = real = 0
-    for t in wilds:
-        n = c[t]
-        w += n
-        if every or not T.is_flower(t):
-            real += n
-    return w, real
+    tiles = tuple(sorted(wilds))
+    return (tiles, tuple(t for t in tiles if every or not T.is_flower(t)),
+            tuple(t for t in tiles if not T.is_flower(t)))
 
 
 def _natural(c: Sequence[int], wilds: frozenset[int]) -> list[int]:
@@ -320,21 +334,9 @@ def _may_complete_with_one(c: tuple[int, ...], n_melds: int, wilds: frozenset[in
     """The test of :func:`complete` with one wild more: a wild may stand for any tile, so when
     the hand cannot win with it, no natural tile added wins either, nor a wild (which is that
     wild), nor a flower the seat must set aside. Cached on the counts: a seat's hand is asked
-    about for every discard until it changes (tests/test_fast_exits.py checks it against
-    :func:`complete` on every tile for random hands)."""
-    for t in range(T.FLOWER0, T.N_TILES):
-        if c[t] and t not in wilds:
-            return False
-    w, real = _wild_counts(c, wilds, three_caishen)
-    if real + 1 >= three_caishen:
-        return True  # the tile added may be a 正财
-    n_sets = 5 - n_melds
-    if n_sets < 0:
-        return False
-    nat = _natural(c, wilds)
-    if shape_complete(nat, n_sets, w + 1):
-        return True
-    return eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w + 1)
+    about for every discard until it changes, and again as the hand before its draw
+    (tests/test_fast_exits.py checks it against :func:`complete` on every tile for random hands)."""
+    return _wins_with(c, n_melds, wilds, three_caishen, eight_pairs, 1)
 
 
 # ------------------------------------------------------------------ the winner
@@ -401,20 +403,23 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
     robbing = sit.kong and not sit.self_drawn
     copy_limits = copy_limits_of(sit.melds, sit.seat_wind, _natural(c, w.all),
                                  rules.wild_beyond_fourth_copy == "any")
-    best: tuple[tuple[int, int, int], Score] | None = None
+    # Each reading is valued by its numbers alone (total, 台, 胡: what its Score says), the first
+    # best in this order kept; only that one's items are built.
+    best: tuple[tuple[int, int, int], _ReadingItems] | None = None
+    rows = _tai_rows(rules.appendix_hands)
     for r in readings:
         part = r.parts[r.win_idx]
         if robbing and not rules.wild_pair_robbing and part.kind == PAIR and part.wilds > 0:
             continue  # 单吊抢杠 with a 财神 as the pair's other tile (option)
         if not R.within_copy_limits(r, copy_limits):
             continue
-        sc = score_reading(sit, r, rules, ctx)
-        key = (sc.total, int(_detail(sc, "tai")), int(_detail(sc, "hu")))
+        found = _reading_items(sit, r, rules, ctx, rows)
+        key = _items_key(found)
         if best is None or key > best[0]:
-            best = (key, sc)
+            best = (key, found)
     if best is None:
         raise NotAWin("not_a_win", "not five sets and a pair, 八对半 or three 财神")
-    return best[1]
+    return _items_score(best[1])
 
 
 #: kinds a wild may stand for beyond the fourth copy (二、三)e "如手牌已碰红中（青发，坐风同理）,
@@ -448,10 +453,6 @@ def is_human_win(sit: WinSituation) -> bool:
     if not isinstance(n, int) or sit.get("seat") == sit.get("dealer") or sit.get("seat") is None:
         return False
     return n <= 3 if sit.self_drawn else 2 <= n <= 4
-
-
-def _detail(sc: Score, key: str) -> Any:
-    return dict(sc.details).get(key, 0)
 
 
 def _limit_score(items: list[tuple[str, int, str]], limits: tuple[str, ...]) -> Score:
@@ -686,10 +687,53 @@ TAI_ROWS: tuple[TaiRow | tuple[SetTaiRow, ...], ...] = (
 )
 
 
+@lru_cache(maxsize=64)
+def _tai_rows(appendix_hands: frozenset[str]) -> tuple[TaiRow | tuple[SetTaiRow, ...], ...]:
+    """:data:`TAI_ROWS` less the appendix rows not named in ``appendix_hands`` (which never
+    show: a reading's appendix holds only named rows), in the table's order."""
+    return tuple(row for row in TAI_ROWS
+                 if isinstance(row, tuple) or row.name not in APPENDIX_TAI or row.name in appendix_hands)
+
+
 def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContext | None = None) -> Score:
-    """The winner's score under one reading of its hand."""
-    if ctx is None:
-        ctx = winner_context(sit, rules)
+    """The winner's score under one reading of its hand (every row of :data:`TAI_ROWS` asked)."""
+    return _items_score(_reading_items(sit, r, rules, ctx if ctx is not None else winner_context(sit, rules),
+                                       TAI_ROWS))
+
+
+#: one reading's (胡 items, 台 items, limit hands: none, or their names in order, each once) as
+#: (name, value, unit) rows, before they are merged into a Score
+_ReadingItems = tuple[list[tuple[str, int, str]], list[tuple[str, int, str]], list[str]]
+
+
+def _items_key(found: _ReadingItems) -> tuple[int, int, int]:
+    """(total, 台, 胡) of the Score :func:`_items_score` makes of ``found``, without making it."""
+    hu_items, tai_items, limits = found
+    if limits:
+        hu = sum(v for _, v, _u in hu_items)
+        tai = sum(v for _, v, _u in tai_items) + LIMIT_TAI * len(limits)
+        return CAP, tai, hu
+    hu = sum(v for _, v, _u in hu_items)
+    tai = sum(v for _, v, _u in tai_items)
+    return ceil_cap(hu * 2 ** tai), tai, hu
+
+
+def _items_score(found: _ReadingItems) -> Score:
+    hu, tai, limits = found
+    if limits:
+        return _limit_score(hu + tai + [(x, LIMIT_TAI, "tai") for x in limits], tuple(limits))
+    hu_total = sum(v for _, v, _u in hu)
+    tai_total = sum(v for _, v, _u in tai)
+    total = ceil_cap(hu_total * 2 ** tai_total)
+    return Score(_items(hu + tai), total, details=(
+        ("hu", hu_total), ("tai", tai_total), ("limit", total >= CAP), ("others_zero", False),
+        ("follow_tai", min(3, tai_total))))
+
+
+def _reading_items(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContext,
+                   rows: tuple[TaiRow | tuple[SetTaiRow, ...], ...]) -> _ReadingItems:
+    """The 胡 and 台 rows of one reading of a winning hand, and its limit hands; the 台 are
+    asked of ``rows`` (:data:`TAI_ROWS`, or those of :func:`_tai_rows`)."""
     w, real, zuo, flower_items, special = ctx.wilds, ctx.real, ctx.zuo, list(ctx.flower_items), ctx.special
     win_idx = r.win_idx
     wait = R.wait_of(r.parts[win_idx], r.win_kind)
@@ -736,7 +780,7 @@ def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContex
     f = _ReadingFacts(sit, r, rules, w, real, zuo, tiles, wait, kong_draw)
     limits: list[str] = list(special)
     tai: list[tuple[str, int, str]] = []
-    for row in TAI_ROWS:
+    for row in rows:
         if isinstance(row, tuple):  # per-set rows: for each set, the first row it fits
             for kind, t in f.sets:
                 for set_row in row:
@@ -748,18 +792,11 @@ def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContex
                 limits.append(row.name)
             else:
                 tai.append((row.name, row.value, "tai"))
-    if limits:
-        seen: list[str] = []
-        for x in limits:
-            if x not in seen:
-                seen.append(x)
-        return _limit_score(hu + tai + [(x, LIMIT_TAI, "tai") for x in seen], tuple(seen))
-    hu_total = sum(v for _, v, _u in hu)
-    tai_total = sum(v for _, v, _u in tai)
-    total = ceil_cap(hu_total * 2 ** tai_total)
-    return Score(_items(hu + tai), total, details=(
-        ("hu", hu_total), ("tai", tai_total), ("limit", total >= CAP), ("others_zero", False),
-        ("follow_tai", min(3, tai_total))))
+    seen: list[str] = []
+    for x in limits:
+        if x not in seen:
+            seen.append(x)
+    return hu, tai, seen
 
 
 def _four_winds_wilds_ok(arr: Reading, wilds_held: int) -> bool:
