@@ -132,7 +132,10 @@ _FINDER = _SourceFirst()
 def install() -> str:
     """Decide, once per process and before any engine import, whether the compiled modules load."""
     kind, why = state()
-    if kind != "compiled" and compiled_files() and _FINDER not in sys.meta_path:
+    # Not compiled: the sources first even when no compiled file exists yet, so that a build
+    # finishing while this process runs (``make accel`` beside a long run) cannot hand its later
+    # imports compiled modules beside the pure ones it already loaded.
+    if kind != "compiled" and _FINDER not in sys.meta_path:
         _FINDER.names = frozenset(MODULES) | compiled_modules()
         sys.meta_path.insert(0, _FINDER)
         if kind == "stale":

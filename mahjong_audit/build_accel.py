@@ -30,6 +30,7 @@ def build(force: bool = False) -> int:
         print(f"cannot build the compiled engine: {e} (pip install -e '.[dev]' brings mypyc)", file=sys.stderr)
         return 1
     remove()
+    lines = accel.manifest_lines()  # the sources this build compiles: one edited meanwhile leaves it stale
     root = accel.PACKAGE.parent
     old = os.getcwd()
     os.chdir(root)  # mypyc names modules by their path from here: mahjong_audit/engine/…
@@ -44,7 +45,7 @@ def build(force: bool = False) -> int:
         dist.run_command("build_ext")
     finally:
         os.chdir(old)
-    accel.MANIFEST.write_text("\n".join(accel.manifest_lines()) + "\n", encoding="utf-8")
+    accel.MANIFEST.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"compiled engine built: {len(accel.compiled_files())} files")
     return 0
 

@@ -80,6 +80,40 @@ def test_a_stale_build_warns_and_puts_the_sources_first(fake_build, monkeypatch)
     assert sys.meta_path[0] is accel._FINDER
 
 
+def test_no_build_yet_still_puts_the_sources_first(monkeypatch):
+    """A process that starts with no compiled file (a build under way has removed the old one)
+    must not load the new build's modules half-way through its imports."""
+    monkeypatch.setattr(accel, "compiled_files", lambda: [])
+    monkeypatch.setattr(accel, "compiled_modules", lambda: set())
+    monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path if f is not accel._FINDER])
+    monkeypatch.setattr(accel._FINDER, "names", accel._FINDER.names)
+    assert accel.install() == "pure"
+    assert sys.meta_path[0] is accel._FINDER and "mahjong_audit.engine.replay" in accel._FINDER.names
+
+
+def test_the_manifest_names_the_sources_the_build_compiled(tmp_path, monkeypatch):
+    """A source edited while the compiler runs leaves the build stale, not marked current."""
+    from mahjong_audit import build_accel
+
+    monkeypatch.setattr(accel, "MANIFEST", tmp_path / "compiled.manifest")
+    monkeypatch.setattr(accel, "current", lambda: False)
+    monkeypatch.setattr(build_accel, "remove", lambda: None)
+    before = accel.manifest_lines()
+    edited = [*before[:-1], "0" * 64 + "  " + accel.MODULES[-1]]
+
+    def compile_then_edit(*args, **kwargs):  # the compiler runs; meanwhile a source is edited
+        monkeypatch.setattr(accel, "manifest_lines", lambda: edited)
+        return []
+
+    import mypyc.build
+    import setuptools
+
+    monkeypatch.setattr(mypyc.build, "mypycify", compile_then_edit)
+    monkeypatch.setattr(setuptools.Distribution, "run_command", lambda self, name: None)
+    assert build_accel.build() == 0
+    assert accel.MANIFEST.read_text(encoding="utf-8").splitlines() == before != edited
+
+
 def test_the_source_finder_finds_only_the_compiled_modules_sources():
     spec = accel._FINDER.find_spec("mahjong_audit.engine.replay")
     assert spec is not None and spec.origin == str(accel.source_path("mahjong_audit.engine.replay"))
