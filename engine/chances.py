@@ -25,11 +25,14 @@ Counts are per ordered seat pair, flattened ``seat * 4 + from_seat`` (16 values 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mahjong_audit.engine import tiles as T
-from mahjong_audit.engine.decompose import is_complete
+from mahjong_audit.engine.decompose import suit_least
+from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets.mcr import KNITTED, ORPHANS
 
 if TYPE_CHECKING:
@@ -50,41 +53,148 @@ class Chances:
     calls_passed: tuple[int, ...]  # … and did not (nor declared a call)
 
 
-def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
+#: :func:`shape_gate`'s "no quick answer: ask about every tile"
+ASK = -1
+
+
+def shape_gate(hand: Sequence[int], n_melds: int, wilds: frozenset[int]) -> int:
+    """Which tiles may complete the seat's standing tiles (per-tile counts, 34 or 42) in a
+    shape the rulesets know (a standard hand, seven pairs, thirteen orphans, knitted shapes),
+    as a bit mask (bit ``t``: tile ``t``): with no special shape within one tile, the tiles
+    that make it a standard hand (sets and a pair, whatever their number); 0 when no tile
+    does; :data:`ASK` when a special shape is near, or the seat holds flowers or wild tiles
+    (no quick answer). Asked once per state of a seat's hand; built from per-suit answers
+    looked up by the suit's counts as bytes (:data:`_FACTS`).
+
+    >>> waits = shape_gate(T.counts(T.parse("123m456p789s1122z"), 34), 0, frozenset())
+    >>> T.fmt([t for t in range(34) if waits >> t & 1])  # 1z or 2z
+    '12z'
+    >>> shape_gate(T.counts(T.parse("147m258p369s1357z"), 34), 0, frozenset()) == ASK  # knitted: ask
+    True
+    >>> shape_gate(T.counts(T.parse("19m1479p2468s"), 34), 1, frozenset())  # far from ready
+    0
+    """
+    for w in wilds:
+        if hand[w]:
+            return ASK
+    try:
+        b = bytes(hand)
+    except ValueError:  # a count below zero or beyond a byte (no real hand): no quick answer
+        return ASK
+    if len(b) > 34 and any(b[34:]):
+        return ASK
+    get = _FACTS.get
+    m = get(b[0:9]) or _suit_facts(b[0:9])
+    p = get(b[9:18]) or _suit_facts(b[9:18])
+    s = get(b[18:27]) or _suit_facts(b[18:27])
+    z = get(b[27:34]) or _suit_facts(b[27:34])
+    v = m[0] + p[1] + s[2] + z[3]  # the four suits' numbers, summed field by field (_pack)
+    if v >> _BIG:
+        return ASK  # a suit of more tiles than a field holds (no real hand)
+    total = v & 255
+    if n_melds <= 1:
+        if n_melds == 0 and (v >> _ENDS & 255 >= 12 or v >> _KINDS & 255 == total or
+                             v >> _PAIRS & 255 >= (total + 1) // 2 - 1):
+            return ASK  # thirteen orphans, 全不靠 / 七星不靠 (distinct tiles), seven pairs
+        if v >> _KNIT & 255 >= 8:  # a bound: no knitted pattern holds more of its kinds
+            held = m[_HELD] | p[_HELD] << 9 | s[_HELD] << 18 | z[_HELD] << 27
+            for mask in _KNITTED_MASKS:
+                if (held & mask).bit_count() >= 8:
+                    return ASK  # 组合龙
+    if total % 3 != 1:
+        return 0  # one tile more makes no number of sets and a pair
+    pick = _COMBINE[v >> _CLASSES & 255]
+    if not pick:
+        return 0
+    waits = 0
+    for k, f in enumerate((m, p, s, z)):
+        if pick >> k & 1:
+            waits |= f[_W0] << 9 * k
+        if pick >> (k + 4) & 1:
+            waits |= f[_W1] << 9 * k
+    return waits
+
+
+def may_complete(hand: Sequence[int], n_melds: int, wilds: frozenset[int]) -> bool:
     """False only when no tile can complete the seat's tiles in any shape the rulesets know
-    (a standard hand, seven pairs, thirteen orphans, knitted shapes): a cheap gate before
-    ``could_win``, asked once per state of the seat's hand. Kept flowers or wild tiles in
-    hand: True (ask every time).
+    (:func:`shape_gate` says none).
 
     >>> may_complete(T.counts(T.parse("123m456p789s1122z"), 34), 0, frozenset())
     True
-    >>> may_complete(T.counts(T.parse("147m258p369s1357z"), 34), 0, frozenset())  # knitted: ask
-    True
-    >>> may_complete(T.counts(T.parse("19m1479p2468s"), 34), 1, frozenset())  # far from ready
+    >>> may_complete(T.counts(T.parse("19m1479p2468s"), 34), 1, frozenset())
     False
     """
-    if any(hand[T.FLOWER0:]):
-        return True
-    for w in wilds:
-        if hand[w]:
-            return True
-    total = sum(hand[:34])
-    if (total - 1) % 3 == 0 and is_complete(hand, (total - 1) // 3, 1):
-        return True  # one tile more (any tile: the wild stands for it) makes a standard hand
-    if n_melds > 1:
-        return False
-    held = pairs = 0
-    for t in range(34):
-        n = hand[t]
+    return shape_gate(hand, n_melds, wilds) != 0
+
+
+#: the per-suit answers of :func:`shape_gate`, by the suit's counts as bytes (9 for a suit, 7
+#: for the honours): the suit's numbers packed as :func:`_pack` does, once for each place of a
+#: suit in the hand (the characters' first), then the kinds whose one tile more uses the suit up
+#: in sets without the pair (``_W0``) and with it (``_W1``), and the kinds held (``_HELD``; bit
+#: per kind). A cache, filled as suits are met.
+_FACTS: dict[bytes, tuple[int, int, int, int, int, int, int]] = {}
+_W0, _W1, _HELD = 4, 5, 6
+#: the fields of a packed entry, 8 bits each (the suits' sums stay below 256): tiles, pairs,
+#: kinds held, terminal or honour kinds held, the most kinds of one knitted row (147, 258 or
+#: 369), then the suit's two bits "used up in sets alone" (1) and "in sets and the pair" (2)
+#: at its place (the characters' highest); :data:`_BIG` set: more tiles than a field holds
+_PAIRS, _KINDS, _ENDS, _KNIT, _CLASSES, _BIG = 8, 16, 24, 32, 40, 48
+
+
+def _pack(tiles: int, pairs: int, kinds: int, ends: int, knit: int, classes: int, place: int) -> int:
+    """One suit's numbers in one int, so that the four suits' entries add up field by field."""
+    if tiles > 63:
+        return 1 << _BIG
+    return (tiles | pairs << _PAIRS | kinds << _KINDS | ends << _ENDS | knit << _KNIT
+            | classes << (_CLASSES + 2 * (3 - place)))
+
+
+def _suit_facts(key: bytes) -> tuple[int, int, int, int, int, int, int]:
+    """The entry of :data:`_FACTS` for one suit's counts (built on first sight)."""
+    honour = len(key) == 7
+    c = list(key)
+    m0, m1 = suit_least(c, honour)
+    w0 = w1 = held = pairs = 0
+    for r in range(len(c)):
+        n = c[r]
         if n:
-            held |= 1 << t
+            held |= 1 << r
             pairs += n // 2
-    if n_melds == 0 and ((held & _ORPHAN_MASK).bit_count() >= 12 or held.bit_count() == total
-                         or pairs >= (total + 1) // 2 - 1):
-        return True  # thirteen orphans, 全不靠 / 七星不靠 (distinct tiles), seven pairs
-    return any((held & m).bit_count() >= 8 for m in _KNITTED_MASKS)  # 组合龙
+        c[r] = n + 1
+        a0, a1 = suit_least(c, honour)
+        c[r] = n
+        if a0 == 0:
+            w0 |= 1 << r
+        if a1 == 0:
+            w1 |= 1 << r
+    ends = held if honour else held & 0b100000001
+    knit = 0 if honour else max((held & (0b1001001 << i)).bit_count() for i in range(3))
+    classes = (m0 == 0) | (m1 == 0) << 1
+    packed = [_pack(sum(c), pairs, held.bit_count(), ends.bit_count(), knit, classes, place) for place in range(4)]
+    facts = (packed[0], packed[1], packed[2], packed[3], w0, w1, held)
+    _FACTS[key] = facts
+    return facts
 
 
+def _combine(classes: tuple[int, ...]) -> int:
+    """Which suits' kinds may make a standard hand with one tile more, from each suit's bits
+    "used up in sets alone" (1) and "in sets and the pair" (2): the tile's suit takes the pair,
+    every other suit in sets alone (bit ``4 + k``: suit ``k``'s ``_W1``), or another suit holds
+    the pair and the rest are in sets alone (bit ``k``: suit ``k``'s ``_W0``)."""
+    sets_only = [c & 1 for c in classes]
+    pair = [c >> 1 & 1 for c in classes]
+    pick = 0
+    for k in range(4):
+        others = [j for j in range(4) if j != k]
+        if all(sets_only[j] for j in others):
+            pick |= 1 << (4 + k)
+        if any(pair[q] and all(sets_only[j] for j in others if j != q) for q in others):
+            pick |= 1 << k
+    return pick
+
+
+#: :func:`_combine` by the four suits' bits (two each, the characters' highest)
+_COMBINE = tuple(_combine((i >> 6 & 3, i >> 4 & 3, i >> 2 & 3, i & 3)) for i in range(256))
 _ORPHAN_MASK = sum(1 << t for t in ORPHANS)
 _KNITTED_MASKS = tuple(sum(1 << t for t in p) for p in KNITTED)
 
@@ -92,32 +202,39 @@ _KNITTED_MASKS = tuple(sum(1 << t for t in p) for p in KNITTED)
 class ChanceTally:
     """The replay's running counts (mutable state of the hand being replayed)."""
 
-    __slots__ = ("counts", "gates", "shape_answers", "shape_keys", "turns")
+    __slots__ = ("asked", "counts", "own_quick_no", "shape_answers", "shape_melds", "shape_versions", "shape_waits")
 
     def __init__(self) -> None:
         self.counts = [[0] * (SEATS * SEATS) for _ in range(4)]  # win chances, passed, call chances, passed
-        self.turns = [0] * SEATS  # discards each seat made (a waiting seat's hand changes only by its own turns)
-        self.gates: list[tuple[int, int, bool] | None] = [None] * SEATS  # (turns, melds, may_complete)
-        #: per seat, the hand state (``SeatState.version``, melds) :meth:`shape_wins` answered for,
-        #: and its answers by tile (None: no tile wins that state)
-        self.shape_keys: list[tuple[int, int]] = [(-1, -1)] * SEATS
-        self.shape_answers: list[dict[int, bool] | None] = [None] * SEATS
+        #: per seat, the hand state (``SeatState.version``, melds) :meth:`shape_wins` answered for, the
+        #: tiles that may win it (:func:`shape_gate`'s mask, or :data:`ASK`) and its answers by tile
+        self.shape_versions = [-1] * SEATS
+        self.shape_melds = [-1] * SEATS
+        self.shape_waits = [0] * SEATS
+        self.shape_answers: list[dict[int, bool]] = [{} for _ in range(SEATS)]
+        #: None until the first hand state: whether the ruleset has a quick no of its own
+        self.own_quick_no: bool | None = None
+        #: per seat, ``could_win`` on the discard whose window is closing (1 / 0; -1: not asked),
+        #: read by the replay's scan of the same window
+        self.asked = [-1] * SEATS
 
     def shape_wins(self, replay: HandReplay, y: int, t: int) -> bool:
         """Would seat ``y``'s standing tiles with ``t`` added make a winning shape (the ruleset's
-        ``may_complete_with_one``, then ``is_complete``)? Remembered until the seat's hand or its
-        melds change: the claim window asks about every seat on every discard, twice (the chances
-        here, then the replay's scan for 过水 and declined wins), and most hands win on no tile,
-        which one quick no per state answers. (Every ruleset's shape test reads the melds' number.)"""
+        ``is_complete``)? Worked out once per state of the seat's hand and melds, the answers
+        remembered until it changes: first which tiles may win it at all, by the ruleset's own
+        quick no where it has one (``may_complete_with_one``), else by :func:`shape_gate`,
+        which for most hands says "none" or names the few tiles that make a standard hand;
+        then the ruleset's shape test for a tile that may. The claim window asks about every
+        seat on every discard, twice in rulesets that scan it (the chances here, then the
+        replay's scan for 过水 and declined wins). (Every ruleset's shape test reads the
+        melds' number.)"""
         st = replay.seats[y]
-        key = (st.version, len(st.melds))
-        if self.shape_keys[y] != key:
-            self.shape_keys[y] = key
-            maybe = replay.rs.may_complete_with_one(tuple(st.hand), st.melds, st.wilds)
-            self.shape_answers[y] = {} if maybe else None
-        answers = self.shape_answers[y]
-        if answers is None:
+        if self.shape_versions[y] != st.version or self.shape_melds[y] != len(st.melds):
+            self.new_state(replay, y)
+        waits = self.shape_waits[y]
+        if waits == 0 or (waits != ASK and not waits >> t & 1):
             return False
+        answers = self.shape_answers[y]
         known = answers.get(t)
         if known is not None:
             return known
@@ -128,15 +245,22 @@ class ChanceTally:
         answers[t] = won
         return won
 
-    def gate(self, replay: HandReplay, y: int) -> bool:
-        """:func:`may_complete` for seat ``y``, remembered until its next discard or call."""
+    def new_state(self, replay: HandReplay, y: int) -> None:
+        """Seat ``y``'s hand or melds changed: which tiles may win it now (:meth:`shape_wins`)."""
         st = replay.seats[y]
-        last = self.gates[y]
-        if last is not None and last[0] == self.turns[y] and last[1] == len(st.melds):
-            return last[2]
-        ok = may_complete(st.hand, len(st.melds), st.wilds)
-        self.gates[y] = (self.turns[y], len(st.melds), ok)
-        return ok
+        rs = replay.rs
+        own = self.own_quick_no
+        if own is None:
+            own = self.own_quick_no = type(rs).may_complete_with_one is not Ruleset.may_complete_with_one
+        if own:
+            waits = ASK if rs.may_complete_with_one(tuple(st.hand), st.melds, st.wilds) else 0
+        else:  # the shapes every ruleset without a quick no of its own knows (MCR, Guangdong)
+            waits = shape_gate(st.hand, len(st.melds), st.wilds)
+        self.shape_versions[y] = st.version
+        self.shape_melds[y] = len(st.melds)
+        self.shape_waits[y] = waits
+        if waits != 0:
+            self.shape_answers[y] = {}
 
     def add(self, kind: int, seat: int, from_seat: int, *, passed: bool) -> None:
         i = seat * SEATS + from_seat
@@ -145,33 +269,49 @@ class ChanceTally:
             self.counts[2 * kind + 1][i] += 1
 
     def window(self, replay: HandReplay, discarder: int, t: int, executed: tuple[int, str] | None) -> None:
-        """Count the other seats' chances on discard ``t`` of ``discarder`` as its window closes."""
-        self.turns[discarder] += 1
-        if T.is_flower(t):
+        """Count the other seats' chances on discard ``t`` of ``discarder`` as its window closes.
+        A seat whose hand state wins on no tile (:meth:`shape_wins`) costs three comparisons."""
+        self.asked = asked = [-1, -1, -1, -1]
+        if t >= T.FLOWER0:
             return
-        won = {w.seat for w in replay.wins if w.tile == t and w.from_seat == discarder}
-        declared = {(c.seat, c.call) for c in replay.claims or ()}
+        wins = replay.wins
+        won: AbstractSet[int] = {w.seat for w in wins if w.tile == t and w.from_seat == discarder} if wins else _NONE
+        claims = replay.claims
+        declared: AbstractSet[tuple[int, str]] = {(c.seat, c.call) for c in claims} if claims else _NO_CLAIMS
         top = 3 if won else _CALL_RANK[executed[1]] if executed is not None else 0
+        caller = executed[0] if executed is not None and executed[1] in ("pon", "kong") else -1
         seats = replay.seats
-        for k in range(1, SEATS):
-            y = (discarder + k) % SEATS
+        waits, versions, melds = self.shape_waits, self.shape_versions, self.shape_melds
+        for y in _OTHERS[discarder]:
             st = seats[y]
             if st.dead or st.barred:
                 continue
-            if y in won or (y, "win") in declared:
+            if (won or declared) and (y in won or (y, "win") in declared):
                 self.add(WIN, y, discarder, passed=False)
                 continue
-            if top < 3 and self.gate(replay, y) and replay.could_win(y, t, discarder):
-                self.add(WIN, y, discarder, passed=True)
-            called = executed is not None and executed[0] == y and executed[1] in ("pon", "kong")
+            if top < 3:
+                if waits[y] == 0 and versions[y] == st.version and melds[y] == len(st.melds):
+                    asked[y] = 0  # no tile wins this hand state: could_win's answer
+                elif replay.could_win(y, t, discarder):
+                    asked[y] = 1
+                    self.add(WIN, y, discarder, passed=True)
+                else:
+                    asked[y] = 0
+            called = y == caller
             if (called or st.hand[t] >= 2) and t not in st.wilds and \
                     not (replay.rs.passed_pon_rule and t in st.passed_pon):
-                asked = called or (y, "pon") in declared or (y, "kong") in declared
-                if asked or top < 2:
-                    self.add(CALL, y, discarder, passed=not asked)
+                asked_call = called or (y, "pon") in declared or (y, "kong") in declared
+                if asked_call or top < 2:
+                    self.add(CALL, y, discarder, passed=not asked_call)
 
     def facts(self) -> Chances:
         return Chances(*(tuple(c) for c in self.counts))
 
 
-__all__ = ["CALL", "WIN", "ChanceTally", "Chances"]
+_NONE: frozenset[int] = frozenset()
+#: the seats after each discarder, in turn order
+_OTHERS = tuple(tuple((d + k) % SEATS for k in range(1, SEATS)) for d in range(SEATS))
+_NO_CLAIMS: frozenset[tuple[int, str]] = frozenset()
+
+
+__all__ = ["ASK", "CALL", "WIN", "ChanceTally", "Chances", "may_complete", "shape_gate"]

@@ -177,6 +177,18 @@ def _suit_least(c: tuple[int, ...], honour: bool) -> tuple[int, int]:
     return m0, m1
 
 
+def suit_least(counts: Sequence[int], honour: bool) -> tuple[int, int]:
+    """The fewest wilds one suit's counts (9 kinds, or the 7 honours) need to be used up in
+    sets without the pair, and in sets and the pair (a number beyond any hand's wilds for
+    "no such way"): the per-suit answers :func:`is_complete` combines, for callers that
+    combine them themselves (``mahjong_audit.engine.chances``' shape gate).
+
+    >>> suit_least((1, 1, 1, 0, 0, 0, 0, 0, 0), False), suit_least((2, 0, 0, 0, 0, 0, 0), True)
+    ((0, 2), (1, 0))
+    """
+    return _suit_least(tuple(counts), honour)
+
+
 @lru_cache(maxsize=65536)
 def _suit_parts(c: tuple[int, ...], base: int, honour: bool, maxw: int) -> tuple[tuple[tuple[Part, ...], int], ...]:
     """Every way to use up one suit's tiles as parts: (sorted parts, wilds used)."""

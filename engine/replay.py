@@ -709,13 +709,14 @@ class HandReplay:
         """The other seats as the window closes: a win passed (过水, declined wins), a pon passed."""
         won = {w.seat for w in self.wins if w.tile == t}
         declared_win = {c.seat for c in (self.claims or []) if c.call == "win"}
+        asked = self.chances.asked  # could_win as the chances asked it in this window (-1: not asked)
         for k in range(1, 4):
             y = (discarder + k) % 4
             st = self.seats[y]
             if y in won or (executed and executed[0] == y):
                 continue
             if (self.rs.passed_win_rule or self.rs.tracks_declined_wins) and y not in declared_win and \
-                    self.could_win(y, t, discarder):
+                    (asked[y] == 1 if asked[y] >= 0 else self.could_win(y, t, discarder)):
                 st.passed_win = st.passed_win or self.rs.passed_win_rule
                 st.declined_win = True
             if self.rs.passed_pon_rule and st.hand[t] >= 2 and t not in st.wilds:

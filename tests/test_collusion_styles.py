@@ -83,14 +83,22 @@ def test_an_honest_replay_sees_no_passed_win_and_counts_chances():
 
 
 def test_the_cheap_gate_never_hides_a_chance(monkeypatch):
-    """``may_complete`` only skips ``could_win`` calls that would say no: the counts are the
-    same with the gate as when every seat is asked on every discard."""
+    """The shape answers per hand state (``shape_gate``'s tiles, the ruleset's quick no) only
+    skip shape tests that would say no: the counts are the same as when every seat is asked on
+    every discard with the ruleset's plain ``is_complete``."""
     from mahjong_audit.engine import chances
+    from mahjong_audit.engine import tiles as T
+
+    def plain(self, replay, y, t):
+        st = replay.seats[y]
+        counts = st.hand[:]
+        counts[t] += 1
+        return replay.rs.is_complete(counts if any(counts[T.FLOWER0:]) else counts[:34], st.melds, st.wilds)
 
     games = [Game.model_validate(simulate_one(r, 23, i, 4)) for r in ("mcr", "guangdong", "longgang")
              for i in range(5)]
     gated = [h.chances for g in games for h in audit_game(g).hands]
-    monkeypatch.setattr(chances.ChanceTally, "gate", lambda self, replay, y: True)
+    monkeypatch.setattr(chances.ChanceTally, "shape_wins", plain)
     asked = [h.chances for g in games for h in audit_game(g).hands]
     assert gated == asked and sum(sum(c.win_chances) for c in gated) > 0
 

@@ -14,6 +14,9 @@
 * :func:`longgang_score.score_winner` values each reading by its numbers and builds the items of
   the best one only, and reads only the appendix rows the rules name: the same score as scoring
   every reading in full (``score_reading`` over every row of ``TAI_ROWS``) and keeping the first best.
+* :func:`chances.shape_gate` (the tiles that may win a hand state, from per-suit answers)
+  names exactly the tiles ``is_complete`` completes, and asks about every tile exactly where
+  the gate before it saw a special shape near.
 """
 
 from __future__ import annotations
@@ -25,14 +28,17 @@ from pathlib import Path
 
 import pytest
 
+from mahjong_audit.engine import chances
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.audit import WINDS
+from mahjong_audit.engine.chances import ASK, shape_gate
 from mahjong_audit.engine.decompose import is_complete
 from mahjong_audit.engine.hand import NotAWin
 from mahjong_audit.engine.replay import HandReplay
 from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.engine.rulesets import longgang_readings as R
 from mahjong_audit.engine.rulesets import longgang_score as S
+from mahjong_audit.engine.rulesets.mcr import KNITTED, ORPHANS
 from mahjong_audit.schemas.log import Game
 from tests import longgang_handgen as G
 
@@ -269,3 +275,97 @@ def test_winner_best_reading_is_the_full_scoring_of_every_reading(rules):
         scored += 1
         limits += bool(dict(want.details)["limit"])
     assert scored > 200 and limits > 5  # limit hands among them
+
+
+def _old_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
+    """The claim chances' gate as it was before ``chances.shape_gate`` (sixth round): a standard
+    hand with one wild more, then the special shapes by a pass over the 34 counts."""
+    if any(hand[T.FLOWER0:]) or any(hand[w] for w in wilds):
+        return True
+    total = sum(hand[:34])
+    if (total - 1) % 3 == 0 and is_complete(hand, (total - 1) // 3, 1):
+        return True
+    if n_melds > 1:
+        return False
+    return _old_specials(hand, n_melds, total)
+
+
+def _old_specials(hand: list[int], n_melds: int, total: int) -> bool:
+    held = sum(1 << t for t in range(34) if hand[t])
+    pairs = sum(n // 2 for n in hand[:34])
+    orphans = sum(1 << t for t in ORPHANS)
+    if n_melds == 0 and ((held & orphans).bit_count() >= 12 or held.bit_count() == total
+                         or pairs >= (total + 1) // 2 - 1):
+        return True
+    return any((held & sum(1 << t for t in p)).bit_count() >= 8 for p in KNITTED)
+
+
+def _gate_hand(r: random.Random) -> tuple[list[int], int, frozenset[int]]:
+    """42 counts, a number of melds and wild tiles: random tiles, hands one tile from a standard
+    hand (or two), near seven pairs, thirteen orphans or a knitted row, wrong sizes, five copies."""
+    n_melds = r.choice((0, 0, 0, 1, 1, 2, 3, 4))
+    size = r.choice((13, 13, 13, 16)) - 3 * n_melds + r.choice((0, 0, 0, 0, -1, 1, -3, 3))
+    size = max(size, 1)
+    c = [0] * 42
+    kind = r.random()
+    tiles: list[int] = []
+    if kind < 0.35:  # sets and a pair, less a tile or two
+        while len(tiles) < size + 1:
+            if r.random() < 0.5:
+                s, v = r.randrange(3), r.randrange(7)
+                tiles += [9 * s + v, 9 * s + v + 1, 9 * s + v + 2]
+            else:
+                tiles += [r.randrange(34)] * r.choice((2, 3))
+        r.shuffle(tiles)
+        tiles = tiles[:size]
+    elif kind < 0.45 and n_melds == 0:  # near seven pairs
+        tiles = [t for k in r.sample(range(34), 7) for t in (k, k)][: size]
+    elif kind < 0.55:  # near thirteen orphans or a knitted row, with honours
+        pool = list(ORPHANS) if r.random() < 0.5 else sorted(r.choice(KNITTED)) + list(range(27, 34))
+        tiles = [r.choice(pool) for _ in range(size)]
+    else:
+        tiles = [r.randrange(34) for _ in range(size)]
+    for t in tiles:
+        c[t] += 1
+    if r.random() < 0.03:
+        c[r.randrange(34)] += r.choice((4, 5, 70, 300))  # five copies or more; a suit of 64 tiles; beyond a byte
+    wilds: frozenset[int] = frozenset()
+    if r.random() < 0.05:
+        wilds = frozenset({r.randrange(42)})
+    if r.random() < 0.03:
+        c[r.randrange(T.FLOWER0, T.N_TILES)] += 1
+    return c, n_melds, wilds
+
+
+def test_shape_gate_names_exactly_the_tiles_that_make_a_standard_hand():
+    """``chances.shape_gate`` against the plain tests on random hands: ASK exactly when the
+    old gate's special shapes (or flowers, wilds, a suit beyond 63 tiles) say "maybe"; else the
+    tiles ``is_complete`` completes one by one, no more, no fewer; and "no tile" exactly when the
+    old gate said no."""
+    r = random.Random(29)
+    asked = named = none = 0
+    for _ in range(6000):
+        c, n_melds, wilds = _gate_hand(r)
+        got = shape_gate(c, n_melds, wilds)
+        if max(c) > 63:  # no real hand: no quick answer (the old gate's answer may be no)
+            assert got == ASK
+            asked += 1
+            continue
+        assert chances.may_complete(c, n_melds, wilds) == _old_gate(c, n_melds, wilds) == (got != 0), (c, n_melds)
+        special = any(c[T.FLOWER0:]) or any(c[w] for w in wilds) or \
+            (n_melds <= 1 and _old_specials(c, n_melds, sum(c[:34])))
+        if special:
+            assert got == ASK, (c, n_melds)
+            asked += 1
+            continue
+        total = sum(c[:34])
+        want = 0
+        for t in range(34):
+            c[t] += 1
+            if (total + 1) % 3 == 2 and is_complete(c, (total - 1) // 3):
+                want |= 1 << t
+            c[t] -= 1
+        assert got == want, (T.fmt(t for t in range(34) for _ in range(c[t])), n_melds)
+        named += want != 0
+        none += want == 0
+    assert asked > 300 and named > 1000 and none > 1000
