@@ -25,7 +25,6 @@ Counts are per ordered seat pair, flattened ``seat * 4 + from_seat`` (16 values 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -57,14 +56,15 @@ class Chances:
 ASK = -1
 
 
-def shape_gate(hand: Sequence[int], n_melds: int, wilds: frozenset[int]) -> int:
+def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
     """Which tiles may complete the seat's standing tiles (per-tile counts, 34 or 42) in a
     shape the rulesets know (a standard hand, seven pairs, thirteen orphans, knitted shapes),
     as a bit mask (bit ``t``: tile ``t``): with no special shape within one tile, the tiles
     that make it a standard hand (sets and a pair, whatever their number); 0 when no tile
     does; :data:`ASK` when a special shape is near, or the seat holds flowers or wild tiles
-    (no quick answer). Asked once per state of a seat's hand; built from per-suit answers
-    looked up by the suit's counts as bytes (:data:`_FACTS`).
+    (no quick answer; so also for a count no hand holds). Asked once per state of a seat's
+    hand; built from per-suit answers looked up by the suit's counts packed in an int
+    (:data:`_FACTS`).
 
     >>> waits = shape_gate(T.counts(T.parse("123m456p789s1122z"), 34), 0, frozenset())
     >>> T.fmt([t for t in range(34) if waits >> t & 1])  # 1z or 2z
@@ -74,20 +74,24 @@ def shape_gate(hand: Sequence[int], n_melds: int, wilds: frozenset[int]) -> int:
     >>> shape_gate(T.counts(T.parse("19m1479p2468s"), 34), 1, frozenset())  # far from ready
     0
     """
-    for w in wilds:
-        if hand[w]:
+    if wilds:
+        for w in wilds:
+            if hand[w]:
+                return ASK
+    for i in range(34, len(hand)):
+        if hand[i]:
             return ASK
-    try:
-        b = bytes(hand)
-    except ValueError:  # a count below zero or beyond a byte (no real hand): no quick answer
-        return ASK
-    if len(b) > 34 and any(b[34:]):
-        return ASK
-    get = _FACTS.get
-    m = get(b[0:9]) or _suit_facts(b[0:9])
-    p = get(b[9:18]) or _suit_facts(b[9:18])
-    s = get(b[18:27]) or _suit_facts(b[18:27])
-    z = get(b[27:34]) or _suit_facts(b[27:34])
+    # each suit's counts, four bits a kind (no real hand holds 16 of one), in native ints
+    km = _suit_key(hand, 0, 0)
+    kp = _suit_key(hand, 9, 0)
+    ks = _suit_key(hand, 18, 0)
+    kz = _suit_key(hand, 27, _HONOUR_KEY)
+    if km < 0 or kp < 0 or ks < 0 or kz < 0:
+        return ASK  # no real hand: no quick answer
+    m = _FACTS.get(km) or _suit_facts(km)
+    p = _FACTS.get(kp) or _suit_facts(kp)
+    s = _FACTS.get(ks) or _suit_facts(ks)
+    z = _FACTS.get(kz) or _suit_facts(kz)
     v = m[0] + p[1] + s[2] + z[3]  # the four suits' numbers, summed field by field (_pack)
     if v >> _BIG:
         return ASK  # a suit of more tiles than a field holds (no real hand)
@@ -107,15 +111,18 @@ def shape_gate(hand: Sequence[int], n_melds: int, wilds: frozenset[int]) -> int:
     if not pick:
         return 0
     waits = 0
-    for k, f in enumerate((m, p, s, z)):
-        if pick >> k & 1:
-            waits |= f[_W0] << 9 * k
-        if pick >> (k + 4) & 1:
-            waits |= f[_W1] << 9 * k
+    for k in range(4):  # only a hand one tile from a standard one gets here: the suits' waits, once each
+        if pick >> k & 1 or pick >> (k + 4) & 1:
+            key = km if k == 0 else kp if k == 1 else ks if k == 2 else kz
+            ws = _WAITS.get(key) or _suit_waits(key)
+            if pick >> k & 1:
+                waits |= ws[0] << 9 * k
+            if pick >> (k + 4) & 1:
+                waits |= ws[1] << 9 * k
     return waits
 
 
-def may_complete(hand: Sequence[int], n_melds: int, wilds: frozenset[int]) -> bool:
+def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
     """False only when no tile can complete the seat's tiles in any shape the rulesets know
     (:func:`shape_gate` says none).
 
@@ -127,13 +134,17 @@ def may_complete(hand: Sequence[int], n_melds: int, wilds: frozenset[int]) -> bo
     return shape_gate(hand, n_melds, wilds) != 0
 
 
-#: the per-suit answers of :func:`shape_gate`, by the suit's counts as bytes (9 for a suit, 7
-#: for the honours): the suit's numbers packed as :func:`_pack` does, once for each place of a
-#: suit in the hand (the characters' first), then the kinds whose one tile more uses the suit up
-#: in sets without the pair (``_W0``) and with it (``_W1``), and the kinds held (``_HELD``; bit
-#: per kind). A cache, filled as suits are met.
-_FACTS: dict[bytes, tuple[int, int, int, int, int, int, int]] = {}
-_W0, _W1, _HELD = 4, 5, 6
+#: the per-suit answers of :func:`shape_gate`, by the suit's counts packed four bits a kind
+#: (the first kind highest; the honours' key marked by :data:`_HONOUR_KEY`): the suit's numbers
+#: packed as :func:`_pack` does, once for each place of a suit in the hand (the characters'
+#: first), then the kinds held (``_HELD``; bit per kind). A cache, filled as suits are met.
+_FACTS: dict[int, tuple[int, int, int, int, int]] = {}
+_HELD = 4
+_HONOUR_KEY = 1 << 9  # shifted with the honours' 7 counts, bit 37: above every suit's 36 bits
+#: by the same keys, the kinds whose one tile more uses the suit up in sets without the pair
+#: and with it (bit per kind): asked only of the suits of a hand one tile from a standard one,
+#: so worked out only for those (each costs a decomposition per kind)
+_WAITS: dict[int, tuple[int, int]] = {}
 #: the fields of a packed entry, 8 bits each (the suits' sums stay below 256): tiles, pairs,
 #: kinds held, terminal or honour kinds held, the most kinds of one knitted row (147, 258 or
 #: 369), then the suit's two bits "used up in sets alone" (1) and "in sets and the pair" (2)
@@ -149,17 +160,50 @@ def _pack(tiles: int, pairs: int, kinds: int, ends: int, knit: int, classes: int
             | classes << (_CLASSES + 2 * (3 - place)))
 
 
-def _suit_facts(key: bytes) -> tuple[int, int, int, int, int, int, int]:
+def _suit_key(hand: list[int], start: int, key: int) -> int:
+    """One suit's counts from ``start`` (9 kinds, the honours 7) packed after ``key``, four bits
+    a kind; -1 for a count below 0 or above 15."""
+    for t in range(start, start + (7 if start == 27 else 9)):
+        n = hand[t]
+        if n < 0 or n > 15:
+            return -1
+        key = key << 4 | n
+    return key
+
+
+def _suit_counts(key: int) -> tuple[bool, list[int]]:
+    """Whether a :data:`_FACTS` key is the honours', and the counts it packs."""
+    honour = key >> 36 != 0
+    n = 7 if honour else 9
+    return honour, [key >> 4 * (n - 1 - r) & 15 for r in range(n)]
+
+
+def _suit_facts(key: int) -> tuple[int, int, int, int, int]:
     """The entry of :data:`_FACTS` for one suit's counts (built on first sight)."""
-    honour = len(key) == 7
-    c = list(key)
-    m0, m1 = suit_least(c, honour)
-    w0 = w1 = held = pairs = 0
-    for r in range(len(c)):
-        n = c[r]
+    honour, counts = _suit_counts(key)
+    m0, m1 = suit_least(counts, honour)
+    held = pairs = 0
+    for r in range(len(counts)):
+        n = counts[r]
         if n:
             held |= 1 << r
             pairs += n // 2
+    ends = held if honour else held & 0b100000001
+    knit = 0 if honour else max((held & (0b1001001 << i)).bit_count() for i in range(3))
+    classes = (m0 == 0) | (m1 == 0) << 1
+    tiles = sum(counts)
+    packed = [_pack(tiles, pairs, held.bit_count(), ends.bit_count(), knit, classes, place) for place in range(4)]
+    facts = (packed[0], packed[1], packed[2], packed[3], held)
+    _FACTS[key] = facts
+    return facts
+
+
+def _suit_waits(key: int) -> tuple[int, int]:
+    """The entry of :data:`_WAITS` for one suit's counts (built on first need)."""
+    honour, c = _suit_counts(key)
+    w0 = w1 = 0
+    for r in range(len(c)):
+        n = c[r]
         c[r] = n + 1
         a0, a1 = suit_least(c, honour)
         c[r] = n
@@ -167,20 +211,16 @@ def _suit_facts(key: bytes) -> tuple[int, int, int, int, int, int, int]:
             w0 |= 1 << r
         if a1 == 0:
             w1 |= 1 << r
-    ends = held if honour else held & 0b100000001
-    knit = 0 if honour else max((held & (0b1001001 << i)).bit_count() for i in range(3))
-    classes = (m0 == 0) | (m1 == 0) << 1
-    packed = [_pack(sum(c), pairs, held.bit_count(), ends.bit_count(), knit, classes, place) for place in range(4)]
-    facts = (packed[0], packed[1], packed[2], packed[3], w0, w1, held)
-    _FACTS[key] = facts
-    return facts
+    waits = (w0, w1)
+    _WAITS[key] = waits
+    return waits
 
 
 def _combine(classes: tuple[int, ...]) -> int:
     """Which suits' kinds may make a standard hand with one tile more, from each suit's bits
     "used up in sets alone" (1) and "in sets and the pair" (2): the tile's suit takes the pair,
-    every other suit in sets alone (bit ``4 + k``: suit ``k``'s ``_W1``), or another suit holds
-    the pair and the rest are in sets alone (bit ``k``: suit ``k``'s ``_W0``)."""
+    every other suit in sets alone (bit ``4 + k``: suit ``k``'s waits with the pair), or another suit holds
+    the pair and the rest are in sets alone (bit ``k``: suit ``k``'s waits without it)."""
     sets_only = [c & 1 for c in classes]
     pair = [c >> 1 & 1 for c in classes]
     pick = 0
