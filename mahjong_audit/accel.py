@@ -123,7 +123,10 @@ class _SourceFirst(importlib.abc.MetaPathFinder):
                   ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in self.names:
             return None
-        return importlib.util.spec_from_file_location(fullname, source_path(fullname))
+        origin = source_path(fullname)
+        if not origin.is_file():  # a checkout without links: the package finds the sources itself
+            return None
+        return importlib.util.spec_from_file_location(fullname, origin)
 
 
 _FINDER = _SourceFirst()
