@@ -146,8 +146,10 @@ class Situation(BaseModel):
         ``replacement`` kind joins them (the rulesets read it from there)."""
         if extra is None:
             extra = tuple(sorted((k, _freeze(v)) for k, v in self.ruleset_fields.items()))
+        melds = tuple([meld_of(m.type, m.tiles, m.tile, m.claimed, m.from_, m.concealed)  # MeldIn.to_meld, inlined
+                       for m in self.melds]) if self.melds else ()
         return win_situation(
-            self.concealed, tuple(m.to_meld() for m in self.melds), self.win_tile, self.self_drawn, self.seat_wind,
+            self.concealed, melds, self.win_tile, self.self_drawn, self.seat_wind,
             self.round_wind, self.flowers, self.last_tile, self.kong, self.last_copy, self.replacement, extra)
 
 
@@ -159,10 +161,12 @@ def win_situation(concealed: list[str], melds: tuple[Meld, ...], win_tile: str, 
     kind joins (the rulesets read it from there)."""
     if replacement is not None:
         extra = tuple(sorted((*extra, ("replacement", replacement))))
+    # positional, in the fields' order (concealed, melds, win_tile, self_drawn, seat_wind, round_wind, flowers,
+    # last_tile, kong, last_copy, extra): keywords cost the dataclass's __init__ a dict per call
     return WinSituation(
-        concealed=tuple(map(_TILE, concealed)), melds=melds, win_tile=_TILE(win_tile), self_drawn=self_drawn,
-        seat_wind=WINDS[seat_wind], round_wind=WINDS[round_wind], flowers=tuple(map(_TILE, flowers)),
-        last_tile=last_tile, kong=kong or (self_drawn and replacement == "kong"), last_copy=last_copy, extra=extra,
+        tuple(map(_TILE, concealed)), melds, _TILE(win_tile), self_drawn, WINDS[seat_wind], WINDS[round_wind],
+        tuple(map(_TILE, flowers)) if flowers else (), last_tile, kong or (self_drawn and replacement == "kong"),
+        last_copy, extra,
     )
 
 

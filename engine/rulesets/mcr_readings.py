@@ -282,6 +282,8 @@ def _waits_of(sub: tuple[int, ...], s: int) -> SuitWaits:
 
 def subs(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     """The 34 per-kind counts cut into the four suits' counts."""
+    if isinstance(counts, list):  # the scorer's counts: list slices, not a generic slice of a sequence
+        return tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34])
     return tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34])
 
 

@@ -81,6 +81,9 @@ _KONG: Final = MeldKind.KONG
 _AKONG: Final = MeldKind.CONCEALED_KONG
 _NO_EXTRA: Final[frozenset[str]] = frozenset()
 _DEFAULT_VALUES: Final = DATA.DEFAULT_VALUES
+#: the same values as a plain dict, read (never written) where the defaults apply: a look-up in a
+#: mapping proxy is two look-ups
+_DEFAULT_VALUE_OF: Final[dict[str, int]] = dict(_DEFAULT_VALUES)
 #: the most entries each per-process memo of this module keeps (then it computes what it does not hold)
 _MEMO_MAX: Final = 1 << 15
 
@@ -135,20 +138,21 @@ C: Final = MappingProxyType({name: i << 5 for i, name in enumerate(_FAN_NAME)})
 # --------------------------------------------------------------------------- exclusion data
 
 
-def _exclusion_tables(rows: tuple[DATA.Exclusion, ...]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    hand = [0] * len(_FAN_NAME)
+def _exclusion_tables(rows: tuple[DATA.Exclusion, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    hand: list[tuple[int, ...]] = [()] * len(_FAN_NAME)
     sets: list[tuple[int, ...]] = [()] * len(_FAN_NAME)
     for r in rows:
         i, j = DATA.ORDER[r.fan], DATA.ORDER[r.excludes]
         if r.scope == "hand":
-            hand[i] |= 1 << j
+            if j not in hand[i]:
+                hand[i] += (j,)
         else:
             sets[i] += (j,)
     return tuple(hand), tuple(sets)
 
 
-# per fan index: bitmask of the fans it hides whole ("hand" rows) and the fans it
-# hides only on its own sets ("sets" rows) — both derived from DATA.EXCLUSIONS.
+# per fan index: the fans it hides whole ("hand" rows) and the fans it hides only on its
+# own sets ("sets" rows), as fan indices — both derived from DATA.EXCLUSIONS.
 _HAND_X_SETS_X: Final = _exclusion_tables(DATA.EXCLUSIONS)
 _HAND_X: Final = _HAND_X_SETS_X[0]
 _SETS_X: Final = _HAND_X_SETS_X[1]
@@ -156,6 +160,7 @@ _SETS_X: Final = _HAND_X_SETS_X[1]
 _IMPLIED_X: Final = _exclusion_tables(DATA.EXCLUSIONS + DATA.IMPLIED_EXCLUSIONS)
 _DEFAULT_X: Final = _HAND_X, _SETS_X
 _OPTIONAL_EXCLUSIONS: Final = ("seed", "implied")
+_NF: Final = len(_FAN_NAME)
 
 
 def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, int], ...]:
@@ -167,25 +172,30 @@ def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, in
     hand_x, sets_x = _IMPLIED_X if implied else _DEFAULT_X
     # "hand" rows first, fan by fan in catalogue order; the per-occurrence pass below
     # runs only if a "sets" row meets a fan that is still counted
-    n: dict[int, int] = {}
+    n = [0] * _NF  # per fan index: its occurrences
+    order: list[int] = []  # the fans present
     for c in occ:
         i = c >> 5
-        n[i] = n.get(i, 0) + 1
-    order = sorted(n)
-    dead = 0  # bit i: fan i is hidden by a "hand" row
+        k = n[i]
+        if not k:
+            order.append(i)
+        n[i] = k + 1
+    order.sort()
+    dead = [False] * _NF  # fan i is hidden by a "hand" row
     scoped = False
     for i in order:
-        if dead >> i & 1:
+        if dead[i]:
             continue
-        dead |= hand_x[i]
+        for j in hand_x[i]:
+            dead[j] = True
         for j in sets_x[i]:
-            if j in n and not dead >> j & 1:
+            if n[j] and not dead[j]:
                 scoped = True
                 break
         if scoped:
             break
     if not scoped:
-        return tuple([(_FAN_NAME[i], n[i]) for i in order if not dead >> i & 1])
+        return tuple([(_FAN_NAME[i], n[i]) for i in order if not dead[i]])
     groups: dict[int, list[int]] = {}
     for c in occ:
         i = c >> 5
@@ -198,9 +208,8 @@ def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, in
         mine = groups.get(i)
         if mine is None:
             continue
-        x = hand_x[i]
-        if x:
-            for j in [j for j in groups if x >> j & 1]:
+        for j in hand_x[i]:
+            if j in groups:
                 del groups[j]
         for j in sets_x[i]:
             theirs = groups.get(j)
@@ -1153,7 +1162,7 @@ def _evaluate(occ: tuple[int, ...], implied: bool = False) -> _Evaluation:
     ev = memo.get(occ)
     if ev is None:
         counts = _exclude(occ, implied) or _CHICKEN
-        vals = _DEFAULT_VALUES
+        vals = _DEFAULT_VALUE_OF
         ev = counts, _total(counts, vals), any(k in _TIE_FANS for k, _ in counts), _items(counts, vals, 0)
         if len(memo) < _EVALUATED_MAX:
             memo[occ] = ev
@@ -1245,6 +1254,8 @@ def score_mcr(
               _trait_codes(anyb, allb, fours - kong_count))
 
     default = vals is _DEFAULT_VALUES
+    if default:
+        vals = _DEFAULT_VALUE_OF  # the same values, read faster
     implied = optional_exclusions == "implied" and bool(extra)
     best = None
     best_part = None

@@ -8,7 +8,6 @@ import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, NamedTuple, TextIO
 
 from pydantic import ValidationError
@@ -71,8 +70,8 @@ def _line_result(line: str, default_ruleset: str, profile: Profile | None = None
     got = situation_fast.read(line)  # the fast path (none under MAHJONG_AUDIT_MODELS): what it leaves, the models'
     if got is None:
         return _line_result_checked(line, default_ruleset, profile)
-    return _score(got.situation.id, got.situation.ruleset, got.options, got.fields,
-                  partial(situation_fast.to_situation, got), default_ruleset, profile)
+    sit = got.situation  # its to_situation is situation_fast.to_situation's, called without a partial
+    return _score(sit.id, sit.ruleset, got.options, got.fields, sit.to_situation, default_ruleset, profile)
 
 
 def _line_result_checked(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any] | _Valid:
@@ -167,7 +166,12 @@ def _items_text(items: tuple[ScoreItem, ...], with_unit: bool) -> str:
 
     The calculators hand out one object per distinct item (their memos), so an item is looked up
     by its identity first (the entry holds the item, so its id is not reused while cached), then
-    by its fields."""
+    by its fields. A whole breakdown is looked up by its identity before that: MCR's fan
+    calculator hands out the same tuple of items for every hand of the same fans (its memo)."""
+    whole = _ITEMS_TEXT_BY_ID[with_unit]
+    got_all = whole.get(id(items))
+    if got_all is not None and got_all[0] is items:
+        return got_all[1]
     out = []
     seen = _ITEM_TEXT_BY_ID[with_unit]
     for i in items:
@@ -184,12 +188,19 @@ def _items_text(items: tuple[ScoreItem, ...], with_unit: bool) -> str:
         if len(seen) < _ITEM_TEXT_MAX:
             seen[id(i)] = (i, t)
         out.append(t)
-    return "[" + ", ".join(out) + "]"
+    text = "[" + ", ".join(out) + "]"
+    if len(whole) >= _ITEM_TEXT_MAX:
+        whole.clear()  # one-off tuples (a breakdown with flowers is built per hand) are not kept for ever
+    whole[id(items)] = (items, text)
+    return text
 
 
 _ITEM_TEXT: dict[tuple[str, str | None, int, int], str] = {}
 #: per ``with_unit``: id of an item → (the item, its text)
 _ITEM_TEXT_BY_ID: tuple[dict[int, tuple[ScoreItem, str]], dict[int, tuple[ScoreItem, str]]] = ({}, {})
+#: per ``with_unit``: id of a tuple of items → (the tuple, its text)
+_ITEMS_TEXT_BY_ID: tuple[dict[int, tuple[tuple[ScoreItem, ...], str]], dict[int, tuple[tuple[ScoreItem, ...], str]]] = \
+    ({}, {})
 _ITEM_TEXT_MAX = 1 << 14
 #: the detail values a result carries (written by :func:`_value_text` or the encoder)
 _SCALARS = (int, str, bool, float)
@@ -271,6 +282,14 @@ def _valid_text(v: _Valid) -> str:
     """``_text(_result_fields(*v))``, written without the object in between."""
     score, ruleset, ident = v
     details = ruleset.result_details
+    own = score.details
+    if not details and len(own) == 1 and type(own[0][1]) is str and own[0][0] not in _OWN_KEYS:
+        # one string detail (MCR's decomposition) and no ruleset details: what the general path below writes
+        with_unit = ruleset.result_list != "fans"
+        text = ('{"valid": true, "items": ' if with_unit else '{"valid": true, "fans": ') + \
+            _items_text(score.items, with_unit) + ", " + _key_text(own[0][0]) + _STR(own[0][1]) + \
+            ', "total": ' + _value_text(score.total) + (', "below_minimum": true}' if score.below_minimum else "}")
+        return text if ident is None else '{"id": ' + _value_text(ident) + ", " + text[1:]
     extra: dict[str, object] | None = dict(details) if details else None
     for key, value in score.details:
         if isinstance(value, _SCALARS):
