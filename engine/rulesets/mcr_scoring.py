@@ -98,7 +98,24 @@ def _rank(t: int) -> int:
     return t % 9 + 1
 
 
-_CKEY_OF: Final = R.CKEY.__getitem__  # a tile's place in the reference order (万 条 饼, winds, 中 发 白)
+_CKEY: Final = R.CKEY  # a tile's place in the reference order (万 条 饼, winds, 中 发 白)
+
+
+def _in_ckey_order(ts: tuple[int, ...]) -> tuple[int, ...]:
+    """``tuple(sorted(ts, key=CKEY.__getitem__))`` for the few first tiles of a hand's sets: an
+    insertion sort (stable, like ``sorted``), without calling a key function per tile."""
+    out = list(ts)
+    for i in range(1, len(out)):
+        x = out[i]
+        kx = _CKEY[x]
+        j = i - 1
+        while j >= 0 and _CKEY[out[j]] > kx:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = x
+    return tuple(out)
+
+
 _TERM_HONOR: Final = TERM_HONOR
 _KNITTED: Final = tuple(
     frozenset(s * 9 + off[s] + 3 * k for s in range(3) for k in range(3))
@@ -529,7 +546,7 @@ def _kong_codes(mk: int, ck: int) -> tuple[int, ...]:
 _HIDDEN_CODES: Final = (
     (), (), (C["双暗刻"],), (C["双暗刻"], C["三暗刻"]), (C["双暗刻"], C["三暗刻"], C["四暗刻"]),
 )
-_WAIT_CODES: Final = MappingProxyType({w: C[w] for w in ("边张", "嵌张", "单钓将")})
+_WAIT_CODES: Final[dict[str, int]] = {w: C[w] for w in ("边张", "嵌张", "单钓将")}  # read only
 
 # --------------------------------------------------------------------------- hand context
 
@@ -739,8 +756,8 @@ def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[in
     reference order; 4 = the pair.
     """
     cch, cpg, pair = part.chows, part.pungs, part.pair
-    chows = tuple(sorted(fixed_chows + cch, key=_CKEY_OF)) if fixed_chows else cch
-    pungs = tuple(sorted(fixed_pungs + cpg, key=_CKEY_OF)) if fixed_pungs else cpg
+    chows = _in_ckey_order(fixed_chows + cch) if fixed_chows else cch
+    pungs = _in_ckey_order(fixed_pungs + cpg) if fixed_pungs else cpg
     nc = len(chows)
     ccodes, cpack = _chow_combo(chows) if chows else _NO_COMBO
     if pungs:
@@ -785,7 +802,7 @@ def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[in
                     waits.add("边张")
             if pair == win:
                 waits.add("单钓将")
-            occ += tuple(map(_WAIT_CODES.__getitem__, waits))
+            occ += tuple([_WAIT_CODES[w] for w in waits])
     if h.extra:
         occ += _optional_set_fans(
             h, pair, [(t, i) for i, t in enumerate(chows)], [(t, nc + i) for i, t in enumerate(pungs)], cch,
