@@ -100,9 +100,43 @@ def _nested_within(value: Any, levels: int = MAX_FREE_DEPTH) -> bool:
     return levels > 0 and all(_nested_within(v, levels - 1) for v in items)
 
 
+_SCORE_FIELDS = frozenset(RecordedScore.model_fields)
+_SCORE_INTS = tuple(name for name in RecordedScore.model_fields if name != "fans")
+
+
+def _plain_score(value: Any) -> bool:
+    """True for a recorded score of the model's own fields only, each of the type the model
+    keeps as it is (ints, ``fans`` a list of [str, int] or [str, int, int]): what
+    ``RecordedScore.model_validate`` would accept unchanged (its ``_fans_shape`` included),
+    so the model can be built without validating again. Anything else (an extra field, a
+    float, a string for a number, ...) is left to the model."""
+    if type(value) is not dict or not _SCORE_FIELDS.issuperset(value):
+        return False
+    for name in _SCORE_INTS:
+        v = value.get(name)
+        if v is not None and type(v) is not int:
+            return False
+    fans = value.get("fans")
+    if fans is None:
+        return True
+    if type(fans) is not list:
+        return False
+    for entry in fans:
+        if type(entry) is not list or not 2 <= len(entry) <= 3 or type(entry[0]) is not str:
+            return False
+        for x in entry[1:]:
+            if type(x) is not int:
+                return False
+    return True
+
+
 def _decode_hook(cls: type, value: Any) -> Any:
-    """A recorded score (a JSON object, decoded as plain values) through its own model."""
+    """A recorded score (a JSON object, decoded as plain values) through its own model:
+    built at once when it holds only what the model keeps unchanged (:func:`_plain_score`,
+    nested three deep at most), else validated by it."""
     if cls is RecordedScore:
+        if _plain_score(value):
+            return RecordedScore.model_construct(**value)
         if not _nested_within(value):
             raise ValueError("nested too deeply")  # msgspec rejects: the models decide
         return RecordedScore.model_validate(value)  # a ValidationError is a ValueError: msgspec rejects

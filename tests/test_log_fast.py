@@ -246,3 +246,47 @@ def test_random_changes_read_the_same_on_both_paths(data):
         assert model is not None
         _same(fast, model)
         assert audit_game(fast) == audit_game(model)
+
+
+# A win's recorded score: built at once from its decoded values when they are what the model
+# keeps unchanged (schemas/log_fast.py, _plain_score), else validated by the model, as before.
+_SCORES = [
+    ("fans, total", {"fans": [["混一色", 6, 1], ["花牌", 1, 2]], "total": 8}, True),
+    ("hu, tai, total", {"hu": 26, "tai": 1, "total": 60}, True),
+    ("fan of two", {"fans": [["鸡胡", 1]], "total": 1}, True),
+    ("empty", {}, True),
+    ("nulls", {"fans": None, "hu": None, "tai": None, "total": None}, True),
+    ("no fans", {"fans": [], "total": 0}, True),
+    ("big total", {"total": 2**62}, True),
+    ("negative", {"total": -3}, True),
+    ("extra field", {"total": 8, "limit": True}, False),
+    ("total a float", {"total": 8.0}, False),
+    ("total a string", {"total": "8"}, False),
+    ("total a bool", {"total": True}, False),
+    ("fans a dict", {"fans": {"a": 1}}, False),
+    ("fan of one", {"fans": [["鸡胡"]]}, False),
+    ("fan of four", {"fans": [["鸡胡", 1, 1, 1]]}, False),
+    ("fan named by a number", {"fans": [[1, 1]]}, False),
+    ("fan value a float", {"fans": [["鸡胡", 1.0]]}, False),
+    ("fan count a bool", {"fans": [["鸡胡", 1, True]]}, False),
+    ("fan count a string", {"fans": [["鸡胡", 1, "2"]]}, False),
+    ("fan a dict", {"fans": [{"name": "鸡胡"}]}, False),
+]
+
+
+@pytest.mark.parametrize(("name", "score", "plain"), _SCORES, ids=[s[0] for s in _SCORES])
+def test_a_recorded_score_reads_the_same_on_both_paths(name, score, plain):
+    assert F._plain_score(score) is plain
+    try:
+        model = L.RecordedScore.model_validate(score)
+    except ValueError:
+        model = None
+    if plain:  # built without validating again: the model's own object
+        built = F._decode_hook(L.RecordedScore, score)
+        assert built == model and built.model_fields_set == model.model_fields_set
+        assert built.model_extra == model.model_extra and built.model_dump() == model.model_dump()
+    game = win_game("g1")
+    game["hands"][0]["outcome"]["wins"][0]["score"] = score
+    text = json.dumps(game, ensure_ascii=False)
+    assert (F.decode_game(text) is None) == (model is None)  # what the model does not keep as it is, it decides
+    _both_paths_agree(text)
