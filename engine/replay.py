@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from itertools import chain, repeat
 from typing import Final, NamedTuple, cast
 
 from mahjong_audit.engine import seabed as SB
@@ -52,7 +51,9 @@ EVENT_TYPES: Final = ("draw", "flower", "discard", "chi", "pon", "kong", "concea
 
 def tiles_of(counts: list[int]) -> tuple[int, ...]:
     """Per-tile counts -> the sorted tiles they hold."""
-    return tuple(chain.from_iterable(repeat(t, n) for t, n in enumerate(counts) if n))
+    # a comprehension over plain ints: compiled, a native loop (itertools' chain/repeat are looked up
+    # and called through Python on every tile kind)
+    return tuple([t for t, n in enumerate(counts) if n > 0 for _ in range(n)])
 
 
 @dataclass
