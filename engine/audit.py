@@ -44,15 +44,14 @@ def audit_game(game: L.Game, profile: Profile | None = None) -> GameAudit:
         standing = tuple(names[p] for p in game.standing_out(hand))
         payments: tuple[tuple[int, int, int], ...] = ()
         try:
-            facts, hand_findings, payments = _audit_hand(hand_rs, hand, standing=len(standing))
+            facts, hand_findings, payments = _audit_hand(hand_rs, hand, len(standing), seated, standing)
         except Exception as exc:  # noqa: BLE001 — an engine bug must not stop the batch; it is reported
             hand_findings = [Finding("invalid_log/engine_error",
                                      f"the engine failed on this hand: {type(exc).__name__}: {exc}",
                                      hand_no=hand.hand_no)]
             facts = HandFacts(hand.hand_no, hand.dealer, hand.round_wind, "unfinished", (), (), None,
                               tuple(hand.outcome.deltas) if hand.outcome and hand.outcome.deltas else None,
-                              (), len(hand.events), 1)
-        facts = replace(facts, players=seated, standing=standing)
+                              (), len(hand.events), 1, players=seated, standing=standing)
         if ledger is not None:
             facts, chip_findings = check_chips(ledger, game, i, facts, hand_rs, payments)
             hand_findings.extend(chip_findings)
@@ -77,16 +76,19 @@ def audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0) -> tuple[HandF
     return facts, findings
 
 
-def _audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0
+def _audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0, players: tuple[str, ...] = (),
+                standing_names: tuple[str, ...] = ()
                 ) -> tuple[HandFacts, list[Finding], tuple[tuple[int, int, int], ...]]:
-    """:func:`audit_hand` and the won hand's pairwise payments (``Settlement.payments``, seats)."""
+    """:func:`audit_hand` and the won hand's pairwise payments (``Settlement.payments``, seats);
+    ``players`` and ``standing_names`` go into the facts (``HandFacts.players``, ``.standing``)."""
     replay = HandReplay(ruleset, hand, WINDS.index(hand.round_wind))
     findings = replay.run()
     legal = [w for w in replay.wins if w.legal]
-    end = replay.hand_end()
     items: tuple[ScoreItem, ...] = ()
     payments: tuple[tuple[int, int, int], ...] = ()
-    if end.wins:
+    # the hand's end is built for a scored win only (HandReplay.hand_end keeps those)
+    if any(w.situation is not None and w.score is not None for w in legal):
+        end = replay.hand_end()
         settlement = ruleset.settle(end)
         deltas = [a + b for a, b in zip(settlement.deltas, replay.penalties, strict=True)]
         items = ruleset.seat_items(end)
@@ -129,7 +131,7 @@ def _audit_hand(ruleset: Ruleset, hand: L.Hand, standing: int = 0
         seat_items=items, n_events=len(hand.events), n_findings=len(findings),
         draw_reason=("penalty_verdict" if verdict is not None else replay.draw_reason) if result == "draw" else None,
         standing_computed=standing_share, standing_recorded=outcome.out_delta if outcome else None,
-        penalty_deltas=tuple(penalties), chances=replay.chances.facts(),
+        players=players, standing=standing_names, penalty_deltas=tuple(penalties), chances=replay.chances.facts(),
     )
     return facts, findings, payments
 

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from itertools import chain, repeat
-from typing import NamedTuple
+from typing import Final, NamedTuple, cast
 
 from mahjong_audit.engine import seabed as SB
 from mahjong_audit.engine import tiles as T
@@ -45,24 +44,16 @@ from mahjong_audit.engine.ruleset import (
 )
 from mahjong_audit.schemas import log as L
 
-CALL_RANK = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
-EVENT_TYPES = ("draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win")
-
-
-_HANDLERS: dict[type, dict[str, Callable]] = {}
-
-
-def _handlers(cls: type) -> dict[str, Callable]:
-    """Event type -> the class's ``on_<type>`` function."""
-    table = _HANDLERS.get(cls)
-    if table is None:
-        table = _HANDLERS[cls] = {t: getattr(cls, "on_" + t) for t in EVENT_TYPES}
-    return table
+CALL_RANK: Final = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
+#: the event types, each applied by ``HandReplay.on_<type>`` (:meth:`HandReplay._step` dispatches on the type)
+EVENT_TYPES: Final = ("draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win")
 
 
 def tiles_of(counts: list[int]) -> tuple[int, ...]:
     """Per-tile counts -> the sorted tiles they hold."""
-    return tuple(chain.from_iterable(repeat(t, n) for t, n in enumerate(counts) if n))
+    # a comprehension over plain ints: compiled, a native loop (itertools' chain/repeat are looked up
+    # and called through Python on every tile kind)
+    return tuple([t for t, n in enumerate(counts) if n > 0 for _ in range(n)])
 
 
 @dataclass
@@ -187,9 +178,6 @@ class HandReplay:
         self.discard_log: list[tuple[int, int]] = []  # (seat, tile) of every discard, in order
         self.kongs: list[tuple[int, int]] = []  # (seat, discards made before it) of every kong, in order
         self.draw_reason: str | None = None  # an abortive draw (流局) the ruleset declared
-        #: event type -> its ``on_<type>`` function, looked up once per class (unbound: bound methods
-        #: kept on the instance would make it a reference cycle, freed only by the cycle collector)
-        self.handlers = _handlers(type(self))
         # Per-hand constants, looked up once rather than on every event (some are option properties).
         self.hand_size = ruleset.hand_size
         self.abortive = ruleset.checks_abortive_draws
@@ -197,6 +185,14 @@ class HandReplay:
         self.seat_wall_size = ruleset.seat_wall_size
         #: the claim-window scan of the other seats (过水, passed pons, declined wins) has work to do
         self.scans_claim_window = ruleset.passed_win_rule or ruleset.tracks_declined_wins or ruleset.passed_pon_rule
+        self.unkept_flower_is_dead = ruleset.unkept_flower_is_dead
+        self.tracks_declined_wins = ruleset.tracks_declined_wins
+        self.discard_context = ruleset.discard_context
+        self.swap_calling_allowed = ruleset.swap_calling_allowed
+        self.multiple_winners = ruleset.multiple_winners
+        self.nearest_first = ruleset.winner_order == "nearest"  # the claims' seat order (priority_key)
+        self.seabed = ruleset.seabed
+        self.wall = hand.wall  # the logged shared wall (None: not logged), read on every draw
         self.own_wall_sizes: tuple[int, ...] | None = (
             tuple(len(w) for w in hand.seat_walls) if hand.seat_walls is not None
             else (self.seat_wall_size,) * 4 if self.seat_wall_size else None)
@@ -260,32 +256,38 @@ class HandReplay:
         tile more) before and after it, of no other. When all of those are ``s`` (draws,
         discards, flowers and kongs in turn: most events) only ``s`` is checked, else all four
         in seat order, so the findings are those of checking all four every time."""
-        turn, phase = self.saved if self.phase == REPLACE and self.saved else (self.turn, self.phase)
+        saved = self.saved
+        if saved is not None and self.phase == REPLACE:
+            turn, phase = saved
+        else:
+            turn, phase = self.turn, self.phase
         acting = turn if phase == ACT or phase == ROB else -1
-        last, self.last_acting = self.last_acting, acting
+        last = self.last_acting
+        self.last_acting = acting
         if self.ended or self.pending_end:
             return  # a legal win is in: winners hold the winning tile, a robbed konger lost its kong tile
-        if turn_before == s and acting in (s, -1) and last in (s, -1) and not self.FULL_COUNT_CHECK:
-            seats: list[SeatState] | tuple[SeatState] = (self.seats[s],)
+        if turn_before == s and (acting == s or acting == -1) and (last == s or last == -1) \
+                and not self.FULL_COUNT_CHECK:
+            self.check_count(self.seats[s], acting)
         else:
-            seats = self.seats
-        base = self.hand_size
-        for st in seats:
-            if st.dead is not None:
-                continue
-            # expected_count(), inlined: this runs after every event
-            want = base + (1 if st.seat == acting else 0) + st.seabed_draws - st.pending_back
-            have = st.size + 3 * len(st.melds)
-            if have == want:
-                continue
-            if have > want:
-                self.mark_dead(st.seat, "dead_hand/too_many",
-                               f"seat {st.seat} holds {have} tiles where {want} are due (大相公)",
-                               expected=want, recorded=have)
-            elif have < want:
-                self.mark_dead(st.seat, "dead_hand/too_few",
-                               f"seat {st.seat} holds {have} tiles where {want} are due (小相公)",
-                               expected=want, recorded=have)
+            for st in self.seats:
+                self.check_count(st, acting)
+
+    def check_count(self, st: SeatState, acting: int) -> None:
+        """:meth:`check_counts` for one seat (``acting``: the seat holding one tile more, -1 none)."""
+        if st.dead is not None:
+            return
+        # expected_count(), inlined: this runs after every event
+        want = self.hand_size + (1 if st.seat == acting else 0) + st.seabed_draws - st.pending_back
+        have = st.size + 3 * len(st.melds)
+        if have > want:
+            self.mark_dead(st.seat, "dead_hand/too_many",
+                           f"seat {st.seat} holds {have} tiles where {want} are due (大相公)",
+                           expected=want, recorded=have)
+        elif have < want:
+            self.mark_dead(st.seat, "dead_hand/too_few",
+                           f"seat {st.seat} holds {have} tiles where {want} are due (小相公)",
+                           expected=want, recorded=have)
 
     def drawable_left(self) -> int | None:
         """Tiles left to draw, where the log lets us know it."""
@@ -359,25 +361,49 @@ class HandReplay:
         return self._finish()
 
     def _step(self, ev: L.Event) -> None:
+        typ: str = ev.type  # read once: an attribute of a log object is a generic lookup
+        win = typ == "win"
         self.seq = ev.seq
-        if self.pending_end and not (ev.type == "win" and self.phase in (CLAIM, ROB)):
+        if self.pending_end and not (win and (self.phase == CLAIM or self.phase == ROB)):
             self.finish_multiple_win()
         if self.ended:
             self.report_after_end(ev)
             return
-        if self.phase == CLAIM and ev.type not in ("chi", "pon", "kong", "win"):
+        if self.phase == CLAIM and not (win or typ == "pon" or typ == "chi" or typ == "kong"):
             self.close_claim_window(None)
             if self.draw_reason is not None:
                 self.report_after_end(ev)
                 return
         if self.phase == SEABED and not self.seabed_allows(ev):
             return
-        if self.phase == ROB and not (ev.type == "win" and ev.robbing_kong):
+        if self.phase == ROB and not (win and cast(L.Win, ev).robbing_kong):
             self.close_rob_window(None)
-        if ev.type == "win" and self.abortive and self.ask_abortive("before_win", ev):
+        if win and self.abortive and self.ask_abortive("before_win", ev):
             return
         turn = self.turn  # before the handler: a seat whose count it may change besides the event's own
-        self.handlers[ev.type](self, ev)
+        # the on_<type> of the event, most frequent first (direct calls: no table of functions)
+        if typ == "draw":
+            self.on_draw(cast(L.Draw, ev))
+        elif typ == "discard":
+            self.on_discard(cast(L.Discard, ev))
+        elif typ == "flower":
+            self.on_flower(cast(L.Flower, ev))
+        elif typ == "pon":
+            self.on_pon(cast(L.Pon, ev))
+        elif typ == "chi":
+            self.on_chi(cast(L.Chi, ev))
+        elif win:
+            self.on_win(cast(L.Win, ev))
+        elif typ == "kong":
+            self.on_kong(cast(L.Kong, ev))
+        elif typ == "concealed_kong":
+            self.on_concealed_kong(cast(L.ConcealedKong, ev))
+        elif typ == "added_kong":
+            self.on_added_kong(cast(L.AddedKong, ev))
+        elif typ == "ready":
+            self.on_ready(cast(L.Ready, ev))
+        else:
+            raise KeyError(typ)  # not an event type: validation lets none through
         self.check_counts(ev.seat, turn)
         if self.abortive and not self.ended:
             self.ask_abortive("event", ev)
@@ -542,11 +568,11 @@ class HandReplay:
     def check_wall(self, s: int, t: int, back: bool, index: int | None = None) -> None:
         """Check a draw against the logged wall(s); ``index`` overrides the position (a
         replacement taken from the seabed's end)."""
-        if self.h.wall is not None:
-            wall = self.h.wall
+        wall = self.wall
+        if wall is not None:
             idx = index if index is not None else len(wall) - self.back_drawn if back else self.live_drawn - 1
             if 0 <= idx < len(wall):
-                if T.tile(wall[idx]) != t:
+                if wall[idx] != T.name(t):  # the log's tiles are canonical names
                     self.find("tile_conservation/wall_mismatch",
                               f"seat {s} drew {T.name(t)}, the wall gives {wall[idx]} at position {idx}",
                               seat=s, expected=wall[idx], recorded=T.name(t))
@@ -624,23 +650,23 @@ class HandReplay:
         elif T.is_flower(t) and not self.rs.flower_kept(s, self.dealer, t, self.indicator):
             self.find("illegal_discard/flower", f"seat {s} discarded flower {ev.tile} instead of setting it aside",
                       seat=s, recorded=ev.tile)
-        if self.rs.unkept_flower_is_dead and st.dead is None:
+        if self.unkept_flower_is_dead and st.dead is None:
             held = [f for f in range(T.FLOWER0, T.N_TILES)
                     if st.hand[f] and f != t and not self.rs.flower_kept(s, self.dealer, f, self.indicator)]
             if held:
                 self.mark_dead(s, "dead_hand/missed_flower",
                                f"seat {s} discarded while still holding flower {T.name(held[0])} (相公)",
                                recorded=T.name(held[0]))
-        if self.rs.tracks_declined_wins and st.called is None and st.last_draw is not None and \
+        if self.tracks_declined_wins and st.called is None and st.last_draw is not None and \
                 self.can_win_now(st):
             st.declined_win = True  # a complete hand discarded instead of a self-drawn win
         self.discard_fields = ()
-        if self.rs.discard_context and (self.context_kinds is None or t in self.context_kinds):
+        if self.discard_context and (self.context_kinds is None or t in self.context_kinds):
             self.discard_fields = self.rs.discard_extra(DiscardContext(
                 s, t, self.dealer, tuple(st.hand), tuple(self.discarded), tuple(tuple(x.melds) for x in self.seats),
                 self.drawable_left(), st.wilds))
         self.discarded[t] += 1
-        if st.called is not None and not self.rs.swap_calling_allowed and self.swap_call(st.called, t):
+        if st.called is not None and not self.swap_calling_allowed and self.swap_call(st.called, t):
             self.find("illegal_discard/swap_call",
                       f"seat {s} discarded {ev.tile} straight after calling {st.called} (换张)", seat=s,
                       recorded=ev.tile)
@@ -653,10 +679,12 @@ class HandReplay:
         self.discards_made += 1
         if self.tracks_early_ready:
             self.note_early_ready(st)
-        self.last_discard = (s, t, ev.seq)
-        self.window_wins = set()
+        seq = ev.seq
+        self.last_discard = (s, t, seq)
+        if self.window_wins:
+            self.window_wins = set()
         self.claims = ev.claims
-        self.claim_seq = ev.seq
+        self.claim_seq = seq
         self.turn = s
         self.phase = CLAIM
 
@@ -699,7 +727,7 @@ class HandReplay:
             left = self.drawable_left() if self.own_wall_sizes is None else None
             if exhausted:
                 self.end_exhausted()
-            elif self.rs.seabed and left is not None and left <= self.rs.seabed:
+            elif self.seabed and left is not None and left <= self.seabed:
                 self.start_seabed((discarder + 1) % 4, left)
             if self.abortive and not self.ended:
                 self.ask_abortive("claims_closed", None)
@@ -736,7 +764,7 @@ class HandReplay:
 
     def priority_key(self, claim: L.Claim, discarder: int) -> tuple[int, int]:
         near = (claim.seat - discarder) % 4
-        order = near if self.rs.winner_order == "nearest" else claim.seat
+        order = near if self.nearest_first else claim.seat
         return (CALL_RANK[claim.call], -order)
 
     def check_priority(self, claims: list[L.Claim] | None, executed: tuple[int, str] | None,
@@ -762,7 +790,7 @@ class HandReplay:
             code = "claim_priority/ignored_win" if best.call == "win" else "claim_priority/lower_call"
             self.find(code, f"{executed[1]} by seat {executed[0]} carried out over {best.call} by seat {best.seat}",
                       seat=executed[0], expected=f"{best.call} by {best.seat}", recorded=f"{executed[1]} by {executed[0]}")
-        elif best.call == "win" and self.rs.multiple_winners:
+        elif best.call == "win" and self.multiple_winners:
             for c in valid:
                 if c.call == "win" and c.seat not in self.window_wins and not self.seats[c.seat].barred:
                     self.find("claim_priority/ignored_win",
@@ -1023,7 +1051,7 @@ class HandReplay:
         ends or (several winners allowed) waits for the other winners on the same tile."""
         s, t, win_type, from_seat = rec.seat, rec.tile, rec.win_type, rec.from_seat
         if self.wins and any(w.legal for w in self.wins) and \
-                not (self.rs.multiple_winners and win_type != "self_drawn"):
+                not (self.multiple_winners and win_type != "self_drawn"):
             self.find("claim_priority/seat_order", f"a second winner (seat {s}) where one winner is allowed",
                       seat=s)
         self.wins.append(rec)
@@ -1031,11 +1059,11 @@ class HandReplay:
             self.seats[s].add(t)  # the winning tile joins the hand for end-of-hand scoring
             if win_type == "discard" and from_seat is not None:
                 d = self.seats[from_seat]
-                if d.discards and d.discards[-1] == t and not self.rs.multiple_winners:
+                if d.discards and d.discards[-1] == t and not self.multiple_winners:
                     d.discards.pop()
             elif win_type == "robbing_kong" and from_seat is not None:
                 self.unmake_added_kong(from_seat, t)
-        if self.rs.multiple_winners and win_type != "self_drawn":
+        if self.multiple_winners and win_type != "self_drawn":
             self.pending_end = True  # others may still win on the same tile
         else:
             self.finish_win(s)

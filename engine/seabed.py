@@ -21,10 +21,11 @@ that replacement can eat into the seabed. Two procedures, chosen by the ruleset'
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
-SEED = "seed"
-SHORTEN = "shorten"
-MODES = (SEED, SHORTEN)
+SEED: Final = "seed"
+SHORTEN: Final = "shorten"
+MODES: Final = (SEED, SHORTEN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +48,10 @@ class Replacement:
         return (0 if self.reserve else -1) - self.dead_extra
 
 
-ORDINARY = Replacement()
-RESERVE = Replacement(reserve=True)
-CASE_I = Replacement(seabed_end=True, then_seabed=True)  # the 河底 tile was just drawn
-CASE_II = Replacement(dead_extra=1, then_seabed=True)  # the tile before the 河底 was just drawn
+ORDINARY: Final = Replacement()
+RESERVE: Final = Replacement(reserve=True)
+CASE_I: Final = Replacement(seabed_end=True, then_seabed=True)  # the 河底 tile was just drawn
+CASE_II: Final = Replacement(dead_extra=1, then_seabed=True)  # the tile before the 河底 was just drawn
 
 
 def replacement(mode: str, seabed: int, drawable_left: int | None, reserve_left: int) -> Replacement:

@@ -25,27 +25,28 @@ from typing import Final
 
 from mahjong_audit.engine.errors import InvalidData
 
-SUITS = "mpsz"
+SUITS: Final = "mpsz"
 N_KINDS: Final = 34  # playing tile kinds (no flowers)
 N_TILES: Final = 42  # with the eight flowers
 FLOWER0: Final = 34
 
 EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, 34)
-WIND_TILES = (EAST, SOUTH, WEST, NORTH)
-DRAGON_TILES = (WHITE, GREEN, RED)
-WIND_LETTERS = "ESWN"
+WIND_TILES: Final = (EAST, SOUTH, WEST, NORTH)
+DRAGON_TILES: Final = (WHITE, GREEN, RED)
+WIND_LETTERS: Final = "ESWN"
 
-TERMINALS_AND_HONOURS = (0, 8, 9, 17, 18, 26, *range(27, 34))
+TERMINALS_AND_HONOURS: Final = (0, 8, 9, 17, 18, 26, *range(27, 34))
 
-_NAMES = tuple(
+# Final: compiled, each is a C static rather than a lookup in the module's dict on every use
+_NAMES: Final[tuple[str, ...]] = tuple(
     [f"{r}{s}" for s in "mps" for r in range(1, 10)]
     + [f"{r}z" for r in range(1, 8)]
     + [f"{r}f" for r in range(1, 9)]
 )
-_INDEX = {n: i for i, n in enumerate(_NAMES)}
+_INDEX: Final[dict[str, int]] = {n: i for i, n in enumerate(_NAMES)}
 
 # Aliases accepted by human-facing commands (never written to logs).
-_ALIASES = {
+_ALIASES: Final[dict[str, str]] = {
     "E": "1z", "S": "2z", "W": "3z", "N": "4z", "P": "5z", "F": "6z", "C": "7z",
     "东": "1z", "南": "2z", "西": "3z", "北": "4z", "白": "5z", "发": "6z", "中": "7z",
     "春": "1f", "夏": "2f", "秋": "3f", "冬": "4f", "梅": "5f", "兰": "6f", "竹": "7f", "菊": "8f",
