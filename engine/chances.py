@@ -99,6 +99,12 @@ def gate_of_keys(km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
     p = _FACTS.get(kp) or _suit_facts(kp)
     s = _FACTS.get(ks) or _suit_facts(ks)
     z = _FACTS.get(kz) or _suit_facts(kz)
+    return _gate_of_facts(m, p, s, z, km, kp, ks, kz, n_melds)
+
+
+def _gate_of_facts(m: _Facts, p: _Facts, s: _Facts, z: _Facts, km: int, kp: int, ks: int, kz: int,
+                   n_melds: int) -> int:
+    """:func:`gate_of_keys` with the four suits' :data:`_FACTS` entries looked up."""
     v = m[0] + p[1] + s[2] + z[3]  # the four suits' numbers, summed field by field (_pack)
     if v >> _BIG:
         return ASK  # a suit of more tiles than a field holds (no real hand)
@@ -149,7 +155,8 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
 #: (the first kind highest; the honours' key marked by :data:`_HONOUR_KEY`): the suit's numbers
 #: packed as :func:`_pack` does, once for each place of a suit in the hand (the characters'
 #: first), then the kinds held (``_HELD``; bit per kind). A cache, filled as suits are met.
-_FACTS: dict[int, tuple[int, int, int, int, int]] = {}
+_Facts = tuple[int, int, int, int, int]
+_FACTS: dict[int, _Facts] = {}
 _HELD = 4
 _HONOUR_KEY = 1 << 9  # shifted with the honours' 7 counts, bit 37: above every suit's 36 bits
 #: a tile's count's place in its suit's key (bits from the right; kinds 0..33): a key is the sum of
@@ -256,10 +263,23 @@ _ORPHAN_MASK = sum(1 << t for t in ORPHANS)
 _KNITTED_MASKS = tuple(sum(1 << t for t in p) for p in KNITTED)
 
 
+class _SeatGate:
+    """One seat's suit keys as :meth:`ChanceTally.new_state` last read them, and their :data:`_FACTS` entries."""
+
+    __slots__ = ("km", "kp", "ks", "kz", "m", "p", "s", "z")
+
+    def __init__(self) -> None:
+        self.km = self.kp = self.ks = self.kz = -1  # no key: looked up on first sight
+        self.m = self.p = self.s = self.z = _NO_FACTS
+
+
+_NO_FACTS: _Facts = (0, 0, 0, 0, 0)
+
+
 class ChanceTally:
     """The replay's running counts (mutable state of the hand being replayed)."""
 
-    __slots__ = ("asked", "counts", "gated", "own_quick_no", "shape_answers", "shape_melds", "shape_versions",
+    __slots__ = ("asked", "counts", "gated", "gates", "own_quick_no", "shape_answers", "shape_melds", "shape_versions",
                  "shape_waits")
 
     def __init__(self) -> None:
@@ -274,6 +294,7 @@ class ChanceTally:
         self.own_quick_no: bool | None = None
         #: with it: whether the ruleset's shape test is one :data:`_GATED` names
         self.gated = False
+        self.gates = [_SeatGate() for _ in range(SEATS)]
         #: per seat, ``could_win`` on the discard whose window is closing (1 / 0; -1: not asked),
         #: read by the replay's scan of the same window
         self.asked = [-1] * SEATS
@@ -326,7 +347,21 @@ class ChanceTally:
         elif st.off_keys or st.flowers_held or st.wilds and _holds_wild(st.hand, st.wilds):
             waits = ASK  # a count beyond the keys, flowers or wild tiles in hand: no quick answer
         else:  # the shapes every ruleset without a quick no of its own knows (MCR, Guangdong)
-            waits = gate_of_keys(st.key_m, st.key_p, st.key_s, st.key_z, n_melds)
+            g = self.gates[y]  # the suits' entries of the seat's last state: a draw and a discard change one or two
+            km, kp, ks, kz = st.key_m, st.key_p, st.key_s, st.key_z
+            if km != g.km:
+                g.km = km
+                g.m = _FACTS.get(km) or _suit_facts(km)
+            if kp != g.kp:
+                g.kp = kp
+                g.p = _FACTS.get(kp) or _suit_facts(kp)
+            if ks != g.ks:
+                g.ks = ks
+                g.s = _FACTS.get(ks) or _suit_facts(ks)
+            if kz != g.kz:
+                g.kz = kz
+                g.z = _FACTS.get(kz) or _suit_facts(kz)
+            waits = _gate_of_facts(g.m, g.p, g.s, g.z, km, kp, ks, kz, n_melds)
             if waits > 0 and self.gated and st.size == 13 - 3 * n_melds:
                 waits |= _EXACT
         self.shape_versions[y] = st.version
