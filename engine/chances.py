@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.decompose import suit_least
 from mahjong_audit.engine.ruleset import Ruleset
-from mahjong_audit.engine.rulesets.mcr import KNITTED, ORPHANS
+from mahjong_audit.engine.rulesets.guangdong import Guangdong
+from mahjong_audit.engine.rulesets.mcr import KNITTED, MCR, ORPHANS
 
 if TYPE_CHECKING:
     from mahjong_audit.engine.replay import HandReplay
@@ -63,8 +64,8 @@ def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
     that make it a standard hand (sets and a pair, whatever their number); 0 when no tile
     does; :data:`ASK` when a special shape is near, or the seat holds flowers or wild tiles
     (no quick answer; so also for a count no hand holds). Asked once per state of a seat's
-    hand; built from per-suit answers looked up by the suit's counts packed in an int
-    (:data:`_FACTS`).
+    hand (:meth:`ChanceTally.new_state` passes the suit keys the seat keeps, :func:`gate_of_keys`);
+    built from per-suit answers looked up by the suit's counts packed in an int (:data:`_FACTS`).
 
     >>> waits = shape_gate(T.counts(T.parse("123m456p789s1122z"), 34), 0, frozenset())
     >>> T.fmt([t for t in range(34) if waits >> t & 1])  # 1z or 2z
@@ -88,18 +89,34 @@ def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
     kz = _suit_key(hand, 27, _HONOUR_KEY)
     if km < 0 or kp < 0 or ks < 0 or kz < 0:
         return ASK  # no real hand: no quick answer
+    return gate_of_keys(km, kp, ks, kz, n_melds)
+
+
+def gate_of_keys(km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
+    """:func:`shape_gate` of a hand without flowers or wild tiles, from its four suit keys
+    (:func:`_suit_key`'s packing, as ``SeatState`` keeps them: :data:`KEY_SHIFT`)."""
     m = _FACTS.get(km) or _suit_facts(km)
     p = _FACTS.get(kp) or _suit_facts(kp)
     s = _FACTS.get(ks) or _suit_facts(ks)
     z = _FACTS.get(kz) or _suit_facts(kz)
+    return _gate_of_facts(m, p, s, z, km, kp, ks, kz, n_melds)
+
+
+def _gate_of_facts(m: _Facts, p: _Facts, s: _Facts, z: _Facts, km: int, kp: int, ks: int, kz: int,
+                   n_melds: int) -> int:
+    """:func:`gate_of_keys` with the four suits' :data:`_FACTS` entries looked up."""
     v = m[0] + p[1] + s[2] + z[3]  # the four suits' numbers, summed field by field (_pack)
     if v >> _BIG:
         return ASK  # a suit of more tiles than a field holds (no real hand)
     total = v & 255
     if n_melds <= 1:
-        if n_melds == 0 and (v >> _ENDS & 255 >= 12 or v >> _KINDS & 255 == total or
-                             v >> _PAIRS & 255 >= (total + 1) // 2 - 1):
-            return ASK  # thirteen orphans, 全不靠 / 七星不靠 (distinct tiles), seven pairs
+        if n_melds == 0 and (v >> _ENDS & 255 >= 12 or v >> _PAIRS & 255 >= (total + 1) // 2 - 1):
+            return ASK  # thirteen orphans, seven pairs
+        if n_melds == 0 and total == 13 and v >> _KINDS & 255 == total:  # 13 distinct tiles: 全不靠 / 七星不靠
+            suited = m[_HELD] | p[_HELD] << 9 | s[_HELD] << 18
+            for mask in _KNITTED_MASKS:
+                if not suited & ~mask:
+                    return ASK  # every suited tile in one knitted pattern
         if v >> _KNIT & 255 >= 8:  # a bound: no knitted pattern holds more of its kinds
             held = m[_HELD] | p[_HELD] << 9 | s[_HELD] << 18 | z[_HELD] << 27
             for mask in _KNITTED_MASKS:
@@ -138,9 +155,16 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
 #: (the first kind highest; the honours' key marked by :data:`_HONOUR_KEY`): the suit's numbers
 #: packed as :func:`_pack` does, once for each place of a suit in the hand (the characters'
 #: first), then the kinds held (``_HELD``; bit per kind). A cache, filled as suits are met.
-_FACTS: dict[int, tuple[int, int, int, int, int]] = {}
+_Facts = tuple[int, int, int, int, int]
+_FACTS: dict[int, _Facts] = {}
 _HELD = 4
 _HONOUR_KEY = 1 << 9  # shifted with the honours' 7 counts, bit 37: above every suit's 36 bits
+#: a tile's count's place in its suit's key (bits from the right; kinds 0..33): a key is the sum of
+#: ``count << KEY_SHIFT[t]`` over its suit's kinds (plus :data:`HONOURS_EMPTY` for the honours'), so a
+#: hand's keys follow its counts by addition (``SeatState.add``), exact while every count is in 0..15
+KEY_SHIFT = tuple(4 * (8 - t % 9) if t < 27 else 4 * (33 - t) for t in range(34))
+#: the honours' key of no honours (their mark, :data:`_HONOUR_KEY`, above the 7 counts)
+HONOURS_EMPTY = _HONOUR_KEY << 28
 #: by the same keys, the kinds whose one tile more uses the suit up in sets without the pair
 #: and with it (bit per kind): asked only of the suits of a hand one tile from a standard one,
 #: so worked out only for those (each costs a decomposition per kind)
@@ -239,10 +263,24 @@ _ORPHAN_MASK = sum(1 << t for t in ORPHANS)
 _KNITTED_MASKS = tuple(sum(1 << t for t in p) for p in KNITTED)
 
 
+class _SeatGate:
+    """One seat's suit keys as :meth:`ChanceTally.new_state` last read them, and their :data:`_FACTS` entries."""
+
+    __slots__ = ("km", "kp", "ks", "kz", "m", "p", "s", "z")
+
+    def __init__(self) -> None:
+        self.km = self.kp = self.ks = self.kz = -1  # no key: looked up on first sight
+        self.m = self.p = self.s = self.z = _NO_FACTS
+
+
+_NO_FACTS: _Facts = (0, 0, 0, 0, 0)
+
+
 class ChanceTally:
     """The replay's running counts (mutable state of the hand being replayed)."""
 
-    __slots__ = ("asked", "counts", "own_quick_no", "shape_answers", "shape_melds", "shape_versions", "shape_waits")
+    __slots__ = ("asked", "counts", "gated", "gates", "own_quick_no", "shape_answers", "shape_melds", "shape_versions",
+                 "shape_waits")
 
     def __init__(self) -> None:
         self.counts = [[0] * (SEATS * SEATS) for _ in range(4)]  # win chances, passed, call chances, passed
@@ -254,6 +292,9 @@ class ChanceTally:
         self.shape_answers: list[dict[int, bool]] = [{} for _ in range(SEATS)]
         #: None until the first hand state: whether the ruleset has a quick no of its own
         self.own_quick_no: bool | None = None
+        #: with it: whether the ruleset's shape test is one :data:`_GATED` names
+        self.gated = False
+        self.gates = [_SeatGate() for _ in range(SEATS)]
         #: per seat, ``could_win`` on the discard whose window is closing (1 / 0; -1: not asked),
         #: read by the replay's scan of the same window
         self.asked = [-1] * SEATS
@@ -264,7 +305,8 @@ class ChanceTally:
         remembered until it changes: first which tiles may win it at all, by the ruleset's own
         quick no where it has one (``may_complete_with_one``), else by :func:`shape_gate`,
         which for most hands says "none" or names the few tiles that make a standard hand;
-        then the ruleset's shape test for a tile that may. The claim window asks about every
+        then the ruleset's shape test for a tile that may, unless the gate's tiles are its
+        answer (:meth:`new_state`). The claim window asks about every
         seat on every discard, twice in rulesets that scan it (the chances here, then the
         replay's scan for 过水 and declined wins). (Every ruleset's shape test reads the
         melds' number.)"""
@@ -272,8 +314,11 @@ class ChanceTally:
         if self.shape_versions[y] != st.version or self.shape_melds[y] != len(st.melds):
             self.new_state(replay, y)
         waits = self.shape_waits[y]
-        if waits == 0 or (waits != ASK and not waits >> t & 1):
-            return False
+        if waits != ASK:
+            if not waits >> t & 1:
+                return False
+            if waits & _EXACT:
+                return True  # a standard hand of the right size: the ruleset's test says so too
         answers = self.shape_answers[y]
         known = answers.get(t)
         if known is not None:
@@ -286,18 +331,41 @@ class ChanceTally:
         return won
 
     def new_state(self, replay: HandReplay, y: int) -> None:
-        """Seat ``y``'s hand or melds changed: which tiles may win it now (:meth:`shape_wins`)."""
+        """Seat ``y``'s hand or melds changed: which tiles may win it now (:meth:`shape_wins`).
+        In a ruleset whose shape test is a standard hand or the special shapes :func:`shape_gate`
+        asks about (:data:`_GATED`), a standing hand of 13 tiles less three a meld that the gate
+        names tiles for wins on exactly those (marked :data:`_EXACT`): the shape test is not asked."""
         st = replay.seats[y]
         rs = replay.rs
         own = self.own_quick_no
         if own is None:
             own = self.own_quick_no = type(rs).may_complete_with_one is not Ruleset.may_complete_with_one
+            self.gated = not own and type(rs).is_complete in _GATED
+        n_melds = len(st.melds)
         if own:
             waits = ASK if rs.may_complete_with_one(tuple(st.hand), st.melds, st.wilds) else 0
+        elif st.off_keys or st.flowers_held or st.wilds and _holds_wild(st.hand, st.wilds):
+            waits = ASK  # a count beyond the keys, flowers or wild tiles in hand: no quick answer
         else:  # the shapes every ruleset without a quick no of its own knows (MCR, Guangdong)
-            waits = shape_gate(st.hand, len(st.melds), st.wilds)
+            g = self.gates[y]  # the suits' entries of the seat's last state: a draw and a discard change one or two
+            km, kp, ks, kz = st.key_m, st.key_p, st.key_s, st.key_z
+            if km != g.km:
+                g.km = km
+                g.m = _FACTS.get(km) or _suit_facts(km)
+            if kp != g.kp:
+                g.kp = kp
+                g.p = _FACTS.get(kp) or _suit_facts(kp)
+            if ks != g.ks:
+                g.ks = ks
+                g.s = _FACTS.get(ks) or _suit_facts(ks)
+            if kz != g.kz:
+                g.kz = kz
+                g.z = _FACTS.get(kz) or _suit_facts(kz)
+            waits = _gate_of_facts(g.m, g.p, g.s, g.z, km, kp, ks, kz, n_melds)
+            if waits > 0 and self.gated and st.size == 13 - 3 * n_melds:
+                waits |= _EXACT
         self.shape_versions[y] = st.version
-        self.shape_melds[y] = len(st.melds)
+        self.shape_melds[y] = n_melds
         self.shape_waits[y] = waits
         if waits != 0:
             self.shape_answers[y] = {}
@@ -348,10 +416,25 @@ class ChanceTally:
         return Chances(*(tuple(c) for c in self.counts))
 
 
+def _holds_wild(hand: list[int], wilds: frozenset[int]) -> bool:
+    for w in wilds:
+        if hand[w]:
+            return True
+    return False
+
+
+#: the shape tests that are a standard hand (4 sets less one a meld, and a pair) or one of the
+#: special shapes :func:`shape_gate` asks about, tested standard first: a tile the gate names for
+#: a hand of the right size wins by them without asking (checked: tests/test_speed_paths.py)
+_GATED = (MCR.is_complete, Guangdong.is_complete)
+#: :meth:`ChanceTally.new_state`'s mark on a mask that is the shape test's answer (above every tile's bit)
+_EXACT = 1 << T.N_TILES
+
 _NONE: frozenset[int] = frozenset()
 #: the seats after each discarder, in turn order
 _OTHERS = tuple(tuple((d + k) % SEATS for k in range(1, SEATS)) for d in range(SEATS))
 _NO_CLAIMS: frozenset[tuple[int, str]] = frozenset()
 
 
-__all__ = ["ASK", "CALL", "WIN", "ChanceTally", "Chances", "may_complete", "shape_gate"]
+__all__ = ["ASK", "CALL", "HONOURS_EMPTY", "KEY_SHIFT", "WIN", "ChanceTally", "Chances", "gate_of_keys", "may_complete",
+           "shape_gate"]

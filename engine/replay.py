@@ -21,7 +21,7 @@ from typing import Final, NamedTuple, cast
 
 from mahjong_audit.engine import seabed as SB
 from mahjong_audit.engine import tiles as T
-from mahjong_audit.engine.chances import ChanceTally
+from mahjong_audit.engine.chances import HONOURS_EMPTY, KEY_SHIFT, ChanceTally
 from mahjong_audit.engine.findings import Finding, Severity
 from mahjong_audit.engine.hand import (
     Meld,
@@ -84,11 +84,35 @@ class SeatState:
 
     size: int = 0  # sum(hand), kept up to date by add() so the per-event count check is O(1)
     version: int = 0  # bumped by every add(): the win-shape answers are cached per state (ChanceTally.shape_wins)
+    # the hand's four suit keys as the claim chances' shape gate reads them (chances.KEY_SHIFT), kept by add()
+    key_m: int = 0
+    key_p: int = 0
+    key_s: int = 0
+    key_z: int = HONOURS_EMPTY
+    off_keys: int = 0  # kinds whose count is below 0 or above 15: the keys then pack no hand
+    flowers_held: int = 0  # flower kinds with a count in hand (not 0)
 
     def add(self, t: int, n: int = 1) -> None:
-        self.hand[t] += n
+        c = self.hand[t]
+        self.hand[t] = c + n
         self.size += n
         self.version += 1
+        if t >= T.FLOWER0:
+            if (c == 0) != (c + n == 0):
+                self.flowers_held += 1 if c == 0 else -1
+            return
+        d = n << KEY_SHIFT[t]
+        if t < 9:
+            self.key_m += d
+        elif t < 18:
+            self.key_p += d
+        elif t < 27:
+            self.key_s += d
+        else:
+            self.key_z += d
+        c += n
+        if (c < 0 or c > 15) != (c - n < 0 or c - n > 15):
+            self.off_keys += 1 if c < 0 or c > 15 else -1
 
     def count(self) -> int:
         return self.size + 3 * len(self.melds)

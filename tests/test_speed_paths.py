@@ -294,8 +294,13 @@ def _old_specials(hand: list[int], n_melds: int, total: int) -> bool:
     held = sum(1 << t for t in range(34) if hand[t])
     pairs = sum(n // 2 for n in hand[:34])
     orphans = sum(1 << t for t in ORPHANS)
-    if n_melds == 0 and ((held & orphans).bit_count() >= 12 or held.bit_count() == total
-                         or pairs >= (total + 1) // 2 - 1):
+    if n_melds == 0 and ((held & orphans).bit_count() >= 12 or pairs >= (total + 1) // 2 - 1):
+        return True
+    # 全不靠 / 七星不靠: 13 distinct tiles, the suited ones all in one knitted pattern (the gate
+    # of the seventh round asked about any 13 distinct tiles)
+    suited = held & ((1 << 27) - 1)
+    if n_melds == 0 and total == 13 and held.bit_count() == total and \
+            any(not suited & ~sum(1 << t for t in p) for p in KNITTED):
         return True
     return any((held & sum(1 << t for t in p)).bit_count() >= 8 for p in KNITTED)
 
