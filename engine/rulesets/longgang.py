@@ -447,7 +447,7 @@ class Longgang(Ruleset):
         for s in range(4):
             sc = self.score_seat(end, s)
             out.extend(S.with_seat(sc.items, s))
-            out.extend(S.with_seat((S.ScoreItem("总胡数", sc.total, 1, "total"),), s))
+            out.append(S.ScoreItem("总胡数", sc.total, 1, "total", s))
         return tuple(out)
 
     @property
