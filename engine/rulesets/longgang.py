@@ -423,7 +423,7 @@ class Longgang(Ruleset):
     # --- money -------------------------------------------------------------------------
     def totals(self, end: HandEnd) -> tuple[int, int, int, int]:
         """Every seat's total 胡 (the winner's, the 陪家's; 0 for dead seats)."""
-        return tuple(self.score_seat(end, s).total for s in range(4))  # type: ignore[return-value]
+        return tuple(sc.total for sc in self.seat_scores(end))  # type: ignore[return-value]
 
     def settle(self, end: HandEnd) -> Settlement:
         """Chips (10 胡 = 1): losers pay the winner total (double with the dealer) + 跟胡数,
@@ -444,8 +444,7 @@ class Longgang(Ruleset):
         out: list = []
         if not end.wins:
             return ()
-        for s in range(4):
-            sc = self.score_seat(end, s)
+        for s, sc in enumerate(self.seat_scores(end)):
             out.extend(S.with_seat(sc.items, s))
             out.append(S.ScoreItem("总胡数", sc.total, 1, "total", s))
         return tuple(out)

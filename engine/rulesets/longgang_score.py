@@ -395,8 +395,8 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
                                  real - (win in w.real), zuo - (win == w.zuo), w.caishen_kind, n_sets,
                                  rules.eight_pairs and not sit.melds)
     robbing = sit.kong and not sit.self_drawn
-    copy_limits = copy_limits_of(sit.melds, sit.seat_wind, _natural(c, w.all),
-                                 rules.wild_beyond_fourth_copy == "any")
+    any_kind = rules.wild_beyond_fourth_copy == "any"
+    copy_limits = copy_limits_of(sit.melds, sit.seat_wind, _natural(c, w.all), any_kind)
     # Each reading is valued by its numbers alone (total, 台, 胡: what its Score says), the first
     # best in this order kept; only that one's items are built.
     best: tuple[tuple[int, int, int], _ReadingItems] | None = None
@@ -405,8 +405,8 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
         part = r.parts[r.win_idx]
         if robbing and not rules.wild_pair_robbing and part.kind == PAIR and part.wilds > 0:
             continue  # 单吊抢杠 with a 财神 as the pair's other tile (option)
-        if not R.within_copy_limits(r, copy_limits):
-            continue
+        if not any_kind and not R.within_copy_limits(r, copy_limits):
+            continue  # (with any_kind every limit is 99: no reading goes beyond)
         found = _reading_items(sit, r, rules, ctx, rows)
         key = _items_key(found)
         if best is None or key > best[0]:
@@ -929,8 +929,10 @@ def _kind_value(t: int, n: int, trips: int, seat_wind: int, swt: int, round_wind
                 rules: Rules) -> tuple[int, int]:
     """胡 and 台 of a 陪家's concealed kind ``t`` (``n`` natural tiles) made into ``trips``
     triplets, as :func:`score_other_placement` counts them (its triplets, an honour pair left)."""
-    hu = trips * SET_HU[("暗刻", is_big(t))]
-    tai = trips * _triplet_tai_value(t, swt, round_wind, w, rules)
+    hu = tai = 0
+    if trips:
+        hu = trips * SET_HU[("暗刻", is_big(t))]
+        tai = trips * _triplet_tai_value(t, swt, round_wind, w, rules)
     if n - 3 * trips == 2 and _honour_scoring(t, seat_wind):
         hu += PAIR_HU
     return hu, tai
