@@ -32,7 +32,8 @@ from types import ModuleType
 
 #: the modules compiled, in one mypyc group: the replay and what it calls on every event (the claim
 #: chances the collusion statistics read included), the
-#: MCR fan calculator and Longgang's scoring (the rulesets' classes stay Python: they are data)
+#: MCR fan calculator and Longgang's scoring, chips and abortive draws (the rulesets' classes stay
+#: Python: they are data)
 MODULES = (
     "mahjong_audit.engine.tiles",
     "mahjong_audit.engine.phases",
@@ -47,6 +48,8 @@ MODULES = (
     "mahjong_audit.engine.rulesets.mcr_scoring",
     "mahjong_audit.engine.rulesets.longgang_readings",
     "mahjong_audit.engine.rulesets.longgang_score",
+    "mahjong_audit.engine.rulesets.longgang_chips",
+    "mahjong_audit.engine.rulesets.longgang_draws",
 )
 #: the group's shared library, ``<GROUP>__mypyc`` (mypyc's naming), in the engine package
 GROUP = "mahjong_audit.engine.compiled"

@@ -236,6 +236,9 @@ SITUATION_FIELDS = MappingProxyType({
                                 "陪家", choices=("winner", *NON_WINNER_ROLES)),
 })
 
+#: hand states whose quick no a ruleset instance remembers (four seats, before and after a change)
+QUICK_NO_MEMO = 8
+
 #: 136 tiles: suits × 4, 东南西北 × 4, no 白板, 发 中 × 4, 春夏秋冬 once each, no 梅兰竹菊
 COPIES = (4,) * 27 + (4, 4, 4, 4, 0, 4, 4) + (1, 1, 1, 1) + (0, 0, 0, 0)
 
@@ -296,6 +299,9 @@ class Longgang(Ruleset):
         #: (the hand end, every seat's score at it): settle and seat_items both need all four,
         #: and a 陪家's best placement is a search (see :meth:`seat_scores`)
         self._seat_memo: tuple[HandEnd, tuple[Score, ...]] | None = None
+        #: the quick no's last answers: the replay asks it once per hand state for the claims, then
+        #: again for the same state as the hand before the seat's draw (:meth:`may_complete_with_one`)
+        self._quick_no: dict[tuple[tuple[int, ...], int, frozenset[int]], bool] = {}
 
     @property
     def dead_wall(self) -> int:  # type: ignore[override]
@@ -359,8 +365,17 @@ class Longgang(Ruleset):
         return S.complete(concealed, len(melds), wilds, self.rules)
 
     def may_complete_with_one(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:
-        """The hand with one wild more (see :func:`longgang_score.may_complete_with_one`)."""
-        return S.may_complete_with_one(counts, len(melds), wilds, self.rules)
+        """The hand with one wild more (see :func:`longgang_score.may_complete_with_one`), the answers
+        of the last few hand states remembered (half the calls ask one of them again)."""
+        key = (counts, len(melds), wilds)
+        memo = self._quick_no
+        known = memo.get(key)
+        if known is None:
+            known = S.may_complete_with_one(counts, len(melds), wilds, self.rules)
+            if len(memo) >= QUICK_NO_MEMO:
+                memo.clear()
+            memo[key] = known
+        return known
 
     def instant_win(self, concealed: Sequence[int], seat: int, dealer: int, indicator: int | None) -> bool:
         """三财神 (推土机): holding three 正财 wins at any moment, outside the turn too."""
@@ -423,7 +438,7 @@ class Longgang(Ruleset):
     # --- money -------------------------------------------------------------------------
     def totals(self, end: HandEnd) -> tuple[int, int, int, int]:
         """Every seat's total 胡 (the winner's, the 陪家's; 0 for dead seats)."""
-        return tuple(self.score_seat(end, s).total for s in range(4))  # type: ignore[return-value]
+        return tuple(sc.total for sc in self.seat_scores(end))  # type: ignore[return-value]
 
     def settle(self, end: HandEnd) -> Settlement:
         """Chips (10 胡 = 1): losers pay the winner total (double with the dealer) + 跟胡数,
@@ -444,10 +459,9 @@ class Longgang(Ruleset):
         out: list = []
         if not end.wins:
             return ()
-        for s in range(4):
-            sc = self.score_seat(end, s)
+        for s, sc in enumerate(self.seat_scores(end)):
             out.extend(S.with_seat(sc.items, s))
-            out.extend(S.with_seat((S.ScoreItem("总胡数", sc.total, 1, "total"),), s))
+            out.append(S.ScoreItem("总胡数", sc.total, 1, "total", s))
         return tuple(out)
 
     @property

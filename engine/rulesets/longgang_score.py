@@ -43,6 +43,8 @@ SET_HU = MappingProxyType({
     ("暗刻", False): 4, ("暗刻", True): 8,
     ("明刻", False): 2, ("明刻", True): 4,
 })
+#: the item name of each row of SET_HU: 暗杠大子, 明刻小子, …
+SET_NAMES = MappingProxyType({(name, big): f"{name}{'大子' if big else '小子'}" for name, big in SET_HU})
 #: a pair (将) of 中, 发 or the seat's own wind
 PAIR_HU = 2
 #: each flower set aside (补花)
@@ -248,7 +250,7 @@ def _meld_hu(m: Meld) -> tuple[str, int] | None:
         name = "明杠"
     else:
         name = "明刻"
-    return f"{name}{'大子' if big else '小子'}", SET_HU[(name, big)]
+    return SET_NAMES[(name, big)], SET_HU[(name, big)]
 
 
 def _honour_scoring(t: int | None, seat_wind: int) -> bool:
@@ -268,48 +270,40 @@ def complete(counts: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
 def _wins_with(c: Sequence[int], n_melds: int, wilds: frozenset[int], three_caishen: int, eight_pairs: bool,
                extra: int) -> bool:
     """:func:`complete` on 34 or 42 standing counts ``c`` with ``extra`` wilds more (0, or 1 for
-    :func:`may_complete_with_one`); the counts are read as they are (no copy unless a wild kind is
-    among the 34: then the natural counts, that kind emptied)."""
+    :func:`may_complete_with_one`). One pass over the wilds (held, 正财 held, the wild kinds among
+    the 34 emptied in a copy of the natural counts) and the tile count before any shape test:
+    both shapes (five sets and a pair, 八对半) hold 3 × sets + 2 tiles."""
     n = len(c)
     if n > T.FLOWER0 and any(c[T.FLOWER0:]):
-        for t in range(T.FLOWER0, T.N_TILES):
+        for t in range(T.FLOWER0, n):
             if c[t] and t not in wilds:
                 return False  # a flower held that should have been set aside
-    tiles, reals, kinds = _wild_plan(wilds, three_caishen)
-    w = 0
-    for t in tiles:
-        if t < n:
-            w += c[t]
-    real = 0
-    for t in reals:
-        if t < n:
+    nat = list(c[:34])  # the natural counts: the wild kinds emptied below
+    w = extra
+    real = extra  # 正财 held (with extra: the tile added may be a 正财)
+    flowers = 0  # wild flowers: two or more is 花财神, where every wild is a 正财
+    flowers_held = 0
+    for t in wilds:
+        if T.is_flower(t):
+            flowers += 1
+            if t < n:
+                flowers_held += c[t]
+        else:
             real += c[t]
-    if real + extra >= three_caishen:
-        return True  # (with extra: the tile added may be a 正财)
+            nat[t] = 0
+    w += real - extra + flowers_held
+    if three_caishen == 4 or flowers >= 2:
+        real += flowers_held
+    if real >= three_caishen:
+        return True
     n_sets = 5 - n_melds
     if n_sets < 0:
         return False
-    nat: Sequence[int] = c  # the shape tests read the first 34 counts
-    if kinds:
-        emptied = list(c[:34])
-        for t in kinds:
-            emptied[t] = 0
-        nat = emptied
-    w += extra
+    if sum(nat) + w != 3 * n_sets + 2:
+        return False
     if shape_complete(nat, n_sets, w):
         return True
     return eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w)
-
-
-@lru_cache(maxsize=256)
-def _wild_plan(wilds: frozenset[int], three_caishen: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """The seat's wild tiles, those of them counted as 正财 held for 三财神 (under 花财神 — two
-    flowers or more wild — or when 坐花 counts toward 三财神, ``three_caishen`` 4: every wild), and
-    the wild kinds among the 34; each sorted, once per set of wilds."""
-    every = three_caishen == 4 or sum(1 for t in wilds if T.is_flower(t)) >= 2
-    tiles = tuple(sorted(wilds))
-    return (tiles, tuple(t for t in tiles if every or not T.is_flower(t)),
-            tuple(t for t in tiles if not T.is_flower(t)))
 
 
 def _natural(c: Sequence[int], wilds: frozenset[int]) -> list[int]:
@@ -328,14 +322,14 @@ def may_complete_with_one(counts: tuple[int, ...], n_melds: int, wilds: frozense
     return _may_complete_with_one(counts, n_melds, wilds, rules.three_caishen, rules.eight_pairs)
 
 
-@lru_cache(maxsize=16384)
 def _may_complete_with_one(c: tuple[int, ...], n_melds: int, wilds: frozenset[int], three_caishen: int,
                            eight_pairs: bool) -> bool:
     """The test of :func:`complete` with one wild more: a wild may stand for any tile, so when
     the hand cannot win with it, no natural tile added wins either, nor a wild (which is that
-    wild), nor a flower the seat must set aside. Cached on the counts: a seat's hand is asked
-    about for every discard until it changes, and again as the hand before its draw
-    (tests/test_fast_exits.py checks it against :func:`complete` on every tile for random hands)."""
+    wild), nor a flower the seat must set aside. Not cached: the replay's claim chances ask it
+    once per state of a seat's hand (``ChanceTally.new_state``), and hashing 42 counts cost more
+    than the test (tests/test_fast_exits.py checks it against :func:`complete` on every tile for
+    random hands)."""
     return _wins_with(c, n_melds, wilds, three_caishen, eight_pairs, 1)
 
 
@@ -401,8 +395,8 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
                                  real - (win in w.real), zuo - (win == w.zuo), w.caishen_kind, n_sets,
                                  rules.eight_pairs and not sit.melds)
     robbing = sit.kong and not sit.self_drawn
-    copy_limits = copy_limits_of(sit.melds, sit.seat_wind, _natural(c, w.all),
-                                 rules.wild_beyond_fourth_copy == "any")
+    any_kind = rules.wild_beyond_fourth_copy == "any"
+    copy_limits = copy_limits_of(sit.melds, sit.seat_wind, _natural(c, w.all), any_kind)
     # Each reading is valued by its numbers alone (total, 台, 胡: what its Score says), the first
     # best in this order kept; only that one's items are built.
     best: tuple[tuple[int, int, int], _ReadingItems] | None = None
@@ -411,8 +405,8 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
         part = r.parts[r.win_idx]
         if robbing and not rules.wild_pair_robbing and part.kind == PAIR and part.wilds > 0:
             continue  # 单吊抢杠 with a 财神 as the pair's other tile (option)
-        if not R.within_copy_limits(r, copy_limits):
-            continue
+        if not any_kind and not R.within_copy_limits(r, copy_limits):
+            continue  # (with any_kind every limit is 99: no reading goes beyond)
         found = _reading_items(sit, r, rules, ctx, rows)
         key = _items_key(found)
         if best is None or key > best[0]:
@@ -755,7 +749,7 @@ def _reading_items(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerConte
             exposed = i == win_idx and not sit.self_drawn
             name = "明刻" if exposed else "暗刻"
             big = is_big(free)
-            hu.append((f"{name}{'大子' if big else '小子'}", SET_HU[(name, big)], "hu"))
+            hu.append((SET_NAMES[(name, big)], SET_HU[(name, big)], "hu"))
         elif p.kind == PAIR and _honour_scoring(p.tile, sit.seat_wind) and R.part_wilds(r, i, w.caishen_kind) < 2:
             hu.append(("将", PAIR_HU, "hu"))  # not for a pair of 财神/坐花 (二、三)a "不计将胡数")
     hu.extend(flower_items)
@@ -888,22 +882,31 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
         mh = _meld_hu(m)
         if mh:
             hu += mh[1]
-            tai += _tai_sum(_triplet_tai(m.first, swt, round_wind, w, rules))
+            tai += _triplet_tai_value(m.first, swt, round_wind, w, rules)
     for t in range(34):
         if nat[t]:
             kh, kt = _kind_value(t, nat[t], nat[t] // 3, seat_wind, swt, round_wind, w, rules)
             hu, tai = hu + kh, tai + kt
+    if len(placements) == 1 and wild_n == 0:
+        # no wild: the one placement, its 台 none of the wilds' (the loop below would find it)
+        return _other_score(c, nat, real, melds, flowers, seat_wind, w, rules, (), round_wind, 0)
     four = not w.flower_mode and all(T.FLOWER0 + k in flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
     zuo_tai = rules.non_winner_four_flowers_tai if four else TAI["坐花"]
     zuo_counts = rules.zuo_is_second_caishen or w.flower_mode
     best: tuple[int, int, int] | None = None
     best_at: tuple[tuple[tuple[int, int], ...], int] = ((), 0)
+    #: (胡, 台) a kind's change from its plain triplets to ``trips``, by kind × 16 + trips
+    grown: dict[int, tuple[int, int]] = {}
     for chosen in placements:
         p_hu, p_tai = hu, tai
         for t, trips in chosen:
-            oh, ot = _kind_value(t, nat[t], nat[t] // 3, seat_wind, swt, round_wind, w, rules)
-            nh, nt = _kind_value(t, nat[t], trips, seat_wind, swt, round_wind, w, rules)
-            p_hu, p_tai = p_hu + nh - oh, p_tai + nt - ot
+            key_t = t * 16 + trips
+            change = grown.get(key_t)
+            if change is None:
+                oh, ot = _kind_value(t, nat[t], nat[t] // 3, seat_wind, swt, round_wind, w, rules)
+                nh, nt = _kind_value(t, nat[t], trips, seat_wind, swt, round_wind, w, rules)
+                change = grown[key_t] = (nh - oh, nt - ot)
+            p_hu, p_tai = p_hu + change[0], p_tai + change[1]
         used = wild_cost(nat, chosen)
         if rules.non_winner_wild_choice == "best":
             splits = range(max(0, used - (wild_n - real)), min(real, used) + 1)
@@ -919,22 +922,20 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
                 best, best_at = key, (chosen, used_real)
     if best is None:
         return Score((), 0, details=(("hu", 0), ("tai", 0)))
-    return score_other_placement(concealed, melds, flowers, seat_wind, w, rules, best_at[0], round_wind, best_at[1])
+    return _other_score(c, nat, real, melds, flowers, seat_wind, w, rules, best_at[0], round_wind, best_at[1])
 
 
 def _kind_value(t: int, n: int, trips: int, seat_wind: int, swt: int, round_wind: int, w: Wilds,
                 rules: Rules) -> tuple[int, int]:
     """胡 and 台 of a 陪家's concealed kind ``t`` (``n`` natural tiles) made into ``trips``
     triplets, as :func:`score_other_placement` counts them (its triplets, an honour pair left)."""
-    hu = trips * SET_HU[("暗刻", is_big(t))]
-    tai = trips * _tai_sum(_triplet_tai(t, swt, round_wind, w, rules))
+    hu = tai = 0
+    if trips:
+        hu = trips * SET_HU[("暗刻", is_big(t))]
+        tai = trips * _triplet_tai_value(t, swt, round_wind, w, rules)
     if n - 3 * trips == 2 and _honour_scoring(t, seat_wind):
         hu += PAIR_HU
     return hu, tai
-
-
-def _tai_sum(items: list[tuple[str, int, str]]) -> int:
-    return sum(v for _, v, _u in items)
 
 
 def wild_cost(nat: Sequence[int], chosen: tuple[tuple[int, int], ...]) -> int:
@@ -948,8 +949,15 @@ def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowe
     """A 陪家's score with its wilds placed as ``chosen`` says (see :func:`other_placements`);
     ``used_real`` of them 正财, the rest 坐花 (default: the 正财 first, 三)f's example)."""
     c = T.counts(concealed)
-    real = sum(c[t] for t in w.real)
-    nat = _natural(c, w.all)
+    return _other_score(c, _natural(c, w.all), sum(c[t] for t in w.real), melds, flowers, seat_wind, w, rules,
+                        chosen, round_wind, used_real)
+
+
+def _other_score(c: Sequence[int], nat: Sequence[int], real: int, melds: Sequence[Meld], flowers: Sequence[int],
+                 seat_wind: int, w: Wilds, rules: Rules, chosen: tuple[tuple[int, int], ...], round_wind: int,
+                 used_real: int | None) -> Score:
+    """:func:`score_other_placement` on the seat's 42 counts ``c``, its natural counts ``nat``
+    and the ``real`` 正财 it holds."""
     swt = T.wind_tile(seat_wind)
     hu: list[tuple[str, int, str]] = []
     tai: list[tuple[str, int, str]] = []
@@ -965,10 +973,15 @@ def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowe
     used_zuo = used - used_real
     triplets = dict(chosen)
     for t in range(34):
+        if not nat[t] and t not in triplets:
+            continue
         n_trips = triplets.get(t, nat[t] // 3)
-        for _ in range(n_trips):
-            hu.append((f"暗刻{'大子' if is_big(t) else '小子'}", SET_HU[("暗刻", is_big(t))], "hu"))
-            tai.extend(_triplet_tai(t, swt, round_wind, w, rules))
+        if n_trips:
+            big = is_big(t)
+            row = _triplet_tai(t, swt, round_wind, w, rules)
+            for _ in range(n_trips):
+                hu.append((SET_NAMES[("暗刻", big)], SET_HU[("暗刻", big)], "hu"))
+                tai.extend(row)
         if nat[t] - 3 * n_trips == 2 and _honour_scoring(t, seat_wind):
             hu.append(("将", PAIR_HU, "hu"))
     if used_zuo:
@@ -979,19 +992,34 @@ def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowe
             tai.append(("坐花", TAI["坐花"], "tai"))
     if used_real + (used_zuo if rules.zuo_is_second_caishen or w.flower_mode else 0) >= 2:
         tai.append(("双财神", TAI["双财神"], "tai"))
-    hu_total = sum(v for _, v, _u in hu)
-    tai_total = sum(v for _, v, _u in tai)
+    hu_total = 0
+    for _, v, _u in hu:
+        hu_total += v
+    tai_total = 0
+    for _, v, _u in tai:
+        tai_total += v
     return Score(_items(hu + tai), ceil_cap(hu_total * 2 ** tai_total), details=(("hu", hu_total), ("tai", tai_total)))
 
 
-def _triplet_tai(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> list[tuple[str, int, str]]:
+def _triplet_tai_row(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> str | None:
+    """The 台 item a 陪家's triplet (or kong) of ``t`` scores: 字刻, 圈风刻 (option) or none."""
     if t == w.caishen_kind:
-        return []
+        return None
     if t in DRAGON_KINDS or t == swt:
-        return [("字刻", TAI["字刻"], "tai")]
+        return "字刻"
     if rules.round_wind_triplet_tai and t == T.wind_tile(round_wind):
-        return [("圈风刻", TAI["圈风刻"], "tai")]
-    return []
+        return "圈风刻"
+    return None
+
+
+def _triplet_tai(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> list[tuple[str, int, str]]:
+    name = _triplet_tai_row(t, swt, round_wind, w, rules)
+    return [] if name is None else [(name, TAI[name], "tai")]
+
+
+def _triplet_tai_value(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> int:
+    name = _triplet_tai_row(t, swt, round_wind, w, rules)
+    return 0 if name is None else TAI[name]
 
 
 def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4,) * 34,
@@ -1008,6 +1036,8 @@ def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4
     two natural tiles (``m ≤ n // 2``).
     Returns the (kind, m) choices that differ from the plain ``n // 3`` (∅ first)."""
     out: list[tuple[tuple[int, int], ...]] = [()]
+    if budget <= 0:
+        return out  # every triplet beyond the plain ones takes a wild
     for t in range(34):
         n = nat[t]
         if not n:
