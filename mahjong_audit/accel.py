@@ -31,8 +31,11 @@ from pathlib import Path
 from types import ModuleType
 
 #: the modules compiled, in one mypyc group: the replay and what it calls on every event (the claim
-#: chances the collusion statistics read included), the
-#: MCR fan calculator and Longgang's scoring (the rulesets' classes stay Python: they are data)
+#: chances the collusion statistics read included), what the audit builds of every hand (its
+#: facts, findings, the ruleset's hand end and settlement), the Ruleset base and the MCR and 广东
+#: rulesets (their shape tests run in every what-if), the MCR fan calculator and Longgang's scoring.
+#: The Ruleset base allows interpreted subclasses: a ruleset module left out (longgang.py) and a
+#: test's subclass derive from it.
 MODULES = (
     "mahjong_audit.engine.tiles",
     "mahjong_audit.engine.phases",
@@ -40,11 +43,17 @@ MODULES = (
     "mahjong_audit.engine.decompose",
     "mahjong_audit.engine.seabed",
     "mahjong_audit.engine.situation_check",
+    "mahjong_audit.engine.findings",
+    "mahjong_audit.engine.ruleset",
     "mahjong_audit.engine.replay",
     "mahjong_audit.engine.chances",
+    "mahjong_audit.engine.result",
     "mahjong_audit.engine.audit",
+    "mahjong_audit.engine.rulesets.mcr",
     "mahjong_audit.engine.rulesets.mcr_readings",
     "mahjong_audit.engine.rulesets.mcr_scoring",
+    "mahjong_audit.engine.rulesets.guangdong_fans",
+    "mahjong_audit.engine.rulesets.guangdong",
     "mahjong_audit.engine.rulesets.longgang_readings",
     "mahjong_audit.engine.rulesets.longgang_score",
 )

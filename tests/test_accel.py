@@ -52,7 +52,7 @@ def test_a_compiled_file_of_a_module_not_listed_makes_the_build_stale(fake_build
     """A file left by a build of a longer module list would import a shared library that
     lacks its module."""
     fake_build.write_text("\n".join(accel.manifest_lines()) + "\n", encoding="utf-8")
-    monkeypatch.setattr(accel, "compiled_modules", lambda: set(accel.MODULES) | {"mahjong_audit.engine.result"})
+    monkeypatch.setattr(accel, "compiled_modules", lambda: set(accel.MODULES) | {"mahjong_audit.engine.calibration"})
     kind, why = accel.state()
     assert kind == "stale" and "module list" in why
 
