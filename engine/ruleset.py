@@ -13,7 +13,17 @@ import functools
 import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, Union, get_args, get_origin, get_type_hints
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Final,
+    Literal,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.errors import InvalidData
@@ -497,5 +507,6 @@ def not_a_win(message: str) -> NotAWin:
 
 
 __all__ = [
-    "DiscardContext", "HandEnd", "OptionError", "Ruleset", "SeatEnd", "Settlement", "T", "WinEnd", "not_a_win",
+    "DiscardContext", "HandEnd", "OptionError", "Ruleset", "SeatEnd", "Settlement", "T", "WinEnd", "mypyc_attr",
+    "not_a_win",
 ]

@@ -118,7 +118,7 @@ def test_the_source_finder_finds_only_the_compiled_modules_sources():
     spec = accel._FINDER.find_spec("mahjong_audit.engine.replay")
     assert spec is not None and spec.origin == str(accel.source_path("mahjong_audit.engine.replay"))
     assert spec.origin.endswith("replay.py")
-    assert accel._FINDER.find_spec("mahjong_audit.engine.rulesets.mcr") is None
+    assert accel._FINDER.find_spec("mahjong_audit.engine.calibration") is None
 
 
 def test_every_compiled_module_has_its_source():

@@ -43,7 +43,7 @@ from mahjong_audit.engine.decompose import (
     is_thirteen_orphans,
 )
 from mahjong_audit.engine.hand import Meld, NotAWin, Score, ScoreItem, WinSituation
-from mahjong_audit.engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
+from mahjong_audit.engine.ruleset import HandEnd, OptionError, Ruleset, Settlement, mypyc_attr
 from mahjong_audit.engine.rulesets import guangdong_fans as F
 from mahjong_audit.engine.situation_check import FieldSpec
 
@@ -153,6 +153,7 @@ def _tile_facts(counts: Sequence[int]) -> _TileFacts:
     return _TileFacts(suits, not simples, honours, any(counts[t] for t in TERMINALS))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test's subclass may wrap its methods
 class Guangdong(Ruleset):
     name = "guangdong"
     Options = GuangdongOptions

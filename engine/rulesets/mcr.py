@@ -16,7 +16,7 @@ from typing import Any, Final, Literal
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.decompose import is_complete, is_seven_pairs, is_thirteen_orphans
 from mahjong_audit.engine.hand import Meld, Score, WinSituation
-from mahjong_audit.engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
+from mahjong_audit.engine.ruleset import HandEnd, OptionError, Ruleset, Settlement, mypyc_attr
 from mahjong_audit.engine.situation_check import FieldSpec
 
 ORPHANS: Final = T.TERMINALS_AND_HONOURS
@@ -185,6 +185,7 @@ def knitted_shape(counts: Sequence[int], n_melds: int) -> bool:
     return False
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test's subclass may wrap its methods
 class MCR(Ruleset):
     name = "mcr"
     Options = MCROptions
