@@ -14,7 +14,6 @@ import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import (
-    TYPE_CHECKING,
     Any,
     ClassVar,
     Final,
@@ -30,10 +29,10 @@ from mahjong_audit.engine.errors import InvalidData
 from mahjong_audit.engine.hand import Meld, NotAWin, Score, ScoreItem, WinSituation
 from mahjong_audit.engine.situation_check import FieldSpec
 
-if TYPE_CHECKING:
+try:  # mypyc reads the decorator at compile time; a plain install need not have mypy_extensions
     from mypy_extensions import mypyc_attr
-else:  # mypyc reads the decorator at compile time; mypy_extensions is not a dependency of a plain install
-    def mypyc_attr(**_: object) -> Any:
+except ImportError:
+    def mypyc_attr(*_: object, **__: object) -> Any:  # type: ignore[misc]
         return lambda cls: cls
 
 
