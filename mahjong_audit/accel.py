@@ -32,10 +32,10 @@ from types import ModuleType
 
 #: the modules compiled, in one mypyc group: the replay and what it calls on every event (the claim
 #: chances the collusion statistics read included), what the audit builds of every hand (its
-#: facts, findings, the ruleset's hand end and settlement), the Ruleset base and the MCR and 广东
-#: rulesets (their shape tests run in every what-if), the MCR fan calculator and Longgang's scoring.
-#: The Ruleset base allows interpreted subclasses: a ruleset module left out (longgang.py) and a
-#: test's subclass derive from it.
+#: facts, findings, the ruleset's hand end and settlement), the Ruleset base, the MCR fan calculator
+#: and Longgang's scoring. The Ruleset base allows interpreted subclasses: the rulesets' modules
+#: stay Python (compiled, their frozen Options dataclasses lose the Literal hints that option
+#: parsing, the rules tables and the re-checks read) and tests' subclasses derive from it.
 MODULES = (
     "mahjong_audit.engine.tiles",
     "mahjong_audit.engine.phases",
@@ -49,11 +49,8 @@ MODULES = (
     "mahjong_audit.engine.chances",
     "mahjong_audit.engine.result",
     "mahjong_audit.engine.audit",
-    "mahjong_audit.engine.rulesets.mcr",
     "mahjong_audit.engine.rulesets.mcr_readings",
     "mahjong_audit.engine.rulesets.mcr_scoring",
-    "mahjong_audit.engine.rulesets.guangdong_fans",
-    "mahjong_audit.engine.rulesets.guangdong",
     "mahjong_audit.engine.rulesets.longgang_readings",
     "mahjong_audit.engine.rulesets.longgang_score",
 )
