@@ -23,6 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
+
+from mahjong_audit.engine.tiles import TERMINALS_AND_HONOURS
 
 SEQ, TRIPLET, PAIR = "seq", "triplet", "pair"
 
@@ -281,3 +284,19 @@ def is_seven_pairs(counts: Sequence[int], wilds: int = 0, pairs: int = 7) -> boo
         return False
     singles = sum(n % 2 for n in counts[:34])
     return singles <= wilds
+
+
+_ORPHANS: Final = TERMINALS_AND_HONOURS
+
+
+def is_thirteen_orphans(counts: Sequence[int]) -> bool:
+    """十三幺: 14 tiles of the 34 kinds, every terminal and honour among them, nothing else."""
+    if sum(counts[:34]) != 14:
+        return False
+    held = 0
+    for t in _ORPHANS:
+        n: int = counts[t]
+        if n < 1:
+            return False
+        held += n
+    return held == 14

@@ -297,11 +297,25 @@ def effective_options(ruleset: str, game_options: Mapping[str, Any] | None,
     return merged
 
 
+#: :func:`readings_json`'s answers by the parsed options object (immutable, and shared by every game
+#: that carries the same options: ``Ruleset.parse_options``), each kept with its object
+_READINGS: dict[tuple[str, int], tuple[Any, str]] = {}
+_READINGS_MAX = 1024
+
+
 def readings_json(ruleset: str, options: Any) -> str:
     """:func:`differing_from_defaults` as compact JSON text with sorted keys (``games.readings``):
-    ``{}`` for a game audited under the defaults."""
-    return json.dumps(differing_from_defaults(ruleset, options), ensure_ascii=False, sort_keys=True,
+    ``{}`` for a game audited under the defaults. Worked out once per options object (every game
+    asks)."""
+    key = (ruleset, id(options))
+    hit = _READINGS.get(key)
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    text = json.dumps(differing_from_defaults(ruleset, options), ensure_ascii=False, sort_keys=True,
                       separators=(",", ":"))
+    if len(_READINGS) < _READINGS_MAX:
+        _READINGS[key] = (options, text)
+    return text
 
 
 def differing_from_defaults(ruleset: str, options: Any) -> dict[str, object]:

@@ -13,12 +13,27 @@ import functools
 import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
+from typing import (
+    Any,
+    ClassVar,
+    Final,
+    Literal,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.errors import InvalidData
-from mahjong_audit.engine.hand import Meld, NotAWin, Score, WinSituation
+from mahjong_audit.engine.hand import Meld, NotAWin, Score, ScoreItem, WinSituation
 from mahjong_audit.engine.situation_check import FieldSpec
+
+try:  # mypyc reads the decorator at compile time; a plain install need not have mypy_extensions
+    from mypy_extensions import mypyc_attr
+except ImportError:
+    def mypyc_attr(*_: object, **__: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
 
 
 class OptionError(InvalidData):
@@ -163,8 +178,8 @@ def _coerce(name: str, value: Any, hint: Any) -> Any:
     return value
 
 
-_PARSED_OPTIONS: dict[tuple[type, str], Any] = {}
-_PARSED_OPTIONS_MAX = 1024
+_PARSED_OPTIONS: Final[dict[tuple[type, str], Any]] = {}
+_PARSED_OPTIONS_MAX: Final = 1024
 
 
 def _plain(v: Any) -> bool:
@@ -191,8 +206,12 @@ def _option_hints(options_cls: type) -> dict[str, Any]:
     return get_type_hints(options_cls)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Ruleset:
-    """Base class. Subclasses set the class attributes and implement the scoring hooks."""
+    """Base class. Subclasses set the class attributes and implement the scoring hooks.
+
+    Compiled with the engine (mahjong_audit/accel.py): a ruleset module left interpreted, or a
+    test's subclass, may still derive from it."""
 
     name: ClassVar[str]
     Options: ClassVar[type]  # a frozen dataclass; its defaults are the documented defaults
@@ -245,7 +264,7 @@ class Ruleset:
     def __init__(self, options: Any = None):
         if options is None or isinstance(options, Mapping):
             options = self.parse_options(options or {})
-        self.options = options
+        self.options: Any = options
 
     # --- options -----------------------------------------------------------------------
     @classmethod
@@ -417,7 +436,9 @@ class Ruleset:
         """Scoring items of every seat (winner and others) for the hand_scores table."""
         out: list = []
         for w in end.wins:
-            out.extend(dataclasses.replace(i, seat=w.seat) for i in w.score.items)
+            seat: int = w.seat
+            for i in w.score.items:
+                out.append(ScoreItem(i.name, i.value, i.count, i.unit, seat))
         return tuple(out)
 
     def false_win_penalty(self, seat: int, dealer: int) -> tuple[int, int, int, int]:
@@ -465,19 +486,19 @@ class Ruleset:
         """(items equal, total equal) comparing a recorded score object with ours.
         Rulesets override to compare their own fields."""
         items_ok = True
-        if getattr(recorded, "fans", None) is not None:
-            rec = sorted((str(f[0]), int(f[1]) * (int(f[2]) if len(f) > 2 else 1)) for f in recorded.fans)
-            ours = sorted((i.name, i.value * i.count) for i in score.items)
-            items_ok = _merge(rec) == _merge(ours)
-        total_ok = recorded.total is None or recorded.total == score.total
+        fans = getattr(recorded, "fans", None)
+        if fans is not None:
+            rec: dict[str, int] = {}
+            for f in fans:
+                name = str(f[0])
+                rec[name] = rec.get(name, 0) + int(f[1]) * (int(f[2]) if len(f) > 2 else 1)
+            ours: dict[str, int] = {}
+            for i in score.items:
+                ours[i.name] = ours.get(i.name, 0) + i.value * i.count
+            items_ok = sorted(rec.items()) == sorted(ours.items())
+        total = recorded.total
+        total_ok = total is None or total == score.total
         return items_ok, total_ok
-
-
-def _merge(pairs: list[tuple[str, int]]) -> list[tuple[str, int]]:
-    acc: dict[str, int] = {}
-    for n, v in pairs:
-        acc[n] = acc.get(n, 0) + v
-    return sorted(acc.items())
 
 
 def not_a_win(message: str) -> NotAWin:
@@ -485,5 +506,6 @@ def not_a_win(message: str) -> NotAWin:
 
 
 __all__ = [
-    "DiscardContext", "HandEnd", "OptionError", "Ruleset", "SeatEnd", "Settlement", "T", "WinEnd", "not_a_win",
+    "DiscardContext", "HandEnd", "OptionError", "Ruleset", "SeatEnd", "Settlement", "T", "WinEnd", "mypyc_attr",
+    "not_a_win",
 ]

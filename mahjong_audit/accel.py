@@ -31,9 +31,11 @@ from pathlib import Path
 from types import ModuleType
 
 #: the modules compiled, in one mypyc group: the replay and what it calls on every event (the claim
-#: chances the collusion statistics read included), the
-#: MCR fan calculator and Longgang's scoring, chips and abortive draws (the rulesets' classes stay
-#: Python: they are data)
+#: chances the collusion statistics read included), what the audit builds of every hand (its
+#: facts, findings, the ruleset's hand end and settlement), the Ruleset base, the MCR fan calculator
+#: and Longgang's scoring, chips and abortive draws. The Ruleset base allows interpreted subclasses:
+#: the rulesets' modules stay Python (compiled, their frozen Options dataclasses lose the Literal
+#: hints that option parsing, the rules tables and the re-checks read) and tests' subclasses derive from it.
 MODULES = (
     "mahjong_audit.engine.tiles",
     "mahjong_audit.engine.phases",
@@ -41,8 +43,11 @@ MODULES = (
     "mahjong_audit.engine.decompose",
     "mahjong_audit.engine.seabed",
     "mahjong_audit.engine.situation_check",
+    "mahjong_audit.engine.findings",
+    "mahjong_audit.engine.ruleset",
     "mahjong_audit.engine.replay",
     "mahjong_audit.engine.chances",
+    "mahjong_audit.engine.result",
     "mahjong_audit.engine.audit",
     "mahjong_audit.engine.rulesets.mcr_readings",
     "mahjong_audit.engine.rulesets.mcr_scoring",

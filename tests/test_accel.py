@@ -52,7 +52,7 @@ def test_a_compiled_file_of_a_module_not_listed_makes_the_build_stale(fake_build
     """A file left by a build of a longer module list would import a shared library that
     lacks its module."""
     fake_build.write_text("\n".join(accel.manifest_lines()) + "\n", encoding="utf-8")
-    monkeypatch.setattr(accel, "compiled_modules", lambda: set(accel.MODULES) | {"mahjong_audit.engine.result"})
+    monkeypatch.setattr(accel, "compiled_modules", lambda: set(accel.MODULES) | {"mahjong_audit.engine.calibration"})
     kind, why = accel.state()
     assert kind == "stale" and "module list" in why
 
@@ -118,7 +118,7 @@ def test_the_source_finder_finds_only_the_compiled_modules_sources():
     spec = accel._FINDER.find_spec("mahjong_audit.engine.replay")
     assert spec is not None and spec.origin == str(accel.source_path("mahjong_audit.engine.replay"))
     assert spec.origin.endswith("replay.py")
-    assert accel._FINDER.find_spec("mahjong_audit.engine.rulesets.mcr") is None
+    assert accel._FINDER.find_spec("mahjong_audit.engine.calibration") is None
 
 
 def test_every_compiled_module_has_its_source():

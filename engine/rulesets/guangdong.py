@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.decompose import (
@@ -40,15 +40,16 @@ from mahjong_audit.engine.decompose import (
     decompositions,
     is_complete,
     is_seven_pairs,
+    is_thirteen_orphans,
 )
 from mahjong_audit.engine.hand import Meld, NotAWin, Score, ScoreItem, WinSituation
-from mahjong_audit.engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
+from mahjong_audit.engine.ruleset import HandEnd, OptionError, Ruleset, Settlement, mypyc_attr
 from mahjong_audit.engine.rulesets import guangdong_fans as F
 from mahjong_audit.engine.situation_check import FieldSpec
 
-ORPHANS = T.TERMINALS_AND_HONOURS
-TERMINALS = tuple(t for t in ORPHANS if T.is_terminal(t))
-NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+ORPHANS: Final = T.TERMINALS_AND_HONOURS
+TERMINALS: Final = tuple(t for t in ORPHANS if T.is_terminal(t))
+NINE_GATES: Final = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
 def _names(rows: Sequence[F.FanRow]) -> frozenset[str]:
@@ -152,6 +153,7 @@ def _tile_facts(counts: Sequence[int]) -> _TileFacts:
     return _TileFacts(suits, not simples, honours, any(counts[t] for t in TERMINALS))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test's subclass may wrap its methods
 class Guangdong(Ruleset):
     name = "guangdong"
     Options = GuangdongOptions
@@ -193,12 +195,17 @@ class Guangdong(Ruleset):
             return True
         if n == 0 and self._seven_pairs(counts):
             return True
-        return n == 0 and _thirteen_orphans(counts)
+        return n == 0 and is_thirteen_orphans(counts)
 
     def _seven_pairs(self, counts: Sequence[int]) -> bool:
         if not is_seven_pairs(counts):
             return False
-        return self.options.seven_pairs_four or all(c in (0, 2) for c in counts[:34])
+        if self.options.seven_pairs_four:
+            return True
+        for t in range(34):
+            if counts[t] not in (0, 2):
+                return False
+        return True
 
     def shapes(self, sit: WinSituation) -> list[_Shape]:
         return self._shapes(sit, T.counts(sit.full_concealed, 34))
@@ -216,7 +223,7 @@ class Guangdong(Ruleset):
             out.append(_Shape("standard", tuple(sorted(trips)), tuple(sorted(seqs)), pair))
         if n == 0 and self._seven_pairs(counts):
             out.append(_Shape("seven_pairs"))
-        if n == 0 and _thirteen_orphans(counts):
+        if n == 0 and is_thirteen_orphans(counts):
             out.append(_Shape("thirteen_orphans"))
         return out
 
@@ -389,11 +396,6 @@ class Guangdong(Ruleset):
         if drawn or dealer in winners:
             return dealer
         return (dealer + 1) % 4
-
-
-def _thirteen_orphans(counts: Sequence[int]) -> bool:
-    return sum(counts[:34]) == 14 and all(counts[t] >= 1 for t in ORPHANS) and \
-        sum(counts[t] for t in ORPHANS) == 14
 
 
 def _nine_gates(tiles: Sequence[int], win: int | None = None) -> bool:

@@ -11,20 +11,25 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Final, Literal
 
 from mahjong_audit.engine import tiles as T
-from mahjong_audit.engine.decompose import is_complete, is_seven_pairs
+from mahjong_audit.engine.decompose import is_complete, is_seven_pairs, is_thirteen_orphans
 from mahjong_audit.engine.hand import Meld, Score, WinSituation
-from mahjong_audit.engine.ruleset import HandEnd, OptionError, Ruleset, Settlement
+from mahjong_audit.engine.ruleset import HandEnd, OptionError, Ruleset, Settlement, mypyc_attr
 from mahjong_audit.engine.situation_check import FieldSpec
 
-ORPHANS = T.TERMINALS_AND_HONOURS
+ORPHANS: Final = T.TERMINALS_AND_HONOURS
 #: the six ways to lay 147 / 258 / 369 over the three suits (组合龙 / 全不靠)
-KNITTED = tuple(
+KNITTED: Final = tuple(
     frozenset(9 * suit + r for suit, start in zip(perm, (0, 1, 2), strict=True) for r in (start, start + 3, start + 6))
     for perm in permutations(range(3))
 )
+#: each of :data:`KNITTED` as its nine tiles in order, and as 34 flags: may a 全不靠 of that
+#: pattern hold this kind (one of its nine tiles, or an honour)
+_KNITTED_TILES: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(sorted(p)) for p in KNITTED)
+_KNITTED_ALLOWED: Final[tuple[tuple[bool, ...], ...]] = tuple(
+    tuple(t in p or t >= 27 for t in range(34)) for p in KNITTED)
 
 
 def _optional_fans() -> tuple[str, ...]:
@@ -128,8 +133,8 @@ def _fans_on(extra_fans: frozenset[str], variant: str) -> frozenset[str]:
     return extra_fans | mcr_fans.MINGXING if variant == "mingxing" else extra_fans
 
 
-_COPIES_WITH_FLOWERS = (4,) * 34 + (1,) * 8
-_COPIES_NO_FLOWERS = (4,) * 34 + (0,) * 8
+_COPIES_WITH_FLOWERS: Final = (4,) * 34 + (1,) * 8
+_COPIES_NO_FLOWERS: Final = (4,) * 34 + (0,) * 8
 
 
 @functools.cache
@@ -141,18 +146,11 @@ def _calculator() -> Callable[..., Score]:
     return score_mcr
 
 
-def _standard(counts: list[int], melds: int) -> bool:
-    return is_complete(counts, 4 - melds)
-
-
 def complete_counts(counts: Sequence[int], n_melds: int) -> bool:
     """Do these 34 per-kind counts (14 - 3 per meld tiles) form an MCR winning shape?"""
-    if _standard(counts, n_melds):  # type: ignore[arg-type]
+    if is_complete(counts, 4 - n_melds):
         return True
-    if n_melds == 0 and is_seven_pairs(counts):  # type: ignore[arg-type]
-        return True
-    if n_melds == 0 and sum(counts) == 14 and all(counts[t] >= 1 for t in ORPHANS) and \
-            sum(counts[t] for t in ORPHANS) == 14:
+    if n_melds == 0 and (is_seven_pairs(counts) or is_thirteen_orphans(counts)):
         return True
     return n_melds <= 1 and knitted_shape(counts, n_melds)
 
@@ -160,12 +158,26 @@ def complete_counts(counts: Sequence[int], n_melds: int) -> bool:
 def knitted_shape(counts: Sequence[int], n_melds: int) -> bool:
     """全不靠 / 七星不靠 (14 distinct tiles from a knitted pattern + honours) or
     组合龙 + one set + pair."""
-    distinct = n_melds == 0 and sum(counts[:34]) == 14 and max(counts[:34]) <= 1  # the same for every pattern
-    for pattern in KNITTED:
-        if distinct and all(counts[t] == 0 or t in pattern or t >= 27 for t in range(34)):
-            return True
-        if all(counts[t] >= 1 for t in pattern):
-            rest = list(counts[:34])
+    c: list[int] = list(counts[:34])
+    distinct = n_melds == 0 and sum(c) == 14 and max(c) <= 1  # the same for every pattern
+    for p in range(len(_KNITTED_TILES)):
+        if distinct:
+            allowed = _KNITTED_ALLOWED[p]
+            fits = True
+            for t in range(34):
+                if c[t] != 0 and not allowed[t]:
+                    fits = False
+                    break
+            if fits:
+                return True
+        pattern = _KNITTED_TILES[p]
+        held = True
+        for t in pattern:
+            if c[t] < 1:
+                held = False
+                break
+        if held:
+            rest = c.copy()
             for t in pattern:
                 rest[t] -= 1
             if is_complete(rest, 1 - n_melds):
@@ -173,6 +185,7 @@ def knitted_shape(counts: Sequence[int], n_melds: int) -> bool:
     return False
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test's subclass may wrap its methods
 class MCR(Ruleset):
     name = "mcr"
     Options = MCROptions
@@ -203,6 +216,11 @@ class MCR(Ruleset):
     def copies(self) -> tuple[int, ...]:
         return _COPIES_WITH_FLOWERS if self.options.flowers else _COPIES_NO_FLOWERS
 
+    def __init__(self, options: Any = None):
+        super().__init__(options)
+        #: the fan calculator with this game's options bound, built on the first win (:meth:`score_win`)
+        self._scorer: Callable[[WinSituation], Score] | None = None
+
     def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int] = frozenset()) -> bool:
         counts = T.counts(concealed, 34) if not isinstance(concealed, list) else concealed
         if len(counts) != 34:
@@ -210,16 +228,16 @@ class MCR(Ruleset):
         return complete_counts(counts, len(melds))
 
     def score_win(self, sit: WinSituation) -> Score:
-        return self._scorer(sit)
-
-    @functools.cached_property
-    def _scorer(self) -> Callable[[WinSituation], Score]:
         """The fan calculator with this ruleset's options bound, built on the first win (the
         options are immutable): a win costs one call, not reading six options."""
-        o = self.options
-        return functools.partial(_calculator(), values=o.values(), extra_fans=o.fans_on(), min_fan=o.min_fan,
-                                 knitted_waits=o.knitted_waits, optional_exclusions=o.optional_exclusions,
-                                 extras_in_minimum=o.extras_in_minimum)
+        scorer = self._scorer
+        if scorer is None:
+            o = self.options
+            scorer = self._scorer = functools.partial(
+                _calculator(), values=o.values(), extra_fans=o.fans_on(), min_fan=o.min_fan,
+                knitted_waits=o.knitted_waits, optional_exclusions=o.optional_exclusions,
+                extras_in_minimum=o.extras_in_minimum)
+        return scorer(sit)
 
     # --- 明星三缺一 (seed 002): the facts only the game knows ---------------------------------
     @property
