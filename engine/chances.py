@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.decompose import suit_least
+from mahjong_audit.engine.pickling import by_fields
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets.guangdong import Guangdong
 from mahjong_audit.engine.rulesets.mcr import KNITTED, MCR, ORPHANS
@@ -435,6 +436,8 @@ _NONE: frozenset[int] = frozenset()
 _OTHERS = tuple(tuple((d + k) % SEATS for k in range(1, SEATS)) for d in range(SEATS))
 _NO_CLAIMS: frozenset[tuple[int, str]] = frozenset()
 
+
+by_fields(Chances)
 
 __all__ = ["ASK", "CALL", "HONOURS_EMPTY", "KEY_SHIFT", "WIN", "ChanceTally", "Chances", "gate_of_keys", "may_complete",
            "shape_gate"]

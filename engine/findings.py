@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
+from mahjong_audit.engine.pickling import by_fields
+
 
 class Kind(StrEnum):
     INVALID_LOG = "invalid_log"
@@ -131,6 +133,9 @@ class Finding:
     def __post_init__(self) -> None:
         if self.code not in CODES:
             raise ValueError(f"unknown finding code {self.code!r}")
+
+
+by_fields(Finding)
 
 
 def markdown_table() -> str:

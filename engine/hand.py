@@ -12,6 +12,7 @@ from typing import Any
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.errors import InvalidData
+from mahjong_audit.engine.pickling import by_fields
 
 
 class MeldKind(StrEnum):
@@ -185,3 +186,5 @@ class NotAWin(InvalidData):
     def __init__(self, code: str, message: str):
         super().__init__(message)
         self.code = code
+
+by_fields(Meld, WinSituation, ScoreItem, Score)

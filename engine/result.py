@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from mahjong_audit.engine.chances import Chances
 from mahjong_audit.engine.findings import Finding
 from mahjong_audit.engine.hand import Score, ScoreItem
+from mahjong_audit.engine.pickling import by_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,3 +82,5 @@ class GameAudit:
     readings: str = field(default="{}", repr=False)
     profile: str = field(default="", repr=False)
     profile_sha256: str = field(default="", repr=False)
+
+by_fields(WinFacts, ChipFacts, HandFacts, GameAudit)

@@ -27,6 +27,7 @@ from typing import (
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.errors import InvalidData
 from mahjong_audit.engine.hand import Meld, NotAWin, Score, ScoreItem, WinSituation
+from mahjong_audit.engine.pickling import by_fields
 from mahjong_audit.engine.situation_check import FieldSpec
 
 try:  # mypyc reads the decorator at compile time; a plain install need not have mypy_extensions
@@ -504,6 +505,8 @@ class Ruleset:
 def not_a_win(message: str) -> NotAWin:
     return NotAWin("not_a_win", message)
 
+
+by_fields(SeatEnd, WinEnd, HandEnd, DiscardContext, TableView, Settlement)
 
 __all__ = [
     "DiscardContext", "HandEnd", "OptionError", "Ruleset", "SeatEnd", "Settlement", "T", "WinEnd", "mypyc_attr",

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NamedTuple
 
+from mahjong_audit.engine.pickling import by_fields
+
 CHIPS = MappingProxyType({"stake": 100, "table_fee": 5})
 #: 加筹 by the number of players: "五人来法此人加筹一局子（100子），四人来法此人加筹半局子（50子）"
 REBUY = MappingProxyType({4: 50, 5: 100})
@@ -224,3 +226,5 @@ class ChipLedger:
     def resync(self, recorded: Sequence[int]) -> None:
         """Go on from the recorded balances (after a finding, so one error is reported once)."""
         self.balances = list(recorded)
+
+by_fields(HandChips)
