@@ -96,17 +96,18 @@ def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
 def gate_of_keys(km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
     """:func:`shape_gate` of a hand without flowers or wild tiles, from its four suit keys
     (:func:`_suit_key`'s packing, as ``SeatState`` keeps them: :data:`KEY_SHIFT`)."""
-    m = _FACTS.get(km) or _suit_facts(km)
-    p = _FACTS.get(kp) or _suit_facts(kp)
-    s = _FACTS.get(ks) or _suit_facts(ks)
-    z = _FACTS.get(kz) or _suit_facts(kz)
-    return _gate_of_facts(m, p, s, z, km, kp, ks, kz, n_melds)
+    return _gate_of_facts(_facts(km), _facts(kp), _facts(ks), _facts(kz), km, kp, ks, kz, n_melds)
 
 
-def _gate_of_facts(m: _Facts, p: _Facts, s: _Facts, z: _Facts, km: int, kp: int, ks: int, kz: int,
-                   n_melds: int) -> int:
+def _facts(key: int) -> int:
+    """The :data:`_FACTS` entry of one suit's key (worked out on first sight)."""
+    f = _FACTS.get(key, -1)
+    return f if f >= 0 else _suit_facts(key)
+
+
+def _gate_of_facts(m: int, p: int, s: int, z: int, km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
     """:func:`gate_of_keys` with the four suits' :data:`_FACTS` entries looked up."""
-    v = m[0] + p[1] + s[2] + z[3]  # the four suits' numbers, summed field by field (_pack)
+    v = (m + p + s + z) & _SUMS  # the four suits' numbers, summed field by field (_pack)
     if v >> _BIG:
         return ASK  # a suit of more tiles than a field holds (no real hand)
     total = v & 255
@@ -114,29 +115,32 @@ def _gate_of_facts(m: _Facts, p: _Facts, s: _Facts, z: _Facts, km: int, kp: int,
         if n_melds == 0 and (v >> _ENDS & 255 >= 12 or v >> _PAIRS & 255 >= (total + 1) // 2 - 1):
             return ASK  # thirteen orphans, seven pairs
         if n_melds == 0 and total == 13 and v >> _KINDS & 255 == total:  # 13 distinct tiles: 全不靠 / 七星不靠
-            suited = m[_HELD] | p[_HELD] << 9 | s[_HELD] << 18
+            suited = m >> _HELD | p >> _HELD << 9 | s >> _HELD << 18
             for mask in _KNITTED_MASKS:
                 if not suited & ~mask:
                     return ASK  # every suited tile in one knitted pattern
         if v >> _KNIT & 255 >= 8:  # a bound: no knitted pattern holds more of its kinds
-            held = m[_HELD] | p[_HELD] << 9 | s[_HELD] << 18 | z[_HELD] << 27
+            held = m >> _HELD | p >> _HELD << 9 | s >> _HELD << 18 | z >> _HELD << 27
             for mask in _KNITTED_MASKS:
                 if (held & mask).bit_count() >= 8:
                     return ASK  # 组合龙
     if total % 3 != 1:
         return 0  # one tile more makes no number of sets and a pair
-    pick = _COMBINE[v >> _CLASSES & 255]
+    pick = _COMBINE[(m >> _CLASSES & 3) << 6 | (p >> _CLASSES & 3) << 4 | (s >> _CLASSES & 3) << 2
+                    | z >> _CLASSES & 3]
     if not pick:
         return 0
     waits = 0
     for k in range(4):  # only a hand one tile from a standard one gets here: the suits' waits, once each
         if pick >> k & 1 or pick >> (k + 4) & 1:
             key = km if k == 0 else kp if k == 1 else ks if k == 2 else kz
-            ws = _WAITS.get(key) or _suit_waits(key)
+            ws = _WAITS.get(key, -1)
+            if ws < 0:
+                ws = _suit_waits(key)
             if pick >> k & 1:
-                waits |= ws[0] << 9 * k
+                waits |= (ws & 511) << 9 * k
             if pick >> (k + 4) & 1:
-                waits |= ws[1] << 9 * k
+                waits |= (ws >> 9) << 9 * k
     return waits
 
 
@@ -154,11 +158,9 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
 
 #: the per-suit answers of :func:`shape_gate`, by the suit's counts packed four bits a kind
 #: (the first kind highest; the honours' key marked by :data:`_HONOUR_KEY`): the suit's numbers
-#: packed as :func:`_pack` does, once for each place of a suit in the hand (the characters'
-#: first), then the kinds held (``_HELD``; bit per kind). A cache, filled as suits are met.
-_Facts = tuple[int, int, int, int, int]
-_FACTS: dict[int, _Facts] = {}
-_HELD = 4
+#: in one int as :func:`_pack` packs them (the same for every place of a suit in the hand). A
+#: cache, filled as suits are met.
+_FACTS: dict[int, int] = {}
 _HONOUR_KEY = 1 << 9  # shifted with the honours' 7 counts, bit 37: above every suit's 36 bits
 #: a tile's count's place in its suit's key (bits from the right; kinds 0..33): a key is the sum of
 #: ``count << KEY_SHIFT[t]`` over its suit's kinds (plus :data:`HONOURS_EMPTY` for the honours'), so a
@@ -167,22 +169,25 @@ KEY_SHIFT = tuple(4 * (8 - t % 9) if t < 27 else 4 * (33 - t) for t in range(34)
 #: the honours' key of no honours (their mark, :data:`_HONOUR_KEY`, above the 7 counts)
 HONOURS_EMPTY = _HONOUR_KEY << 28
 #: by the same keys, the kinds whose one tile more uses the suit up in sets without the pair
-#: and with it (bit per kind): asked only of the suits of a hand one tile from a standard one,
-#: so worked out only for those (each costs a decomposition per kind)
-_WAITS: dict[int, tuple[int, int]] = {}
-#: the fields of a packed entry, 8 bits each (the suits' sums stay below 256): tiles, pairs,
-#: kinds held, terminal or honour kinds held, the most kinds of one knitted row (147, 258 or
-#: 369), then the suit's two bits "used up in sets alone" (1) and "in sets and the pair" (2)
-#: at its place (the characters' highest); :data:`_BIG` set: more tiles than a field holds
-_PAIRS, _KINDS, _ENDS, _KNIT, _CLASSES, _BIG = 8, 16, 24, 32, 40, 48
+#: (bits 0..8, bit per kind) and with it (bits 9..17): asked only of the suits of a hand one tile
+#: from a standard one, so worked out only for those (each costs a decomposition per kind)
+_WAITS: dict[int, int] = {}
+#: the fields of a packed entry: 8 bits each (the four suits' sums stay below 256) for the tiles,
+#: pairs, kinds held, terminal or honour kinds held and the most kinds of one knitted row (147,
+#: 258 or 369); three bits that count the suits of more tiles than a field holds (:data:`_BIG`,
+#: no real hand); the fields up to there add up over the four suits (:data:`_SUMS`). Above them,
+#: read per suit: its two bits "used up in sets alone" (1) and "in sets and the pair" (2)
+#: (:data:`_CLASSES`), then the kinds held (:data:`_HELD`, bit per kind)
+_PAIRS, _KINDS, _ENDS, _KNIT, _BIG, _CLASSES, _HELD = 8, 16, 24, 32, 40, 43, 45
+_SUMS = (1 << _CLASSES) - 1
 
 
-def _pack(tiles: int, pairs: int, kinds: int, ends: int, knit: int, classes: int, place: int) -> int:
+def _pack(tiles: int, pairs: int, kinds: int, ends: int, knit: int, classes: int, held: int) -> int:
     """One suit's numbers in one int, so that the four suits' entries add up field by field."""
     if tiles > 63:
         return 1 << _BIG
-    return (tiles | pairs << _PAIRS | kinds << _KINDS | ends << _ENDS | knit << _KNIT
-            | classes << (_CLASSES + 2 * (3 - place)))
+    return (tiles | pairs << _PAIRS | kinds << _KINDS | ends << _ENDS | knit << _KNIT | classes << _CLASSES
+            | held << _HELD)
 
 
 def _suit_key(hand: list[int], start: int, key: int) -> int:
@@ -203,7 +208,7 @@ def _suit_counts(key: int) -> tuple[bool, list[int]]:
     return honour, [key >> 4 * (n - 1 - r) & 15 for r in range(n)]
 
 
-def _suit_facts(key: int) -> tuple[int, int, int, int, int]:
+def _suit_facts(key: int) -> int:
     """The entry of :data:`_FACTS` for one suit's counts (built on first sight)."""
     honour, counts = _suit_counts(key)
     m0, m1 = suit_least(counts, honour)
@@ -216,14 +221,12 @@ def _suit_facts(key: int) -> tuple[int, int, int, int, int]:
     ends = held if honour else held & 0b100000001
     knit = 0 if honour else max((held & (0b1001001 << i)).bit_count() for i in range(3))
     classes = (m0 == 0) | (m1 == 0) << 1
-    tiles = sum(counts)
-    packed = [_pack(tiles, pairs, held.bit_count(), ends.bit_count(), knit, classes, place) for place in range(4)]
-    facts = (packed[0], packed[1], packed[2], packed[3], held)
+    facts = _pack(sum(counts), pairs, held.bit_count(), ends.bit_count(), knit, classes, held)
     _FACTS[key] = facts
     return facts
 
 
-def _suit_waits(key: int) -> tuple[int, int]:
+def _suit_waits(key: int) -> int:
     """The entry of :data:`_WAITS` for one suit's counts (built on first need)."""
     honour, c = _suit_counts(key)
     w0 = w1 = 0
@@ -236,7 +239,7 @@ def _suit_waits(key: int) -> tuple[int, int]:
             w0 |= 1 << r
         if a1 == 0:
             w1 |= 1 << r
-    waits = (w0, w1)
+    waits = w0 | w1 << 9
     _WAITS[key] = waits
     return waits
 
@@ -265,40 +268,40 @@ _KNITTED_MASKS = tuple(sum(1 << t for t in p) for p in KNITTED)
 
 
 class _SeatGate:
-    """One seat's suit keys as :meth:`ChanceTally.new_state` last read them, and their :data:`_FACTS` entries."""
+    """One seat's shape answer for a state of its hand (native ints, no object per discard): the
+    state (``SeatState.version``, melds) :meth:`ChanceTally.new_state` last answered for, the
+    tiles that may win it (:func:`shape_gate`'s mask, maybe marked :data:`_EXACT`; or :data:`ASK`),
+    the tiles the ruleset's shape test was asked about in it and those it said win (bit per
+    tile), and the suit keys of the state it looked up with their :data:`_FACTS` entries."""
 
-    __slots__ = ("km", "kp", "ks", "kz", "m", "p", "s", "z")
+    __slots__ = ("known", "km", "kp", "ks", "kz", "m", "melds", "p", "s", "version", "waits", "wins", "z")
 
     def __init__(self) -> None:
+        self.version = self.melds = -1  # no state answered yet
+        self.waits = 0
+        self.known = self.wins = 0
         self.km = self.kp = self.ks = self.kz = -1  # no key: looked up on first sight
-        self.m = self.p = self.s = self.z = _NO_FACTS
-
-
-_NO_FACTS: _Facts = (0, 0, 0, 0, 0)
+        self.m = self.p = self.s = self.z = 0
 
 
 class ChanceTally:
     """The replay's running counts (mutable state of the hand being replayed)."""
 
-    __slots__ = ("asked", "counts", "gated", "gates", "own_quick_no", "shape_answers", "shape_melds", "shape_versions",
-                 "shape_waits")
+    __slots__ = ("asked", "counts", "gated", "gates", "own_quick_no", "passed_pon_rule")
 
     def __init__(self) -> None:
         self.counts = [[0] * (SEATS * SEATS) for _ in range(4)]  # win chances, passed, call chances, passed
-        #: per seat, the hand state (``SeatState.version``, melds) :meth:`shape_wins` answered for, the
-        #: tiles that may win it (:func:`shape_gate`'s mask, or :data:`ASK`) and its answers by tile
-        self.shape_versions = [-1] * SEATS
-        self.shape_melds = [-1] * SEATS
-        self.shape_waits = [0] * SEATS
-        self.shape_answers: list[dict[int, bool]] = [{} for _ in range(SEATS)]
+        #: per seat, its shape answer for its hand state (:meth:`shape_wins`)
+        self.gates = [_SeatGate() for _ in range(SEATS)]
         #: None until the first hand state: whether the ruleset has a quick no of its own
         self.own_quick_no: bool | None = None
         #: with it: whether the ruleset's shape test is one :data:`_GATED` names
         self.gated = False
-        self.gates = [_SeatGate() for _ in range(SEATS)]
+        #: the ruleset's ``passed_pon_rule``, read at the first window (-1: not yet)
+        self.passed_pon_rule = -1
         #: per seat, ``could_win`` on the discard whose window is closing (1 / 0; -1: not asked),
-        #: read by the replay's scan of the same window
-        self.asked = [-1] * SEATS
+        #: read by the replay's scan of the same window (one list, rewritten by every window)
+        self.asked = [-1, -1, -1, -1]
 
     def shape_wins(self, replay: HandReplay, y: int, t: int) -> bool:
         """Would seat ``y``'s standing tiles with ``t`` added make a winning shape (the ruleset's
@@ -312,23 +315,25 @@ class ChanceTally:
         replay's scan for 过水 and declined wins). (Every ruleset's shape test reads the
         melds' number.)"""
         st = replay.seats[y]
-        if self.shape_versions[y] != st.version or self.shape_melds[y] != len(st.melds):
+        g = self.gates[y]
+        if g.version != st.version or g.melds != len(st.melds):
             self.new_state(replay, y)
-        waits = self.shape_waits[y]
+        waits = g.waits
         if waits != ASK:
             if not waits >> t & 1:
                 return False
             if waits & _EXACT:
                 return True  # a standard hand of the right size: the ruleset's test says so too
-        answers = self.shape_answers[y]
-        known = answers.get(t)
-        if known is not None:
-            return known
+        bit = 1 << t
+        if g.known & bit:
+            return g.wins & bit != 0
         kept = any(st.hand[T.FLOWER0:]) or T.is_flower(t)  # flowers in hand or asked about: all 42 counts
         counts = st.hand[:] if kept else st.hand[:34]
         counts[t] += 1
         won = replay.rs.is_complete(counts, st.melds, st.wilds)
-        answers[t] = won
+        g.known |= bit
+        if won:
+            g.wins |= bit
         return won
 
     def new_state(self, replay: HandReplay, y: int) -> None:
@@ -337,6 +342,7 @@ class ChanceTally:
         asks about (:data:`_GATED`), a standing hand of 13 tiles less three a meld that the gate
         names tiles for wins on exactly those (marked :data:`_EXACT`): the shape test is not asked."""
         st = replay.seats[y]
+        g = self.gates[y]
         rs = replay.rs
         own = self.own_quick_no
         if own is None:
@@ -348,28 +354,30 @@ class ChanceTally:
         elif st.off_keys or st.flowers_held or st.wilds and _holds_wild(st.hand, st.wilds):
             waits = ASK  # a count beyond the keys, flowers or wild tiles in hand: no quick answer
         else:  # the shapes every ruleset without a quick no of its own knows (MCR, Guangdong)
-            g = self.gates[y]  # the suits' entries of the seat's last state: a draw and a discard change one or two
-            km, kp, ks, kz = st.key_m, st.key_p, st.key_s, st.key_z
+            # the suits' entries of the seat's last state: a draw and a discard change one or two
+            km = st.key_m
             if km != g.km:
                 g.km = km
-                g.m = _FACTS.get(km) or _suit_facts(km)
+                g.m = _facts(km)
+            kp = st.key_p
             if kp != g.kp:
                 g.kp = kp
-                g.p = _FACTS.get(kp) or _suit_facts(kp)
+                g.p = _facts(kp)
+            ks = st.key_s
             if ks != g.ks:
                 g.ks = ks
-                g.s = _FACTS.get(ks) or _suit_facts(ks)
+                g.s = _facts(ks)
+            kz = st.key_z
             if kz != g.kz:
                 g.kz = kz
-                g.z = _FACTS.get(kz) or _suit_facts(kz)
+                g.z = _facts(kz)
             waits = _gate_of_facts(g.m, g.p, g.s, g.z, km, kp, ks, kz, n_melds)
             if waits > 0 and self.gated and st.size == 13 - 3 * n_melds:
                 waits |= _EXACT
-        self.shape_versions[y] = st.version
-        self.shape_melds[y] = n_melds
-        self.shape_waits[y] = waits
-        if waits != 0:
-            self.shape_answers[y] = {}
+        g.version = st.version
+        g.melds = n_melds
+        g.waits = waits
+        g.known = g.wins = 0
 
     def add(self, kind: int, seat: int, from_seat: int, *, passed: bool) -> None:
         i = seat * SEATS + from_seat
@@ -379,18 +387,28 @@ class ChanceTally:
 
     def window(self, replay: HandReplay, discarder: int, t: int, executed: tuple[int, str] | None) -> None:
         """Count the other seats' chances on discard ``t`` of ``discarder`` as its window closes.
-        A seat whose hand state wins on no tile (:meth:`shape_wins`) costs three comparisons."""
-        self.asked = asked = [-1, -1, -1, -1]
+        A seat whose hand state cannot win on ``t`` (the tiles of its :meth:`shape_wins` answer,
+        kept per state) costs a bit test; ``could_win`` is asked only about the others."""
+        asked = self.asked
+        asked[0] = asked[1] = asked[2] = asked[3] = -1
         if t >= T.FLOWER0:
             return
         wins = replay.wins
-        won: AbstractSet[int] = {w.seat for w in wins if w.tile == t and w.from_seat == discarder} if wins else _NONE
         claims = replay.claims
-        declared: AbstractSet[tuple[int, str]] = {(c.seat, c.call) for c in claims} if claims else _NO_CLAIMS
+        if wins or claims:
+            won: AbstractSet[int] = {w.seat for w in wins if w.tile == t and w.from_seat == discarder} if wins \
+                else _NONE
+            declared: AbstractSet[tuple[int, str]] = {(c.seat, c.call) for c in claims} if claims else _NO_CLAIMS
+        else:
+            won, declared = _NONE, _NO_CLAIMS
         top = 3 if won else _CALL_RANK[executed[1]] if executed is not None else 0
         caller = executed[0] if executed is not None and executed[1] in ("pon", "kong") else -1
+        passed_pon_rule = self.passed_pon_rule
+        if passed_pon_rule < 0:
+            passed_pon_rule = self.passed_pon_rule = 1 if replay.rs.passed_pon_rule else 0
         seats = replay.seats
-        waits, versions, melds = self.shape_waits, self.shape_versions, self.shape_melds
+        gates = self.gates
+        bit = 1 << t
         for y in _OTHERS[discarder]:
             st = seats[y]
             if st.dead or st.barred:
@@ -399,16 +417,23 @@ class ChanceTally:
                 self.add(WIN, y, discarder, passed=False)
                 continue
             if top < 3:
-                if waits[y] == 0 and versions[y] == st.version and melds[y] == len(st.melds):
-                    asked[y] = 0  # no tile wins this hand state: could_win's answer
-                elif replay.could_win(y, t, discarder):
-                    asked[y] = 1
-                    self.add(WIN, y, discarder, passed=True)
+                if st.passed_win:
+                    asked[y] = 0  # 过水: could_win's answer
                 else:
-                    asked[y] = 0
+                    g = gates[y]
+                    if g.version != st.version or g.melds != len(st.melds):
+                        self.new_state(replay, y)
+                    waits = g.waits
+                    if waits != ASK and not waits & bit:
+                        asked[y] = 0  # t is not among the tiles that may win this hand state: could_win's answer
+                    elif replay.could_win(y, t, discarder):
+                        asked[y] = 1
+                        self.add(WIN, y, discarder, passed=True)
+                    else:
+                        asked[y] = 0
             called = y == caller
             if (called or st.hand[t] >= 2) and t not in st.wilds and \
-                    not (replay.rs.passed_pon_rule and t in st.passed_pon):
+                    not (passed_pon_rule and t in st.passed_pon):
                 asked_call = called or (y, "pon") in declared or (y, "kong") in declared
                 if asked_call or top < 2:
                     self.add(CALL, y, discarder, passed=not asked_call)

@@ -3,6 +3,11 @@
 * The four keys, the count of kinds beyond the keys' four bits and the flower kinds held, kept
   by additions, are the ones recomputed from the counts: after every event of random games
   (MCR and 广东, clean and faulty) and after random additions (negative counts, beyond 15).
+* Each seat's kept shape answer (``_SeatGate``: the state it answered, the tiles that may win it,
+  the tiles the ruleset's test was asked about and its answers, as bit masks) is the one a fresh
+  tally works out for the same state, after every event of random games (MCR, 广东 and 龙港,
+  clean and faulty); a tile outside the mask, which the window answers by a bit test, is one
+  the ruleset's ``is_complete`` says no to, and every remembered answer is ``is_complete``'s.
 * Where the gate names tiles for a hand of the right size (``_EXACT``) the ruleset's
   ``is_complete`` is not asked: on random hands, for every tile, ``shape_wins`` is the
   ruleset's ``is_complete`` (MCR and 广东, the options that change shapes), and the named
@@ -93,6 +98,40 @@ def test_seat_keys_follow_random_additions():
                 assert kept(st) == want
 
 
+@pytest.mark.parametrize("ruleset", ["mcr", "guangdong", "longgang"])
+def test_kept_shape_answers_are_the_recomputed_ones_after_every_event(ruleset):
+    checked = masked = 0
+
+    def check(i: int, replay: HandReplay) -> None:
+        nonlocal checked, masked
+        for st in replay.seats:
+            y = st.seat
+            g = replay.chances.gates[y]
+            if g.version != st.version or g.melds != len(st.melds):
+                continue  # not asked since the hand changed: worked out when a window asks
+            fresh = chances.ChanceTally()
+            fresh.new_state(replay, y)
+            assert g.waits == fresh.gates[y].waits, (i, y, T.fmt(st.concealed()))
+            for t in range(34):
+                counts = st.hand[:] if any(st.hand[T.FLOWER0:]) else st.hand[:34]
+                counts[t] += 1
+                want = replay.rs.is_complete(counts, st.melds, st.wilds)
+                if g.waits != chances.ASK and not g.waits >> t & 1:
+                    assert not want, (i, y, T.fmt(st.concealed()), T.name(t))  # the window's bit test
+                    masked += 1
+                if g.known >> t & 1:
+                    assert (g.wins >> t & 1 == 1) == want, (i, y, T.fmt(st.concealed()), T.name(t))
+            assert g.wins & ~g.known == 0
+            checked += 1
+
+    for game in games(ruleset, 37, 8):
+        rs = RULESETS[game.ruleset](game.options)
+        for hand in game.hands:
+            HandReplay(rs, hand, WINDS.index(hand.round_wind)).run(check)
+    assert checked > 500
+    assert masked > 0 or ruleset == "longgang"  # 龙港's own quick no answers "ask" or "none"
+
+
 def _with(st: SeatState, counts: list[int], n_melds: int, wilds: frozenset[int]) -> None:
     for t in range(T.N_TILES):
         if counts[t]:
@@ -124,10 +163,10 @@ def test_named_tiles_are_the_shape_tests_answer_on_random_hands(ruleset, options
             counts[t] += 1
             want = rs.is_complete(counts, st.melds, st.wilds)
             assert tally.shape_wins(replay, 0, t) == want, (T.fmt(tiles_of(c)), n_melds, sorted(wilds), T.name(t))
-        waits = tally.shape_waits[0]
+        waits = tally.gates[0].waits
         if waits != chances.ASK and waits & chances._EXACT:
             exact += 1
-            assert not tally.shape_answers[0]  # every named tile answered without the ruleset's test
+            assert tally.gates[0].known == 0  # every named tile answered without the ruleset's test
     assert exact > 300
 
 

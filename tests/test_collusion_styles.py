@@ -98,7 +98,12 @@ def test_the_cheap_gate_never_hides_a_chance(monkeypatch):
     games = [Game.model_validate(simulate_one(r, 23, i, 4)) for r in ("mcr", "guangdong", "longgang")
              for i in range(5)]
     gated = [h.chances for g in games for h in audit_game(g).hands]
+    def ask_always(self, replay, y):  # the per-state answer says "ask" of every tile: could_win asked on every discard
+        st, g = replay.seats[y], self.gates[y]
+        g.version, g.melds, g.waits, g.known, g.wins = st.version, len(st.melds), chances.ASK, 0, 0
+
     monkeypatch.setattr(chances.ChanceTally, "shape_wins", plain)
+    monkeypatch.setattr(chances.ChanceTally, "new_state", ask_always)
     asked = [h.chances for g in games for h in audit_game(g).hands]
     assert gated == asked and sum(sum(c.win_chances) for c in gated) > 0
 
