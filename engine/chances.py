@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.decompose import suit_least
@@ -39,9 +39,10 @@ from mahjong_audit.engine.rulesets.mcr import KNITTED, MCR, ORPHANS
 if TYPE_CHECKING:
     from mahjong_audit.engine.replay import HandReplay
 
-WIN, CALL = 0, 1
-SEATS = 4
-_CALL_RANK = {"chi": 1, "pon": 2, "kong": 2, "win": 3}
+WIN: Final = 0
+CALL: Final = 1
+SEATS: Final = 4
+_CALL_RANK: Final = {"chi": 1, "pon": 2, "kong": 2, "win": 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +56,7 @@ class Chances:
 
 
 #: :func:`shape_gate`'s "no quick answer: ask about every tile"
-ASK = -1
+ASK: Final = -1
 
 
 def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
@@ -160,26 +161,32 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
 #: (the first kind highest; the honours' key marked by :data:`_HONOUR_KEY`): the suit's numbers
 #: in one int as :func:`_pack` packs them (the same for every place of a suit in the hand). A
 #: cache, filled as suits are met.
-_FACTS: dict[int, int] = {}
-_HONOUR_KEY = 1 << 9  # shifted with the honours' 7 counts, bit 37: above every suit's 36 bits
+_FACTS: Final[dict[int, int]] = {}
+_HONOUR_KEY: Final = 1 << 9  # shifted with the honours' 7 counts, bit 37: above every suit's 36 bits
 #: a tile's count's place in its suit's key (bits from the right; kinds 0..33): a key is the sum of
 #: ``count << KEY_SHIFT[t]`` over its suit's kinds (plus :data:`HONOURS_EMPTY` for the honours'), so a
 #: hand's keys follow its counts by addition (``SeatState.add``), exact while every count is in 0..15
-KEY_SHIFT = tuple(4 * (8 - t % 9) if t < 27 else 4 * (33 - t) for t in range(34))
+KEY_SHIFT: Final = tuple(4 * (8 - t % 9) if t < 27 else 4 * (33 - t) for t in range(34))
 #: the honours' key of no honours (their mark, :data:`_HONOUR_KEY`, above the 7 counts)
-HONOURS_EMPTY = _HONOUR_KEY << 28
+HONOURS_EMPTY: Final = _HONOUR_KEY << 28
 #: by the same keys, the kinds whose one tile more uses the suit up in sets without the pair
 #: (bits 0..8, bit per kind) and with it (bits 9..17): asked only of the suits of a hand one tile
 #: from a standard one, so worked out only for those (each costs a decomposition per kind)
-_WAITS: dict[int, int] = {}
+_WAITS: Final[dict[int, int]] = {}
 #: the fields of a packed entry: 8 bits each (the four suits' sums stay below 256) for the tiles,
 #: pairs, kinds held, terminal or honour kinds held and the most kinds of one knitted row (147,
 #: 258 or 369); three bits that count the suits of more tiles than a field holds (:data:`_BIG`,
 #: no real hand); the fields up to there add up over the four suits (:data:`_SUMS`). Above them,
 #: read per suit: its two bits "used up in sets alone" (1) and "in sets and the pair" (2)
 #: (:data:`_CLASSES`), then the kinds held (:data:`_HELD`, bit per kind)
-_PAIRS, _KINDS, _ENDS, _KNIT, _BIG, _CLASSES, _HELD = 8, 16, 24, 32, 40, 43, 45
-_SUMS = (1 << _CLASSES) - 1
+_PAIRS: Final = 8
+_KINDS: Final = 16
+_ENDS: Final = 24
+_KNIT: Final = 32
+_BIG: Final = 40
+_CLASSES: Final = 43
+_HELD: Final = 45
+_SUMS: Final = (1 << 43) - 1  # below _CLASSES
 
 
 def _pack(tiles: int, pairs: int, kinds: int, ends: int, knit: int, classes: int, held: int) -> int:
@@ -262,9 +269,9 @@ def _combine(classes: tuple[int, ...]) -> int:
 
 
 #: :func:`_combine` by the four suits' bits (two each, the characters' highest)
-_COMBINE = tuple(_combine((i >> 6 & 3, i >> 4 & 3, i >> 2 & 3, i & 3)) for i in range(256))
-_ORPHAN_MASK = sum(1 << t for t in ORPHANS)
-_KNITTED_MASKS = tuple(sum(1 << t for t in p) for p in KNITTED)
+_COMBINE: Final = tuple(_combine((i >> 6 & 3, i >> 4 & 3, i >> 2 & 3, i & 3)) for i in range(256))
+_ORPHAN_MASK: Final = sum(1 << t for t in ORPHANS)
+_KNITTED_MASKS: Final = tuple(sum(1 << t for t in p) for p in KNITTED)
 
 
 class _SeatGate:
@@ -452,14 +459,14 @@ def _holds_wild(hand: list[int], wilds: frozenset[int]) -> bool:
 #: the shape tests that are a standard hand (4 sets less one a meld, and a pair) or one of the
 #: special shapes :func:`shape_gate` asks about, tested standard first: a tile the gate names for
 #: a hand of the right size wins by them without asking (checked: tests/test_speed_paths.py)
-_GATED = (MCR.is_complete, Guangdong.is_complete)
+_GATED: Final = (MCR.is_complete, Guangdong.is_complete)
 #: :meth:`ChanceTally.new_state`'s mark on a mask that is the shape test's answer (above every tile's bit)
-_EXACT = 1 << T.N_TILES
+_EXACT: Final = 1 << T.N_TILES
 
-_NONE: frozenset[int] = frozenset()
+_NONE: Final[frozenset[int]] = frozenset()
 #: the seats after each discarder, in turn order
-_OTHERS = tuple(tuple((d + k) % SEATS for k in range(1, SEATS)) for d in range(SEATS))
-_NO_CLAIMS: frozenset[tuple[int, str]] = frozenset()
+_OTHERS: Final = tuple(tuple((d + k) % SEATS for k in range(1, SEATS)) for d in range(SEATS))
+_NO_CLAIMS: Final[frozenset[tuple[int, str]]] = frozenset()
 
 
 by_fields(Chances)
