@@ -103,15 +103,26 @@ def is_complete(counts: Sequence[int], n_sets: int, wilds: int = 0) -> bool:
     most one pair and at most ``wilds`` wilds used always completes: a suit of ``k`` tiles
     with ``s`` sets, ``p`` pairs and ``w`` wilds has 3s + 2p = k + w, so the wilds left over
     make up exactly the sets still missing (and the pair, when no suit has it). So each suit
-    needs only the fewest wilds it takes without the pair and with it (:func:`suit_least`)."""
+    needs only the fewest wilds it takes without the pair and with it (:func:`suit_least`),
+    looked up by the suit's counts as bytes (built and hashed in C, compiled or not: on the
+    sources a loop packing the counts costs twice the whole test)."""
     total = sum(counts[:34]) + wilds
     if total != 3 * n_sets + 2:
         return False
     no_pair, with_pair = 0, _NEVER  # the fewest wilds the suits so far need without / with the pair
     for k in range(4):
-        least = _least_of(counts, 9 * k, k == 3)
-        m0 = least & _LOW
-        with_pair = min(with_pair + m0, no_pair + (least >> _M1))
+        start = 9 * k
+        part = counts[start:start + (7 if k == 3 else 9)]
+        try:
+            key: object = _HONOURS + bytes(part) if k == 3 else bytes(part)
+        except ValueError:  # a count beyond a byte (no real hand): the tuple
+            key = (k == 3, tuple(part))
+        least = _BY_BYTES.get(key)
+        if least is None:
+            packed = _least_of(counts, start, k == 3)
+            least = _BY_BYTES[key] = (packed & _LOW, packed >> _M1)
+        m0, m1 = least
+        with_pair = min(with_pair + m0, no_pair + m1)
         no_pair += m0
         if no_pair > wilds and with_pair > wilds:
             return False
@@ -130,6 +141,10 @@ _LOW: Final = (1 << _M1) - 1
 _LEAST: Final[dict[int, int]] = {}
 #: entries beyond this many are worked out and not kept (a bound on the memory of a long run)
 _LEAST_MAX: Final = 1 << 20
+#: :func:`is_complete`'s front of :data:`_LEAST`: the answers by the suit's counts as bytes, the
+#: honours' prefixed by :data:`_HONOURS` (a cache: filled as suits are met, never changed)
+_BY_BYTES: dict[object, tuple[int, int]] = {}
+_HONOURS: Final = b"z"
 
 
 def _least_of(counts: Sequence[int], start: int, honour: bool) -> int:
