@@ -39,9 +39,10 @@ def audit_game(game: L.Game, profile: Profile | None = None) -> GameAudit:
     names = tuple(game.players or ("", "", "", ""))
     ledger = ruleset.chips_ledger(len(names)) if any(h.chips is not None for h in game.hands) else None
     hand_rs = ruleset
+    five = len(names) > 4  # with four players (or none named) nobody stands out of a hand
     for i, hand in enumerate(game.hands):
-        seated = tuple(names[p] for p in game.seating(hand))
-        standing = tuple(names[p] for p in game.standing_out(hand))
+        seated = tuple([names[p] for p in game.seating(hand)])
+        standing = tuple([names[p] for p in game.standing_out(hand)]) if five else ()
         payments: tuple[tuple[int, int, int], ...] = ()
         try:
             facts, hand_findings, payments = _audit_hand(hand_rs, hand, len(standing), seated, standing)
@@ -298,6 +299,8 @@ def player_changes(game: L.Game, hand: L.Hand, facts: HandFacts) -> dict[int, in
     gets the standing share."""
     d = facts.recorded_deltas or facts.computed_deltas or (0, 0, 0, 0)
     out = {p: d[s] for s, p in enumerate(game.seating(hand))}
+    if len(game.players or ()) <= 4:
+        return out  # nobody stands out
     share = facts.standing_recorded if facts.standing_recorded is not None else facts.standing_computed
     for p in game.standing_out(hand):
         out[p] = share or 0

@@ -103,8 +103,9 @@ def is_complete(counts: Sequence[int], n_sets: int, wilds: int = 0) -> bool:
     most one pair and at most ``wilds`` wilds used always completes: a suit of ``k`` tiles
     with ``s`` sets, ``p`` pairs and ``w`` wilds has 3s + 2p = k + w, so the wilds left over
     make up exactly the sets still missing (and the pair, when no suit has it). So each suit
-    needs only the fewest wilds it takes without the pair and with it (:func:`_suit_least`),
-    looked up by the suit's counts as bytes (built and hashed in C, compiled or not)."""
+    needs only the fewest wilds it takes without the pair and with it (:func:`suit_least`),
+    looked up by the suit's counts as bytes (built and hashed in C, compiled or not: on the
+    sources a loop packing the counts costs twice the whole test)."""
     total = sum(counts[:34]) + wilds
     if total != 3 * n_sets + 2:
         return False
@@ -116,10 +117,10 @@ def is_complete(counts: Sequence[int], n_sets: int, wilds: int = 0) -> bool:
             key: object = _HONOURS + bytes(part) if k == 3 else bytes(part)
         except ValueError:  # a count beyond a byte (no real hand): the tuple
             key = (k == 3, tuple(part))
-        least = _LEAST.get(key)
+        least = _BY_BYTES.get(key)
         if least is None:
-            least = _suit_least(tuple(part), k == 3)
-            _LEAST[key] = least
+            packed = _least_of(counts, start, k == 3)
+            least = _BY_BYTES[key] = (packed & _LOW, packed >> _M1)
         m0, m1 = least
         with_pair = min(with_pair + m0, no_pair + m1)
         no_pair += m0
@@ -129,55 +130,91 @@ def is_complete(counts: Sequence[int], n_sets: int, wilds: int = 0) -> bool:
 
 
 #: more wilds than any hand holds: "no such option"
-_NEVER = 1 << 20
+_NEVER: Final = 1 << 20
+#: :func:`_least` packs its two answers in one int: without the pair in the low bits, with it from bit ``_M1``
+_M1: Final = 21
+_LOW: Final = (1 << _M1) - 1
 
-#: :func:`_suit_least` by the suit's counts as bytes, the honours' prefixed by :data:`_HONOURS`
-#: (a cache: filled as suits are met, never changed)
-_LEAST: dict[object, tuple[int, int]] = {}
-_HONOURS = b"z"
+#: :func:`_least` by the suit's packed counts, its width and whether it is the honours (:func:`_least`'s
+#: ``memo``); a cache: filled as suits are met, never changed. Ints, not tuples: a key is built
+#: and looked up without allocating a tuple or hashing nine counts, compiled or not.
+_LEAST: Final[dict[int, int]] = {}
+#: entries beyond this many are worked out and not kept (a bound on the memory of a long run)
+_LEAST_MAX: Final = 1 << 20
+#: :func:`is_complete`'s front of :data:`_LEAST`: the answers by the suit's counts as bytes, the
+#: honours' prefixed by :data:`_HONOURS` (a cache: filled as suits are met, never changed)
+_BY_BYTES: dict[object, tuple[int, int]] = {}
+_HONOURS: Final = b"z"
 
 
-@lru_cache(maxsize=65536)
-def _suit_least(c: tuple[int, ...], honour: bool) -> tuple[int, int]:
-    """The fewest wilds one suit's counts need to be used up without the pair and with it
-    (:data:`_NEVER`: no pair in an empty suit): each set or the pair holds the first tile
-    left, or it is left out; the same minima as :func:`_suit_options`' options, without a cap
-    on the wilds (a cap ``w`` only drops options above ``w``, which ``is_complete`` refuses)."""
-    i = next((k for k, n in enumerate(c) if n), -1)
-    if i < 0:
-        return 0, _NEVER
-    lst = list(c)
-    n = c[i]
-    m0 = m1 = _NEVER
-    # a triplet with i
-    take = min(n, 3)
-    lst[i] -= take
-    r0, r1 = _suit_least(tuple(lst), honour)
-    lst[i] += take
-    m0, m1 = min(m0, 3 - take + r0), min(m1, 3 - take + r1)
-    # the pair with i
-    take = min(n, 2)
-    lst[i] -= take
-    r0, _r1 = _suit_least(tuple(lst), honour)
-    lst[i] += take
-    m1 = min(m1, 2 - take + r0)
-    if not honour:
-        for start in (i - 2, i - 1, i):
-            if start < 0 or start + 2 > 8:
-                continue
-            w = 0
-            used = []
-            for k in (start, start + 1, start + 2):
-                if lst[k] > 0:
-                    lst[k] -= 1
-                    used.append(k)
-                else:
-                    w += 1
-            r0, r1 = _suit_least(tuple(lst), honour)
-            for k in used:
-                lst[k] += 1
-            m0, m1 = min(m0, w + r0), min(m1, w + r1)
-    return m0, m1
+def _least_of(counts: Sequence[int], start: int, honour: bool) -> int:
+    """:func:`_least` of the suit of ``counts`` from ``start`` (9 kinds, the honours 7), packed
+    four bits a kind, the suit's first kind lowest (as many bits as the largest count needs
+    beyond 15, which no hand holds)."""
+    n = 7 if honour else 9
+    key = top = 0
+    for k in range(n):
+        c: int = counts[start + k]
+        if c < 0:
+            raise ValueError(f"a negative tile count ({c}) in a suit")
+        if c > top:
+            top = c
+        key |= c << 4 * k
+    if top <= 15:
+        return _least(key, 4, honour)
+    width = top.bit_length()
+    key = 0
+    for k in range(n):
+        key |= counts[start + k] << width * k
+    return _least(key, width, honour)
+
+
+def _least(key: int, width: int, honour: bool) -> int:
+    """The fewest wilds one suit's counts (``key``: packed ``width`` bits a kind, the first kind
+    lowest) need to be used up without the pair and with it (:data:`_NEVER`: no pair in an
+    empty suit), as ``without | with << _M1``: each set or the pair holds the first tile left,
+    or it is left out; the same minima as :func:`_suit_options`' options, without a cap on the
+    wilds (a cap ``w`` only drops options above ``w``, which ``is_complete`` refuses)."""
+    memo = key << 6 | width << 1 | (1 if honour else 0)
+    hit = _LEAST.get(memo)
+    if hit is not None:
+        return hit
+    if key == 0:
+        out = _NEVER << _M1
+    else:
+        mask = (1 << width) - 1
+        i = 0
+        while key >> width * i & mask == 0:
+            i += 1
+        at = width * i
+        n = key >> at & mask
+        # a triplet with i
+        take = min(n, 3)
+        r = _least(key - (take << at), width, honour)
+        m0 = min(_NEVER, 3 - take + (r & _LOW))
+        m1 = min(_NEVER, 3 - take + (r >> _M1))
+        # the pair with i
+        take = min(n, 2)
+        r = _least(key - (take << at), width, honour)
+        m1 = min(m1, 2 - take + (r & _LOW))
+        if not honour:
+            for start in (i - 2, i - 1, i):
+                if start < 0 or start + 2 > 8:
+                    continue
+                w = 0
+                sub = key
+                for k in range(start, start + 3):
+                    if key >> width * k & mask:
+                        sub -= 1 << width * k
+                    else:
+                        w += 1
+                r = _least(sub, width, honour)
+                m0 = min(m0, w + (r & _LOW))
+                m1 = min(m1, w + (r >> _M1))
+        out = m0 | m1 << _M1
+    if len(_LEAST) < _LEAST_MAX:
+        _LEAST[memo] = out
+    return out
 
 
 def suit_least(counts: Sequence[int], honour: bool) -> tuple[int, int]:
@@ -189,7 +226,8 @@ def suit_least(counts: Sequence[int], honour: bool) -> tuple[int, int]:
     >>> suit_least((1, 1, 1, 0, 0, 0, 0, 0, 0), False), suit_least((2, 0, 0, 0, 0, 0, 0), True)
     ((0, 2), (1, 0))
     """
-    return _suit_least(tuple(counts), honour)
+    least = _least_of(counts, 0, honour)
+    return least & _LOW, least >> _M1
 
 
 @lru_cache(maxsize=65536)

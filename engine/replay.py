@@ -567,7 +567,9 @@ class HandReplay:
                 self.saved = None
             elif not (self.phase == DRAW and s == self.turn):
                 self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
-            if self.own_wall_sizes is None and self.wall_exhausted():
+            shared = self.shared_wall_size  # wall_exhausted(), inlined: with one shared wall it is known
+            if self.own_wall_sizes is None and shared is not None and \
+                    shared - self.live_drawn - self.back_drawn - self.dead_shift <= 0:
                 self.find("tile_conservation/wall_exhausted", f"seat {s} drew {ev.tile} after the wall ran out",
                           seat=s, recorded=ev.tile)
             self.live_drawn += 1
@@ -578,7 +580,8 @@ class HandReplay:
         st.last_draw = t
         st.last_draw_back = back
         st.called = None
-        st.passed_pon.clear()
+        if st.passed_pon:
+            st.passed_pon.clear()
         if late.then_seabed and st.pending_back == 0:
             self.seabed_after_replacement(s)
         elif back and st.pending_back == 0 and self.saved is not None:
@@ -745,10 +748,16 @@ class HandReplay:
         if self.scans_claim_window:
             self.scan_claim_window(discarder, t, executed)
         if executed is None:
-            exhausted = self.wall_exhausted()  # asked while the discarder's turn is current
+            # wall_exhausted(), asked while the discarder's turn is current, and the tiles left to draw
+            if self.own_wall_sizes is None:
+                left = self.drawable_left()
+                exhausted = left is not None and left <= 0
+            else:
+                left = None
+                own = self.own_wall_left((self.turn + 1) % 4)
+                exhausted = own is not None and own <= 0
             self.turn = (discarder + 1) % 4
             self.phase = DRAW
-            left = self.drawable_left() if self.own_wall_sizes is None else None
             if exhausted:
                 self.end_exhausted()
             elif self.seabed and left is not None and left <= self.seabed:
@@ -786,23 +795,34 @@ class HandReplay:
         self.turn = konger
         self.owe_replacement(konger, "kong")
 
-    def priority_key(self, claim: L.Claim, discarder: int) -> tuple[int, int]:
-        near = (claim.seat - discarder) % 4
-        order = near if self.nearest_first else claim.seat
-        return (CALL_RANK[claim.call], -order)
+    def priority_key(self, claim: L.Claim, discarder: int) -> int:
+        """A claim's priority as one int (higher first): its call's rank, then the seat order (the
+        nearest seat after the discarder, or the lowest seat, by the ruleset's ``winner_order``)."""
+        order = (claim.seat - discarder) % 4 if self.nearest_first else claim.seat
+        return CALL_RANK[claim.call] * 8 - order
 
     def check_priority(self, claims: list[L.Claim] | None, executed: tuple[int, str] | None,
                        discarder: int, dseq: int | None) -> None:
         if claims is None:
             return
         valid = [c for c in claims if c.seat != discarder]
-        if executed is not None and not any(c.seat == executed[0] and c.call == executed[1] for c in valid):
-            self.find("claim_priority/undeclared",
-                      f"seat {executed[0]}'s {executed[1]} is not among the declared claims", seat=executed[0],
-                      severity=Severity.WARNING, recorded=f"{executed[1]} by {executed[0]}")
+        if executed is not None:
+            ex_seat, ex_call = executed
+            for c in valid:
+                if c.seat == ex_seat and c.call == ex_call:
+                    break
+            else:
+                self.find("claim_priority/undeclared",
+                          f"seat {ex_seat}'s {ex_call} is not among the declared claims", seat=ex_seat,
+                          severity=Severity.WARNING, recorded=f"{ex_call} by {ex_seat}")
         if not valid:
             return
-        best = max(valid, key=lambda c: self.priority_key(c, discarder))
+        best = valid[0]  # the first claim of the highest priority (as max() picks it)
+        top = self.priority_key(best, discarder)
+        for c in valid:
+            key = self.priority_key(c, discarder)
+            if key > top:
+                best, top = c, key
         if executed is None:
             if best.call == "win" and not self.seats[best.seat].barred:
                 self.find("claim_priority/ignored_win",
@@ -853,7 +873,8 @@ class HandReplay:
         st.melds.append(meld)
         st.feeders.append(discarder)
         self.turn = ev.seat
-        st.passed_pon.clear()
+        if st.passed_pon:
+            st.passed_pon.clear()
 
     def on_chi(self, ev: L.Chi) -> None:
         s = ev.seat
