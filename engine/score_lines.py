@@ -164,12 +164,11 @@ def key_text(k: str) -> str:
 
 def value_text(v: object) -> str:
     """A result value as :data:`ENCODE` writes it."""
-    t = type(v)
-    if t is str:
+    if type(v) is str:
         return STR(v)
-    if t is int:
+    if type(v) is int:
         return str(v)
-    if t is bool:
+    if type(v) is bool:
         return "true" if v else "false"
     return ENCODE(v)
 

@@ -6,13 +6,13 @@ import argparse
 import gc
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TextIO
 
 from pydantic import ValidationError
 
-from mahjong_audit.engine.hand import NotAWin, Score, ScoreItem, WinSituation
+from mahjong_audit.engine.hand import NotAWin, Score, ScoreItem
 from mahjong_audit.engine.house_rules import Profile, ProfileError, effective_options, load_profile
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets import RULESETS, OptionError
@@ -22,6 +22,7 @@ from mahjong_audit.engine.score_lines import (
     item_plain,
     items_text,
     key_text,
+    situation_of,
     valid_text,
     value_text,
 )
@@ -65,9 +66,18 @@ def score_line(line: str, default_ruleset: str, profile: Profile | None = None) 
 
 def score_line_json(line: str, default_ruleset: str, profile: Profile | None = None) -> str:
     """One input line → its result line (without the newline): what ``score`` writes for it,
-    ``json.dumps(score_line(line, default_ruleset), ensure_ascii=False)``."""
-    got = _line_result(line, default_ruleset, profile)
-    return _valid_text(got) if type(got) is _Valid else _text(got)  # type: ignore[arg-type]
+    ``json.dumps(score_line(line, default_ruleset), ensure_ascii=False)``. :func:`_line_result` inlined,
+    a valid result written by the compiled ``valid_text``: this runs for every line."""
+    got = situation_fast.read(line)  # the fast path (none under MAHJONG_AUDIT_MODELS): what it leaves, the models'
+    if got is None:
+        result = _line_result_checked(line, default_ruleset, profile)
+    else:
+        sit = got.situation
+        result = _score(sit.id, sit, got.options, got.fields, default_ruleset, profile)
+    if type(result) is _Valid:
+        text = valid_text(*result)  # type: ignore[misc]
+        return text if text is not None else _text(_result_fields(*result))  # type: ignore[misc]
+    return _text(result)  # type: ignore[arg-type]
 
 
 def score_line_checked(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
@@ -79,8 +89,8 @@ def _line_result(line: str, default_ruleset: str, profile: Profile | None = None
     got = situation_fast.read(line)  # the fast path (none under MAHJONG_AUDIT_MODELS): what it leaves, the models'
     if got is None:
         return _line_result_checked(line, default_ruleset, profile)
-    sit = got.situation  # its to_situation is situation_fast.to_situation's, called without a partial
-    return _score(sit.id, sit.ruleset, got.options, got.fields, sit.to_situation, default_ruleset, profile)
+    sit = got.situation
+    return _score(sit.id, sit, got.options, got.fields, default_ruleset, profile)
 
 
 def _line_result_checked(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any] | _Valid:
@@ -93,7 +103,7 @@ def _line_result_checked(line: str, default_ruleset: str, profile: Profile | Non
         sit = Situation.model_validate(data)
     except ValidationError as e:
         return _invalid(error_code(e), describe_errors(e), ident)
-    return _score(ident, sit.ruleset, sit.options, sit.ruleset_fields, sit.to_situation, default_ruleset, profile)
+    return _score(ident, sit, sit.options, sit.ruleset_fields, default_ruleset, profile)
 
 
 #: ruleset instances with default options, one per name (a ruleset is immutable once built)
@@ -118,25 +128,28 @@ def _ruleset(name: str, options: dict[str, Any], profile: Profile | None = None)
     return rs
 
 
-def _score(ident: object, ruleset_name: str | None, options: dict[str, Any], fields: dict[str, Any],
-           situation: Callable[[tuple[tuple[str, object], ...]], WinSituation],
-           default_ruleset: str, profile: Profile | None = None) -> dict[str, Any] | _Valid:
+def _score(ident: object, sit: Any, options: dict[str, Any], fields: dict[str, Any], default_ruleset: str,
+           profile: Profile | None = None) -> dict[str, Any] | _Valid:
     """A validated line's result: its ruleset and options (over the profile's), its ruleset fields,
-    the checks, the score (a :class:`_Valid`), or the result object of an invalid line."""
-    name = ruleset_name or default_ruleset
-    if name not in RULESETS:
-        return _invalid("unknown_ruleset", f"ruleset {name!r} is unknown", ident)
+    the checks, the score (a :class:`_Valid`), or the result object of an invalid line. ``sit`` is the
+    validated situation, the model ``Situation`` or the fast path's Struct (the same fields: the engine's
+    situation is :func:`~mahjong_audit.engine.score_lines.situation_of` of either)."""
+    name = sit.ruleset or default_ruleset
+    ruleset = _DEFAULT_RULESETS.get(name) if profile is None and not options else None  # _ruleset's common case
+    if ruleset is None:
+        if name not in RULESETS:
+            return _invalid("unknown_ruleset", f"ruleset {name!r} is unknown", ident)
+        try:
+            ruleset = _ruleset(name, options, profile)
+        except OptionError as e:
+            return _invalid("invalid_options", str(e), ident)
     try:
-        ruleset = _ruleset(name, options, profile)
-    except OptionError as e:
-        return _invalid("invalid_options", str(e), ident)
-    try:
-        win = situation(parse_fields(ruleset, fields))
+        win = situation_of(sit, parse_fields(ruleset, fields))
         check_situation(ruleset, win)
         score = ruleset.score_win(win)
     except (InvalidSituation, NotAWin) as e:
         return _invalid(e.code, str(e), ident)
-    return _Valid(score, ruleset, ident)
+    return _VALID(_Valid, (score, ruleset, ident))  # the NamedTuple's own __new__ is Python code
 
 
 class _Valid(NamedTuple):
@@ -147,6 +160,8 @@ class _Valid(NamedTuple):
     ruleset: Ruleset
     ident: object
 
+
+_VALID = tuple.__new__
 
 def result_of(score: Score, ruleset: Ruleset | None = None, ident: object = None) -> dict[str, Any]:
     """A result object: the breakdown under the ruleset's ``result_list`` (``fans`` or ``items``),
