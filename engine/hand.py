@@ -2,6 +2,14 @@
 
 These are what a ruleset's scoring sees. The replay state machine builds them from its
 mutable state; the ``score`` command builds them from a JSON situation.
+
+Each frozen dataclass here writes its own ``__init__`` (``dataclasses`` keeps a class's own): the
+one ``dataclasses`` generates is Python code built at run time, interpreted even when this module
+is compiled (mahjong_audit/accel.py), while mypyc compiles this one, each
+``object.__setattr__(self, "field", value)`` a store into the object (and in Python the frozen
+dataclass's usual way round its ``__setattr__``). Equality, hashing, ``repr``, ``fields`` and
+``dataclasses.replace`` stay the dataclass's; the ``__init__``'s arguments are the fields, in
+order, with the fields' defaults (tests/test_hand_init.py compares them).
 """
 
 from __future__ import annotations
@@ -37,6 +45,14 @@ class Meld:
     claimed: int | None = None
     source: int | None = None
     added: bool = False
+
+    def __init__(self, kind: MeldKind, tiles: tuple[int, ...], claimed: int | None = None, source: int | None = None,
+                 added: bool = False) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "claimed", claimed)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "added", added)
 
     @property
     def is_kong(self) -> bool:
@@ -94,6 +110,21 @@ class WinSituation:
     last_copy: bool = False
     extra: tuple[tuple[str, object], ...] = ()
 
+    def __init__(self, concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int, self_drawn: bool,
+                 seat_wind: int = 0, round_wind: int = 0, flowers: tuple[int, ...] = (), last_tile: bool = False,
+                 kong: bool = False, last_copy: bool = False, extra: tuple[tuple[str, object], ...] = ()) -> None:
+        object.__setattr__(self, "concealed", concealed)
+        object.__setattr__(self, "melds", melds)
+        object.__setattr__(self, "win_tile", win_tile)
+        object.__setattr__(self, "self_drawn", self_drawn)
+        object.__setattr__(self, "seat_wind", seat_wind)
+        object.__setattr__(self, "round_wind", round_wind)
+        object.__setattr__(self, "flowers", flowers)
+        object.__setattr__(self, "last_tile", last_tile)
+        object.__setattr__(self, "kong", kong)
+        object.__setattr__(self, "last_copy", last_copy)
+        object.__setattr__(self, "extra", extra)
+
     def get(self, key: str, default: object = None) -> object:
         for k, v in self.extra:
             if k == key:
@@ -119,6 +150,13 @@ class ScoreItem:
     unit: str = "fan"
     seat: int | None = None
 
+    def __init__(self, name: str, value: int, count: int = 1, unit: str = "fan", seat: int | None = None) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "seat", seat)
+
 
 @dataclass(frozen=True, slots=True)
 class Score:
@@ -128,6 +166,13 @@ class Score:
     total: int
     below_minimum: bool = False
     details: tuple[tuple[str, Any], ...] = field(default=())
+
+    def __init__(self, items: tuple[ScoreItem, ...], total: int, below_minimum: bool = False,
+                 details: tuple[tuple[str, Any], ...] = ()) -> None:
+        object.__setattr__(self, "items", items)
+        object.__setattr__(self, "total", total)
+        object.__setattr__(self, "below_minimum", below_minimum)
+        object.__setattr__(self, "details", details)
 
     def as_pairs(self) -> list[tuple[str, int, int]]:
         return [(i.name, i.value, i.count) for i in self.items]

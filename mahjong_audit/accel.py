@@ -43,6 +43,7 @@ MODULES = (
     "mahjong_audit.engine.decompose",
     "mahjong_audit.engine.seabed",
     "mahjong_audit.engine.situation_check",
+    "mahjong_audit.engine.score_lines",
     "mahjong_audit.engine.findings",
     "mahjong_audit.engine.ruleset",
     "mahjong_audit.engine.replay",

@@ -26,11 +26,8 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from mahjong_audit.engine import tiles as T
-from mahjong_audit.engine.hand import Meld, MeldKind, WinSituation
-
-WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
-#: a validated tile name's int (both paths checked the name: T.tile's names)
-_TILE = {T.name(t): t for t in range(T.N_TILES)}.__getitem__
+from mahjong_audit.engine.hand import Meld, WinSituation
+from mahjong_audit.engine.score_lines import meld_of, situation_of
 
 
 def _check_tile(v: str) -> str:
@@ -87,38 +84,6 @@ def meld_shape_problem(kind: str, tiles: list[str] | None, tile: str | None, cla
     return None
 
 
-#: melds made by :func:`meld_of`, by their fields: a Meld is immutable and valid fields make
-#: only a few thousand different ones, so each is built once per process
-_MELDS: dict[tuple[object, ...], Meld] = {}
-_MELDS_MAX = 1 << 14
-
-
-def meld_of(kind: str, tiles: list[str] | None, tile: str | None, claimed: str | None, source: int | None,
-            concealed: bool) -> Meld:
-    """The engine's meld of a validated meld's fields (of :class:`MeldIn`, or of the fast path's dict)."""
-    key = (kind, tuple(tiles) if tiles else None, tile, claimed, source, concealed)
-    meld = _MELDS.get(key)
-    if meld is None:
-        meld = _new_meld(kind, tiles, tile, claimed, source, concealed)
-        if len(_MELDS) < _MELDS_MAX:
-            _MELDS[key] = meld
-    return meld
-
-
-def _new_meld(kind: str, tiles: list[str] | None, tile: str | None, claimed: str | None, source: int | None,
-              concealed: bool) -> Meld:
-    if kind == "chi":
-        ts = tuple(sorted(map(_TILE, tiles or ())))
-        return Meld(MeldKind.CHI, ts, _TILE(claimed) if claimed else ts[0], source or 1)
-    t = _TILE(tile or "")
-    got = _TILE(claimed) if claimed else t
-    if kind == "pon":
-        return Meld(MeldKind.PON, (t,) * 3, got, source or 1)
-    if concealed:
-        return Meld(MeldKind.CONCEALED_KONG, (t,) * 4)
-    return Meld(MeldKind.KONG, (t,) * 4, got, source or 1)
-
-
 class Situation(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -146,28 +111,7 @@ class Situation(BaseModel):
         ``replacement`` kind joins them (the rulesets read it from there)."""
         if extra is None:
             extra = tuple(sorted((k, _freeze(v)) for k, v in self.ruleset_fields.items()))
-        melds = tuple([meld_of(m.type, m.tiles, m.tile, m.claimed, m.from_, m.concealed)  # MeldIn.to_meld, inlined
-                       for m in self.melds]) if self.melds else ()
-        return win_situation(
-            self.concealed, melds, self.win_tile, self.self_drawn, self.seat_wind,
-            self.round_wind, self.flowers, self.last_tile, self.kong, self.last_copy, self.replacement, extra)
-
-
-def win_situation(concealed: list[str], melds: tuple[Meld, ...], win_tile: str, self_drawn: bool, seat_wind: str,
-                  round_wind: str, flowers: list[str], last_tile: bool, kong: bool, last_copy: bool,
-                  replacement: str | None, extra: tuple[tuple[str, object], ...]) -> WinSituation:
-    """The engine's situation of a validated situation's fields (of :class:`Situation`, or of the
-    fast path's dict); ``extra`` is the parsed ``ruleset_fields``, which the ``replacement``
-    kind joins (the rulesets read it from there)."""
-    if replacement is not None:
-        extra = tuple(sorted((*extra, ("replacement", replacement))))
-    # positional, in the fields' order (concealed, melds, win_tile, self_drawn, seat_wind, round_wind, flowers,
-    # last_tile, kong, last_copy, extra): keywords cost the dataclass's __init__ a dict per call
-    return WinSituation(
-        tuple(map(_TILE, concealed)), melds, _TILE(win_tile), self_drawn, WINDS[seat_wind], WINDS[round_wind],
-        tuple(map(_TILE, flowers)) if flowers else (), last_tile, kong or (self_drawn and replacement == "kong"),
-        last_copy, extra,
-    )
+        return situation_of(self, extra)  # compiled with the engine (mahjong_audit/engine/score_lines.py)
 
 
 #: pydantic error types → the ``score`` error codes (mahjong_audit.engine.situation_check.ERRORS)

@@ -8,7 +8,7 @@ import random
 from mahjong_audit.engine.hand import WinSituation
 from mahjong_audit.engine.rulesets import mcr_readings as R
 from mahjong_audit.engine.rulesets.mcr_scoring import _in_ckey_order
-from mahjong_audit.schemas.situation import win_situation
+from mahjong_audit.engine.score_lines import win_situation
 
 
 def test_win_situation_fields_in_the_order_the_schema_passes_them():

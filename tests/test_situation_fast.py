@@ -25,8 +25,7 @@ def _result(line: str) -> dict:
     got = M.decode_line(line)
     if got is None:
         return S.score_line_checked(line, "mcr")
-    return S._plain(S._score(got.situation.id, got.situation.ruleset, got.options, got.fields,
-                             lambda extra: M.to_situation(got, extra), "mcr"))
+    return S._plain(S._score(got.situation.id, got.situation, got.options, got.fields, "mcr"))
 
 
 @pytest.mark.parametrize(("struct", "model"), [(M.Situation, Situation), (M.MeldIn, MeldIn)],

@@ -6,16 +6,26 @@ import argparse
 import gc
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TextIO
 
 from pydantic import ValidationError
 
-from mahjong_audit.engine.hand import NotAWin, Score, ScoreItem, WinSituation
+from mahjong_audit.engine.hand import NotAWin, Score, ScoreItem
 from mahjong_audit.engine.house_rules import Profile, ProfileError, effective_options, load_profile
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets import RULESETS, OptionError
+from mahjong_audit.engine.score_lines import (
+    ENCODE,
+    SCALARS,
+    item_plain,
+    items_text,
+    key_text,
+    situation_of,
+    valid_text,
+    value_text,
+)
 from mahjong_audit.engine.situation_check import InvalidSituation, check_situation, parse_fields
 from mahjong_audit.schemas import situation_fast
 from mahjong_audit.schemas.log import describe_errors
@@ -56,9 +66,18 @@ def score_line(line: str, default_ruleset: str, profile: Profile | None = None) 
 
 def score_line_json(line: str, default_ruleset: str, profile: Profile | None = None) -> str:
     """One input line → its result line (without the newline): what ``score`` writes for it,
-    ``json.dumps(score_line(line, default_ruleset), ensure_ascii=False)``."""
-    got = _line_result(line, default_ruleset, profile)
-    return _valid_text(got) if type(got) is _Valid else _text(got)  # type: ignore[arg-type]
+    ``json.dumps(score_line(line, default_ruleset), ensure_ascii=False)``. :func:`_line_result` inlined,
+    a valid result written by the compiled ``valid_text``: this runs for every line."""
+    got = situation_fast.read(line)  # the fast path (none under MAHJONG_AUDIT_MODELS): what it leaves, the models'
+    if got is None:
+        result = _line_result_checked(line, default_ruleset, profile)
+    else:
+        sit = got.situation
+        result = _score(sit.id, sit, got.options, got.fields, default_ruleset, profile)
+    if type(result) is _Valid:
+        text = valid_text(*result)  # type: ignore[misc]
+        return text if text is not None else _text(_result_fields(*result))  # type: ignore[misc]
+    return _text(result)  # type: ignore[arg-type]
 
 
 def score_line_checked(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any]:
@@ -70,8 +89,8 @@ def _line_result(line: str, default_ruleset: str, profile: Profile | None = None
     got = situation_fast.read(line)  # the fast path (none under MAHJONG_AUDIT_MODELS): what it leaves, the models'
     if got is None:
         return _line_result_checked(line, default_ruleset, profile)
-    sit = got.situation  # its to_situation is situation_fast.to_situation's, called without a partial
-    return _score(sit.id, sit.ruleset, got.options, got.fields, sit.to_situation, default_ruleset, profile)
+    sit = got.situation
+    return _score(sit.id, sit, got.options, got.fields, default_ruleset, profile)
 
 
 def _line_result_checked(line: str, default_ruleset: str, profile: Profile | None = None) -> dict[str, Any] | _Valid:
@@ -84,7 +103,7 @@ def _line_result_checked(line: str, default_ruleset: str, profile: Profile | Non
         sit = Situation.model_validate(data)
     except ValidationError as e:
         return _invalid(error_code(e), describe_errors(e), ident)
-    return _score(ident, sit.ruleset, sit.options, sit.ruleset_fields, sit.to_situation, default_ruleset, profile)
+    return _score(ident, sit, sit.options, sit.ruleset_fields, default_ruleset, profile)
 
 
 #: ruleset instances with default options, one per name (a ruleset is immutable once built)
@@ -109,25 +128,28 @@ def _ruleset(name: str, options: dict[str, Any], profile: Profile | None = None)
     return rs
 
 
-def _score(ident: object, ruleset_name: str | None, options: dict[str, Any], fields: dict[str, Any],
-           situation: Callable[[tuple[tuple[str, object], ...]], WinSituation],
-           default_ruleset: str, profile: Profile | None = None) -> dict[str, Any] | _Valid:
+def _score(ident: object, sit: Any, options: dict[str, Any], fields: dict[str, Any], default_ruleset: str,
+           profile: Profile | None = None) -> dict[str, Any] | _Valid:
     """A validated line's result: its ruleset and options (over the profile's), its ruleset fields,
-    the checks, the score (a :class:`_Valid`), or the result object of an invalid line."""
-    name = ruleset_name or default_ruleset
-    if name not in RULESETS:
-        return _invalid("unknown_ruleset", f"ruleset {name!r} is unknown", ident)
+    the checks, the score (a :class:`_Valid`), or the result object of an invalid line. ``sit`` is the
+    validated situation, the model ``Situation`` or the fast path's Struct (the same fields: the engine's
+    situation is :func:`~mahjong_audit.engine.score_lines.situation_of` of either)."""
+    name = sit.ruleset or default_ruleset
+    ruleset = _DEFAULT_RULESETS.get(name) if profile is None and not options else None  # _ruleset's common case
+    if ruleset is None:
+        if name not in RULESETS:
+            return _invalid("unknown_ruleset", f"ruleset {name!r} is unknown", ident)
+        try:
+            ruleset = _ruleset(name, options, profile)
+        except OptionError as e:
+            return _invalid("invalid_options", str(e), ident)
     try:
-        ruleset = _ruleset(name, options, profile)
-    except OptionError as e:
-        return _invalid("invalid_options", str(e), ident)
-    try:
-        win = situation(parse_fields(ruleset, fields))
+        win = situation_of(sit, parse_fields(ruleset, fields))
         check_situation(ruleset, win)
         score = ruleset.score_win(win)
     except (InvalidSituation, NotAWin) as e:
         return _invalid(e.code, str(e), ident)
-    return _Valid(score, ruleset, ident)
+    return _VALID(_Valid, (score, ruleset, ident))  # the NamedTuple's own __new__ is Python code
 
 
 class _Valid(NamedTuple):
@@ -138,6 +160,8 @@ class _Valid(NamedTuple):
     ruleset: Ruleset
     ident: object
 
+
+_VALID = tuple.__new__
 
 def result_of(score: Score, ruleset: Ruleset | None = None, ident: object = None) -> dict[str, Any]:
     """A result object: the breakdown under the ruleset's ``result_list`` (``fans`` or ``items``),
@@ -153,57 +177,10 @@ class _Breakdown:
     with_unit: bool
 
     def plain(self) -> list[dict[str, Any]]:
-        if self.with_unit:
-            return [{"name": i.name, "unit": i.unit, "value": i.value, "count": i.count} for i in self.items]
-        return [{"name": i.name, "value": i.value, "count": i.count} for i in self.items]
+        return [item_plain(i, self.with_unit) for i in self.items]
 
     def text(self) -> str:
-        return _items_text(self.items, self.with_unit)
-
-
-def _items_text(items: tuple[ScoreItem, ...], with_unit: bool) -> str:
-    """The JSON of ``_Breakdown(items, with_unit).plain()``, each item's text encoded once per process.
-
-    The calculators hand out one object per distinct item (their memos), so an item is looked up
-    by its identity first (the entry holds the item, so its id is not reused while cached), then
-    by its fields. A whole breakdown is looked up by its identity before that: MCR's fan
-    calculator hands out the same tuple of items for every hand of the same fans (its memo)."""
-    whole = _ITEMS_TEXT_BY_ID[with_unit]
-    got_all = whole.get(id(items))
-    if got_all is not None and got_all[0] is items:
-        return got_all[1]
-    out = []
-    seen = _ITEM_TEXT_BY_ID[with_unit]
-    for i in items:
-        got = seen.get(id(i))
-        if got is not None and got[0] is i:
-            out.append(got[1])
-            continue
-        key = (i.name, i.unit if with_unit else None, i.value, i.count)
-        t = _ITEM_TEXT.get(key)
-        if t is None:
-            t = _ENCODE(_Breakdown((i,), with_unit).plain()[0])
-            if len(_ITEM_TEXT) < _ITEM_TEXT_MAX:
-                _ITEM_TEXT[key] = t
-        if len(seen) < _ITEM_TEXT_MAX:
-            seen[id(i)] = (i, t)
-        out.append(t)
-    text = "[" + ", ".join(out) + "]"
-    if len(whole) >= _ITEM_TEXT_MAX:
-        whole.clear()  # one-off tuples (a breakdown with flowers is built per hand) are not kept for ever
-    whole[id(items)] = (items, text)
-    return text
-
-
-_ITEM_TEXT: dict[tuple[str, str | None, int, int], str] = {}
-#: per ``with_unit``: id of an item → (the item, its text)
-_ITEM_TEXT_BY_ID: tuple[dict[int, tuple[ScoreItem, str]], dict[int, tuple[ScoreItem, str]]] = ({}, {})
-#: per ``with_unit``: id of a tuple of items → (the tuple, its text)
-_ITEMS_TEXT_BY_ID: tuple[dict[int, tuple[tuple[ScoreItem, ...], str]], dict[int, tuple[tuple[ScoreItem, ...], str]]] = \
-    ({}, {})
-_ITEM_TEXT_MAX = 1 << 14
-#: the detail values a result carries (written by :func:`_value_text` or the encoder)
-_SCALARS = (int, str, bool, float)
+        return items_text(self.items, self.with_unit)
 
 
 def _result_fields(score: Score, ruleset: Ruleset | None, ident: object) -> dict[str, Any]:
@@ -217,7 +194,7 @@ def _result_fields(score: Score, ruleset: Ruleset | None, ident: object) -> dict
     if ruleset is not None:
         out.update(ruleset.result_details)
     for key, value in score.details:
-        if isinstance(value, _SCALARS):
+        if isinstance(value, SCALARS):
             out[key] = value
     out["total"] = score.total
     if score.below_minimum:
@@ -231,84 +208,21 @@ def _plain(fields: dict[str, Any] | _Valid) -> dict[str, Any]:
     return {k: v.plain() if type(v) is _Breakdown else v for k, v in fields.items()}  # type: ignore[union-attr]
 
 
-#: ``json.dumps(result, ensure_ascii=False)`` without building an encoder for every line
-_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
-_STR = json.encoder.encode_basestring  # how that encoder writes a string
-
-
-#: ``'"key": '`` of each result key seen (the keys of results are a small fixed set)
-_KEY_TEXT: dict[str, str] = {}
-
-
 def _text(fields: dict[str, Any]) -> str:
-    """``_ENCODE(_plain(fields))``, with strings, booleans, ints and the breakdown written here."""
+    """``ENCODE(_plain(fields))``, with strings, booleans, ints and the breakdown written here."""
     parts = []
     for k, v in fields.items():
         if type(k) is not str:
-            return _ENCODE(_plain(fields))
-        parts.append(_key_text(k) + _value_text(v))
+            return ENCODE(_plain(fields))
+        parts.append(key_text(k) + (v.text() if type(v) is _Breakdown else value_text(v)))
     return "{" + ", ".join(parts) + "}"
-
-
-def _key_text(k: str) -> str:
-    """``'"key": '``, each key encoded once per process."""
-    key = _KEY_TEXT.get(k)
-    if key is None:
-        key = _STR(k) + ": "
-        if len(_KEY_TEXT) < _ITEM_TEXT_MAX:
-            _KEY_TEXT[k] = key
-    return key
-
-
-def _value_text(v: Any) -> str:
-    """A result value as ``_ENCODE`` writes it."""
-    t = type(v)
-    if t is str:
-        return _STR(v)
-    if t is int:
-        return int.__repr__(v)
-    if t is bool:
-        return "true" if v else "false"
-    if t is _Breakdown:
-        return v.text()
-    return _ENCODE(v)
-
-
-#: the keys a result object sets itself: details under these names take the general path
-_OWN_KEYS = frozenset(("id", "valid", "fans", "items", "total", "below_minimum"))
 
 
 def _valid_text(v: _Valid) -> str:
-    """``_text(_result_fields(*v))``, written without the object in between."""
-    score, ruleset, ident = v
-    details = ruleset.result_details
-    own = score.details
-    if not details and len(own) == 1 and type(own[0][1]) is str and own[0][0] not in _OWN_KEYS:
-        # one string detail (MCR's decomposition) and no ruleset details: what the general path below writes
-        with_unit = ruleset.result_list != "fans"
-        text = ('{"valid": true, "items": ' if with_unit else '{"valid": true, "fans": ') + \
-            _items_text(score.items, with_unit) + ", " + _key_text(own[0][0]) + _STR(own[0][1]) + \
-            ', "total": ' + _value_text(score.total) + (', "below_minimum": true}' if score.below_minimum else "}")
-        return text if ident is None else '{"id": ' + _value_text(ident) + ", " + text[1:]
-    extra: dict[str, object] | None = dict(details) if details else None
-    for key, value in score.details:
-        if isinstance(value, _SCALARS):
-            if extra is None:
-                extra = {}
-            extra[key] = value
-    if extra is not None and not _OWN_KEYS.isdisjoint(extra):
-        return _text(_result_fields(score, ruleset, ident))
-    with_unit = ruleset.result_list != "fans"
-    parts = ['"valid": true', ('"items": ' if with_unit else '"fans": ') + _items_text(score.items, with_unit)]
-    if ident is not None:
-        parts.insert(0, '"id": ' + _value_text(ident))
-    if extra:
-        for key, value in extra.items():
-            parts.append(_key_text(key) + _value_text(value))
-    parts.append('"total": ' + _value_text(score.total))
-    if score.below_minimum:
-        parts.append('"below_minimum": true')
-    return "{" + ", ".join(parts) + "}"
+    """``_text(_result_fields(*v))``: written by the compiled :func:`~mahjong_audit.engine.score_lines.valid_text`,
+    or here when a detail is under a key the result sets itself."""
+    text = valid_text(*v)
+    return text if text is not None else _text(_result_fields(*v))
 
 
 def tune_collector() -> tuple[int, int, int]:
