@@ -43,17 +43,25 @@ class Unread(enum.Enum):
     RECORD_OVER_LIMIT = "its record of several lines is over the size limit"
 
 
+def line_text(raw: bytes) -> str:
+    """The text of one line's bytes (newline removed): decoded as UTF-8, undecodable bytes as
+    U+FFFD (so the record fails parsing with its line rather than stopping the file), a
+    carriage return at its end dropped."""
+    return raw.decode("utf-8", errors="replace").removesuffix("\r")
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
     """One line of a file as read.
 
     ``number`` is 1-based, counted from where the reading began (a byte range counts from
     its first line); ``size`` is its length in bytes without the newline; ``text`` is the
-    line decoded (a carriage return at its end dropped, undecodable bytes as U+FFFD, so the
-    record fails parsing with its line rather than stopping the file), or None when the
-    line was read past, ``unread`` saying why. ``data`` holds the bytes when they are valid
-    UTF-8 (the same JSON as ``text``: the fast path decodes them rather than encoding the
-    text again).
+    line decoded (:func:`line_text`), or None when the line was read past, ``unread`` saying
+    why. ``data`` holds the line's bytes as read (the same JSON as ``text`` when they are
+    valid UTF-8; the fast path decodes them, and declines bytes that are not, which the
+    models then read from ``text``). A line of bytes (:meth:`of_bytes`, what the readers
+    make) decodes its text when it is first asked for: a native JSON line that the fast
+    path accepts is never decoded to text.
     """
 
     number: int
@@ -66,20 +74,44 @@ class Line:
         if (self.text is None) != (self.unread is not None):
             raise ValueError("a line has its text or the reason it was not read, not both")
 
+    @classmethod
+    def of_bytes(cls, number: int, size: int, raw: bytes) -> Line:
+        """The line of these bytes (newline removed), its text decoded when first read."""
+        line = _new(cls)
+        _set(line, "number", number)
+        _set(line, "size", size)
+        _set(line, "unread", None)
+        _set(line, "data", raw)
+        return line
+
+    def __getattr__(self, name: str) -> str:
+        """Called only for a slot not set: the text of a line made by :meth:`of_bytes`."""
+        if name != "text":
+            raise AttributeError(name)
+        text = line_text(self.data)  # type: ignore[arg-type]  # of_bytes sets data
+        _set(self, "text", text)
+        return text
+
     @property
     def blank(self) -> bool:
         """True for a line of white space only (a line read past is not blank)."""
-        return self.text is not None and not self.text.strip()
+        if self.unread is not None:
+            return False
+        data = self.data
+        if data is not None and data[:1] == b"{":  # a JSON object: not blank, and no need to decode it
+            return False
+        return not self.text.strip()  # type: ignore[union-attr]  # unread is None: text is there
+
+
+_new = object.__new__
+_set = object.__setattr__  # a frozen class's own __setattr__ refuses
 
 
 def decoded(number: int, size: int, raw: bytes | None) -> Line:
     """The :class:`Line` of one line's bytes (newline removed; None: read past, over the limit)."""
     if raw is None:
         return Line(number, size, None, Unread.LINE_OVER_LIMIT)
-    try:
-        return Line(number, size, raw.decode("utf-8").removesuffix("\r"), data=raw)
-    except UnicodeDecodeError:
-        return Line(number, size, raw.decode("utf-8", errors="replace").removesuffix("\r"))
+    return Line.of_bytes(number, size, raw)
 
 
 def filesystems():  # imported lazily: keeps `validate`/`schema` start-up light

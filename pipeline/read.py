@@ -33,6 +33,7 @@ from mahjong_audit.pipeline.lines import (
     bounded_paragraphs,
     filesystems,
     iter_lines,
+    line_text,
     split_lines,
     stream_lines,
     utf8_chunks,
@@ -50,9 +51,35 @@ class RawRecord:
     text: str
     importer: str | None = None  # None: native mahjong-log/1
     shard_start: int = 0  # > 0: ``line`` counts from the start of a split (mahjong_audit.pipeline.splits)
-    # A native JSON line's bytes as read, when they are valid UTF-8 (the same JSON as
-    # ``text``): the fast path decodes these rather than encoding ``text`` again.
+    # A native JSON line's bytes as read (the same JSON as ``text`` when they are valid
+    # UTF-8): the fast path decodes these, and declines bytes that are not UTF-8, which the
+    # models then read from ``text``. A record made by ``of_bytes`` decodes its text only
+    # when it is first asked for (a record the fast path accepts never is).
     data: bytes | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of_bytes(cls, source: str, line: int, data: bytes, shard_start: int = 0) -> RawRecord:
+        """The native record of one line's bytes (newline removed), its text decoded
+        (:func:`~mahjong_audit.pipeline.lines.line_text`) when first read."""
+        rec = _new(cls)
+        _set(rec, "source", source)
+        _set(rec, "line", line)
+        _set(rec, "importer", None)
+        _set(rec, "shard_start", shard_start)
+        _set(rec, "data", data)
+        return rec
+
+    def __getattr__(self, name: str) -> str:
+        """Called only for a slot not set: the text of a record made by :meth:`of_bytes`."""
+        if name != "text":
+            raise AttributeError(name)
+        text = line_text(self.data)  # type: ignore[arg-type]  # of_bytes sets data
+        _set(self, "text", text)
+        return text
+
+
+_new = object.__new__
+_set = object.__setattr__  # a frozen class's own __setattr__ refuses
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +123,11 @@ def _json_lines_records(path: str, lines: Iterable[Line], limit: int,
     """The records of a native JSON Lines file: one a non-blank line, each with its bytes
     (``RawRecord.data``); a line read past is a Rejection stating its size."""
     for line in lines:
-        if line.text is None:
+        if line.unread is not None:
             yield _oversize(path, line.number, line.size, limit, shard_start)
-        elif line.text.strip():
-            yield RawRecord(path, line.number, line.text, None, shard_start, line.data)
+        elif not line.blank:
+            yield RawRecord.of_bytes(path, line.number, line.data, shard_start) if line.data is not None else \
+                RawRecord(path, line.number, line.text, None, shard_start)  # type: ignore[arg-type]  # not unread
 
 
 def _native_document(path: str, lines: Iterable[Line]) -> Iterator[Record | OverLimit]:

@@ -14,9 +14,10 @@ def seq_increasing(hand: Any) -> bool:
     """Every event's ``seq`` above the one before (the model's validator)."""
     prev = -1
     for ev in hand.events:  # a plain loop is faster here than map or zip
-        if ev.seq <= prev:
+        seq = ev.seq  # read once: an attribute of a Struct is a descriptor call
+        if seq <= prev:
             return False
-        prev = ev.seq
+        prev = seq
     return True
 
 

@@ -1,17 +1,21 @@
 """A native JSON line keeps its bytes (RawRecord.data) for the fast path, which decodes them
-instead of encoding the line's text again: the same JSON as the text, or None when the
-bytes are not valid UTF-8; whole and split reads alike; the same games and rejections."""
+instead of encoding the line's text again, and its text is decoded only when asked for: the
+same JSON as the text (bytes that are not valid UTF-8 the fast path declines, and the models
+read the text); whole and split reads alike; the same games and rejections."""
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
+import pickle
 
 import pytest
 
 from mahjong_audit.engine.audit import audit_game
-from mahjong_audit.pipeline import inputs, parse, read, splits
+from mahjong_audit.pipeline import inputs, lines, parse, read, splits
 from mahjong_audit.pipeline.rows import audit_rows
+from mahjong_audit.schemas import log_fast as F
 from tests.logbuild import win_game
 
 
@@ -52,14 +56,15 @@ def test_crlf_and_a_byte_order_mark_keep_the_same_json_in_the_bytes(tmp_path):
         assert [r.text for r in recs] == [line.decode() for line in lines]
 
 
-def test_a_line_that_is_not_utf8_has_no_bytes_and_is_rejected_as_before(tmp_path):
+def test_a_line_that_is_not_utf8_is_read_from_its_text_as_before(tmp_path):
     path = tmp_path / "bad.jsonl"
     bad = _game_line("g2").replace("七对".encode(), b"\xff\xfe")
     path.write_bytes(_game_line("g1") + b"\n" + bad + b"\n")
     for count in (1, 2):
         recs = _records(path, count)
-        assert recs[0].data is not None and recs[1].data is None
-        assert "\ufffd" in recs[1].text
+        assert recs[0].data is not None and recs[1].data == bad  # the bytes as read
+        assert F.decode_game(recs[1].data) is None  # the fast path declines bytes that are not UTF-8 ...
+        assert "\ufffd" in recs[1].text  # ... and the models read the text
         # the replacement characters are valid JSON in a string: the game reads, as the text says
         (fast,), (model,) = parse.parse_record(recs[1], fast=True), parse.parse_record(recs[1])
         fan = fast.game.hands[0].outcome.wins[0].score.fans[0][0]
@@ -103,3 +108,20 @@ def test_the_bytes_do_not_change_equality_or_repr():
     a = read.RawRecord("x.jsonl", 1, "{}", data=b"{}")
     b = read.RawRecord("x.jsonl", 1, "{}")
     assert a == b and repr(a) == repr(b)
+
+
+def test_a_line_and_a_record_decode_their_text_only_when_asked(tmp_path):
+    raw = _game_line("g1")
+    line = lines.Line.of_bytes(3, len(raw) + 1, raw + b"\r")
+    assert line == lines.Line(3, len(raw) + 1, raw.decode()) and not line.blank
+    rec = read.RawRecord.of_bytes("x.jsonl", 3, raw, 7)
+    assert pickle.loads(pickle.dumps(rec)) == rec == read.RawRecord("x.jsonl", 3, raw.decode(), None, 7)
+    fresh = read.RawRecord.of_bytes("x.jsonl", 3, raw)
+    (game,) = parse.parse_record(fresh, fast=True)
+    assert isinstance(game, parse.ParsedGame)
+    with pytest.raises(AttributeError):  # the fast path read the bytes alone: the text slot is still empty
+        object.__getattribute__(fresh, "text")
+    assert fresh.text == raw.decode()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fresh.text = "x"  # type: ignore[misc]
+    assert lines.Line.of_bytes(1, 3, b" \t\r").blank and not lines.Line.of_bytes(1, 1, b"x").blank
