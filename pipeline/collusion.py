@@ -188,18 +188,36 @@ ORDER BY p_value, ruleset, player, rate_name
 
 # --------------------------------------------------------------------------- SQL
 
-_SEATS = """
-seats AS (  -- who sat where in each hand (hands.players; the game's first four before it existed)
+# Who sat where in each hand (hands.players; the game's first four before it existed) and the
+# wins on a discard (or a robbed kong: the discarder dealt in). Made once per build as temp
+# tables (:func:`seat_tables`), which every query below reads as ``seats`` and ``deal_hands``:
+# each query planned and unnested them again before (a fixed cost of the load per query).
+SEAT_TABLES = (
+    """CREATE OR REPLACE TEMP TABLE _collusion_seats AS
   SELECT game_id, hand_no, ruleset, len(seating) AS n_seats,
          unnest(seating) AS player, unnest(range(len(seating))) AS seat
   FROM (SELECT h.game_id, h.hand_no, h.ruleset, coalesce(h.players, g.players[1:4]) AS seating
-        FROM hands h JOIN games g USING (game_id))
-),
-deal_hands AS (  -- a win on a discard (or a robbed kong): the discarder dealt in
+        FROM hands h JOIN games g USING (game_id))""",
+    """CREATE OR REPLACE TEMP TABLE _collusion_deal_hands AS
   SELECT h.game_id, h.hand_no, h.discarder, h.winners
   FROM hands h
-  WHERE h.result = 'win' AND h.win_type IN ('discard', 'robbing_kong') AND h.discarder IS NOT NULL
-)"""
+  WHERE h.result = 'win' AND h.win_type IN ('discard', 'robbing_kong') AND h.discarder IS NOT NULL""",
+)
+_SEATS = """
+seats AS (SELECT * FROM _collusion_seats),
+deal_hands AS (SELECT * FROM _collusion_deal_hands)"""
+
+
+def seat_tables(con: duckdb.DuckDBPyConnection) -> None:
+    """(Re)make the temp tables the queries read as ``seats`` and ``deal_hands``."""
+    for stmt in SEAT_TABLES:
+        con.execute(stmt)
+
+
+def drop_seat_tables(con: duckdb.DuckDBPyConnection) -> None:
+    for name in ("_collusion_seats", "_collusion_deal_hands"):
+        con.execute(f"DROP TABLE IF EXISTS {name}")
+
 
 # One row per deal-in hand and seat other than the discarder (the seat's place after it).
 OCC_SQL = f"""
@@ -222,13 +240,14 @@ a_total AS (
   FROM deal_hands d JOIN seats a ON a.game_id = d.game_id AND a.hand_no = d.hand_no AND a.seat = d.discarder
   GROUP BY a.ruleset, a.player
 ),
-together AS (  -- hands (and games) in which both sat at the table
-  SELECT sa.ruleset, sa.player AS a, sb.player AS b,
-         count(DISTINCT sa.game_id) AS games, count(*) AS hands
-  FROM seats sa
-  JOIN seats sb ON sb.game_id = sa.game_id AND sb.hand_no = sa.hand_no AND sb.seat <> sa.seat
-                   AND sb.player <> sa.player
-  GROUP BY sa.ruleset, sa.player, sb.player
+together AS (  -- hands (and games) in which both sat at the table: per game first, then per pair
+  SELECT ruleset, a, b, count(*) AS games, sum(hands)::BIGINT AS hands
+  FROM (SELECT sa.ruleset, sa.game_id, sa.player AS a, sb.player AS b, count(*) AS hands
+        FROM seats sa
+        JOIN seats sb ON sb.game_id = sa.game_id AND sb.hand_no = sa.hand_no AND sb.seat <> sa.seat
+                         AND sb.player <> sa.player
+        GROUP BY sa.ruleset, sa.game_id, sa.player, sb.player)
+  GROUP BY ruleset, a, b
 ),
 pay AS (  -- payouts name their player (a player standing out of a five-player hand too)
   SELECT p.game_id, p.hand_no, h.ruleset, p.player, coalesce(p.recorded, p.computed) AS d
@@ -726,7 +745,7 @@ def strongest_pairs(rows: typing.Sequence[dict], excluded: set[tuple[str, str, s
 
 
 def pair_passes(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -> tuple[list[dict], list[dict]]:
-    """``pair_stats`` rows and the ``pair_evidence`` rows judged with them, estimated again
+    """(After :func:`seat_tables`.) ``pair_stats`` rows and the ``pair_evidence`` rows judged with them, estimated again
     without the strongest flagged pair's deal-ins (:func:`strongest_pairs`: flagged for any
     behaviour, soft play and dumping too) until no new pair is flagged (at most
     ``settings.passes`` times in all): a colluding pair would otherwise bend the weights of
@@ -762,11 +781,15 @@ def build(con: duckdb.DuckDBPyConnection, settings: Settings = SETTINGS) -> Buil
     """Rebuild the tables and views from the whole database (the caller holds the transaction)."""
     for stmt in ddl():
         con.execute(stmt)
-    pairs, evidence = pair_passes(con, settings)
-    left_out = {(r["ruleset"], p) for r in pairs if r["behaviours"] for p in (r["player_a"], r["player_b"])}
-    names = sorted(LIMIT_TOTALS)
-    players = player_rows(con.execute(PLAYER_SQL, [names, [LIMIT_TOTALS[n] for n in names]]).fetchall(), settings,
-                          left_out)
+    seat_tables(con)
+    try:
+        pairs, evidence = pair_passes(con, settings)
+        left_out = {(r["ruleset"], p) for r in pairs if r["behaviours"] for p in (r["player_a"], r["player_b"])}
+        names = sorted(LIMIT_TOTALS)
+        counts = con.execute(PLAYER_SQL, [names, [LIMIT_TOTALS[n] for n in names]]).fetchall()
+    finally:
+        drop_seat_tables(con)
+    players = player_rows(counts, settings, left_out)
     _insert(con, "pair_stats", pairs)
     _insert(con, "pair_evidence", evidence)
     _insert(con, "player_anomalies", players)

@@ -12,6 +12,7 @@ rows for callers that want them. The table a row belongs to is :func:`table_of` 
 
 from __future__ import annotations
 
+from array import array
 from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -289,11 +290,24 @@ def check_storable(made: Iterable[AnyRow]) -> None:
             elif kind is str:
                 bad = not value.isascii() and _unstorable(value)
             elif kind is list:
-                bad = any(map(_unstorable, value))
+                bad = bool(value) and not _storable_list(value)
             else:
                 bad = _unstorable(value)
             if bad:
                 raise _unstorable_row(row)
+
+
+def _storable_list(values: list) -> bool:
+    """True if every item of a non-empty list can be stored: checked in C for a list of ints
+    (packed as 64-bit integers) or of texts (joined, encoded as UTF-8), else item by item."""
+    try:
+        if type(values[0]) is int:
+            array("q", values)
+            return True
+        text = "".join(values)
+    except (OverflowError, TypeError):
+        return not any(map(_unstorable, values))
+    return text.isascii() or storable_text(text) == text
 
 
 def _unstorable_row(row: AnyRow) -> UnstorableRow:

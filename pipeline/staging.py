@@ -21,6 +21,8 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterable, Mapping
+from itertools import chain, groupby, repeat
+from operator import itemgetter
 from typing import BinaryIO
 
 import pyarrow as pa
@@ -46,6 +48,9 @@ def _source_columns(table: str) -> tuple[int, ...]:
 
 # table -> positions in (file, line, shard start) of the source columns its rows lack
 SOURCE_COLUMNS = {table: _source_columns(table) for table in STAGING_SCHEMAS}
+# table -> those columns of a (file, line, shard start)
+SOURCE_OF = {table: itemgetter(*at) if len(at) > 1 else (lambda source, at=at: tuple(source[i] for i in at))
+             for table, at in SOURCE_COLUMNS.items()}
 
 
 def _fs():
@@ -68,9 +73,9 @@ class TableWriter:
         if batch_rows < 1:
             raise ValueError("batch_rows must be at least 1")
         self.staging, self.batch_rows = staging, batch_rows
-        # table -> its buffered rows, and beside each row the source columns it gets (one
-        # tuple per record, shared by its rows)
-        self._buffers: dict[str, tuple[list[Row], list[tuple]]] = {}
+        # table -> its buffered rows, and for each run of a record's rows in it the source
+        # columns they get and how many rows the run holds
+        self._buffers: dict[str, tuple[list[Row], list[tuple], list[int]]] = {}
         self._writers: dict[str, tuple[str, BinaryIO, pq.ParquetWriter]] = {}
 
     def add(self, row: Row, source_file: str | None = None, source_line: int | None = None,
@@ -82,19 +87,20 @@ class TableWriter:
 
     def add_rows(self, rows: Iterable[Row], source_file: str | None = None, source_line: int | None = None,
                  shard_start: int = 0) -> None:
-        """Buffer the rows of one record, with its source position (file, line, split start)."""
+        """Buffer the rows of one record, with its source position (file, line, split start).
+
+        A record's rows come as runs of one table's rows (a hand, its scores, its payouts):
+        each run is appended at once."""
         source = (source_file, source_line, shard_start)
-        extras: dict[str, tuple] = {}  # table -> the source columns its rows get
-        for row in rows:
-            table = _TABLE_OF[type(row)]
-            extra = extras.get(table)
-            if extra is None:
-                extra = extras[table] = tuple(source[i] for i in SOURCE_COLUMNS[table])
+        for kind, run in groupby(rows, type):
+            table = _TABLE_OF[kind]
             buf = self._buffers.get(table)
             if buf is None:
-                buf = self._buffers[table] = ([], [])
-            buf[0].append(row)
-            buf[1].append(extra)
+                buf = self._buffers[table] = ([], [], [])
+            held = len(buf[0])
+            buf[0].extend(run)
+            buf[1].append(SOURCE_OF[table](source))
+            buf[2].append(len(buf[0]) - held)
             if len(buf[0]) >= self.batch_rows:
                 self._flush(table)
 
@@ -107,10 +113,15 @@ class TableWriter:
             fs = _fs()
             path = fs.join(table_dir(self.staging, table), f"{uuid.uuid4().hex}.parquet")
             stream = fs.create(path)
-            self._writers[table] = (path, stream, pq.ParquetWriter(stream, schema))
-        values = (*zip(*buf[0], strict=True), *zip(*buf[1], strict=True))
-        columns = [pa.array(column, type=field.type) for column, field in zip(values, schema, strict=True)]
-        self._writers[table][2].write_table(pa.Table.from_arrays(columns, schema=schema))
+            # no column statistics: the load reads every staged row, and they cost a third of the writing
+            self._writers[table] = (path, stream, pq.ParquetWriter(stream, schema, write_statistics=False))
+        own, extras, counts = buf
+        sources = [chain.from_iterable(map(repeat, column, counts)) for column in zip(*extras, strict=True)]
+        values = (*zip(*own, strict=True), *sources)
+        columns = [pa.array(column if isinstance(column, tuple) else list(column), type=field.type)
+                   for column, field in zip(values, schema, strict=True)]
+        self._writers[table][2].write_table(pa.Table.from_arrays(columns, schema=schema),
+                                            row_group_size=self.batch_rows)
 
     def close(self) -> tuple[tuple[str, str], ...]:
         """Write what is buffered, close every file; (table, path) of each file written."""

@@ -180,6 +180,7 @@ def _soft_table():
 
 
 def _expected(con, excluded: list[tuple[str, str, str]]) -> dict[tuple[str, str], float]:
+    collusion.seat_tables(con)
     con.execute(f"CREATE OR REPLACE TEMP TABLE _collusion_occ AS {collusion.OCC_SQL}")
     con.execute(f"CREATE OR REPLACE TEMP TABLE _collusion_base AS {collusion.BASE_SQL}")
     params = [[e[0] for e in excluded], [e[1] for e in excluded], [e[2] for e in excluded]]

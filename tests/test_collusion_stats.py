@@ -270,3 +270,20 @@ def test_pairs_follow_people_across_seats_in_five_player_games(tmp_path):
             "SELECT player_a, player_b, hands_together FROM pair_stats").fetchall()}
     assert got == want
     assert max(want.values()) < len(game["hands"])  # nobody sat with everyone in every hand
+
+
+def test_games_and_hands_together_count_each_game_once_and_each_shared_hand():
+    # A and B share two games (3 hands and 2 hands); in a third game A sits with C, D, E only
+    hands = [("g1", i, "draw", [], None, None, None, []) for i in range(3)]
+    hands += [("g2", i, "draw", [], None, None, None, []) for i in range(2)]
+    hands += [("g3", i, "draw", [], None, None, None, []) for i in range(4)]
+    con = _db([("g1", "mcr", ["A", "B", "C", "D"]), ("g2", "mcr", ["B", "A", "D", "E"]),
+               ("g3", "mcr", ["A", "C", "D", "E"])], hands)
+    got = _pairs(con)
+    assert (got[("A", "B")]["games_together"], got[("A", "B")]["hands_together"]) == (2, 5)
+    assert (got[("A", "D")]["games_together"], got[("A", "D")]["hands_together"]) == (3, 9)
+    assert (got[("C", "E")]["games_together"], got[("C", "E")]["hands_together"]) == (1, 4)
+    # the build's own tables of who sat where are gone with it
+    temp = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables "
+                                      "WHERE table_name LIKE '\\_collusion%' ESCAPE '\\'").fetchall()}
+    assert temp == set()

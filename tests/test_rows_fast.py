@@ -11,6 +11,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mahjong_audit.engine.audit import audit_game
 from mahjong_audit.engine.sim import simulate_one
@@ -163,3 +165,34 @@ def test_row_tuples_pickle_by_reference_across_a_stage_boundary():
     row = _payout()
     again = pickle.loads(pickle.dumps(row, pickle.HIGHEST_PROTOCOL))
     assert again == row and type(again) is rows.PayoutValues
+
+
+def test_check_storable_names_a_bad_text_in_a_list_column():
+    hand = rows.HandValues(*[None] * len(rows.HandValues._fields))._replace(players=["东", "a\udc80", "c", "d"])
+    with pytest.raises(rows.UnstorableRow, match=r"^hands.players is not valid Unicode text: 'a\\udc80'"):
+        rows.check_storable([hand])
+
+
+@given(st.lists(st.one_of(st.integers(min_value=-(2**64), max_value=2**64), st.text(max_size=3), st.booleans(),
+                          st.none()), min_size=1, max_size=6))
+def test_a_list_is_storable_by_the_c_checks_exactly_when_item_by_item(values):
+    """The list check in C (64-bit packing, one UTF-8 encoding of the joined texts) agrees with
+    the check of each item, for lists of ints, of texts, and of anything mixed."""
+    assert rows._storable_list(values) == (not any(map(rows._unstorable, values)))
+
+
+def test_staged_row_groups_hold_at_most_batch_rows_rows(items, tmp_path):
+    """A record's rows are appended a run of one table at a time (a hand's payouts, …); a
+    row group still holds at most ``batch_rows`` rows, in the order they came."""
+    writer = staging.TableWriter(str(tmp_path / "staging"), batch_rows=3)
+    want: dict[str, list] = {}
+    for made, source_file, source_line, shard_start in items[:30]:
+        writer.add_rows(made, source_file, source_line, shard_start)
+        for row in made:
+            want.setdefault(rows.table_of(row), []).append(list(row))
+    for table, path in writer.close():
+        meta = pq.ParquetFile(path).metadata
+        assert max(meta.row_group(i).num_rows for i in range(meta.num_row_groups)) <= 3, table
+        got = pq.read_table(path).to_pylist()
+        own = len(rows.VALUES_OF_TABLE[table]._fields)
+        assert [list(r.values())[:own] for r in got] == want[table], table
