@@ -41,10 +41,12 @@ from mahjong_audit.engine.ruleset import (
     Ruleset,
     Settlement,
     TableView,
+    mypyc_attr,
 )
 from mahjong_audit.engine.rulesets import longgang_chips as C
 from mahjong_audit.engine.rulesets import longgang_draws as D
 from mahjong_audit.engine.rulesets import longgang_score as S
+from mahjong_audit.engine.rulesets import longgang_waits as W
 from mahjong_audit.engine.rulesets.longgang_options import LonggangOptions
 from mahjong_audit.engine.situation_check import FieldSpec
 
@@ -82,8 +84,8 @@ SITUATION_FIELDS = MappingProxyType({
                                 "陪家", choices=("winner", *NON_WINNER_ROLES)),
 })
 
-#: hand states whose quick no a ruleset instance remembers (four seats, before and after a change)
-QUICK_NO_MEMO = 8
+#: hand states whose winning tiles a ruleset instance remembers (four seats, before and after a change)
+MASK_MEMO = 8
 
 #: 136 tiles: suits × 4, 东南西北 × 4, no 白板, 发 中 × 4, 春夏秋冬 once each, no 梅兰竹菊
 COPIES = (4,) * 27 + (4, 4, 4, 4, 0, 4, 4) + (1, 1, 1, 1) + (0, 0, 0, 0)
@@ -111,6 +113,7 @@ def _wilds_from_set(wilds: frozenset[int], seat_wind: int) -> S.Wilds:
     return S.Wilds(real, zuo if zuo in wilds else None, flower_mode, kind)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test's subclass may wrap its methods
 class Longgang(Ruleset):
     """龙港麻将. Play rules as class attributes; scoring in :mod:`longgang_score`."""
 
@@ -145,9 +148,10 @@ class Longgang(Ruleset):
         #: (the hand end, every seat's score at it): settle and seat_items both need all four,
         #: and a 陪家's best placement is a search (see :meth:`seat_scores`)
         self._seat_memo: tuple[HandEnd, tuple[Score, ...]] | None = None
-        #: the quick no's last answers: the replay asks it once per hand state for the claims, then
-        #: again for the same state as the hand before the seat's draw (:meth:`may_complete_with_one`)
-        self._quick_no: dict[tuple[tuple[int, ...], int, frozenset[int]], bool] = {}
+        #: the last hand states' winning tiles: the replay asks them once per hand state for the claims,
+        #: then whether any tile wins the same state as the hand before the seat's draw
+        #: (:meth:`may_complete_with_one`)
+        self._masks: dict[tuple[tuple[int, ...], int, frozenset[int]], int] = {}
 
     @property
     def dead_wall(self) -> int:  # type: ignore[override]
@@ -211,17 +215,23 @@ class Longgang(Ruleset):
         return S.complete(concealed, len(melds), wilds, self.rules)
 
     def may_complete_with_one(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:
-        """The hand with one wild more (see :func:`longgang_score.may_complete_with_one`), the answers
-        of the last few hand states remembered (half the calls ask one of them again)."""
-        key = (counts, len(melds), wilds)
-        memo = self._quick_no
-        known = memo.get(key)
-        if known is None:
-            known = S.may_complete_with_one(counts, len(melds), wilds, self.rules)
-            if len(memo) >= QUICK_NO_MEMO:
-                memo.clear()
-            memo[key] = known
-        return known
+        """The hand with one wild more (see :func:`longgang_score.may_complete_with_one`), or, for a
+        hand state :meth:`winning_tiles` answered a moment ago, whether any tile wins it (the replay
+        asks the state before a seat's draw again, which the claim window asked about)."""
+        known = self._masks.get((counts, len(melds), wilds))
+        if known is not None:
+            return known != 0
+        return S.may_complete_with_one(counts, len(melds), wilds, self.rules)
+
+    def winning_tiles(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> int:
+        """Every tile whose one more wins these standing tiles, at once (:mod:`longgang_waits`), the
+        answers of the last few hand states remembered (for :meth:`may_complete_with_one`)."""
+        mask = W.winning_tiles(counts, len(melds), wilds, self.rules)
+        memo = self._masks
+        if len(memo) >= MASK_MEMO:
+            memo.clear()
+        memo[(counts, len(melds), wilds)] = mask
+        return mask
 
     def instant_win(self, concealed: Sequence[int], seat: int, dealer: int, indicator: int | None) -> bool:
         """三财神 (推土机): holding three 正财 wins at any moment, outside the turn too."""
