@@ -347,7 +347,7 @@ class Longgang(Ruleset):
 
     def after_break(self) -> Longgang:
         """After a 断子 and 加筹: "当盘筹子断或刚好为零则下盘开始按括号内的数字跟胡"."""
-        return self if self.options.rebought else Longgang(replace(self.options, rebought=True))
+        return self if self.options.rebought else type(self)(replace(self.options, rebought=True))
 
     def next_seating(self, seating: tuple[int, ...], standing: tuple[int, ...], dealer: int,
                      next_dealer: int) -> tuple[int, ...] | None:

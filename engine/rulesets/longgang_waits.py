@@ -40,8 +40,9 @@ _TH: Final = 8
 #: per suit's counts (bytes; the honours' prefixed by :data:`_HONOURS`): the fewest wilds the
 #: suit needs in sets alone (m0) and with the pair (m1), then, by threshold (0 … :data:`_TH`),
 #: the kinds whose one more needs at most that many in sets alone, and with the pair, then those
-#: fewest wilds per kind (sets alone, with the pair). A cache, filled as suits are met.
-_Entry = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+#: fewest wilds per kind (sets alone, with the pair), and the number of kinds held an odd number of
+#: times (八对半's bound). A cache, filled as suits are met.
+_Entry = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 _SUITS: dict[bytes, _Entry] = {}
 _HONOURS: Final = b"z"
 
@@ -97,13 +98,29 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
         return mask
     if sum(nat) + w + 1 != 3 * n_sets + 2:
         return mask  # both shapes hold 3 × sets + 2 tiles
-    eight = rules.eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w + 1)
-    standard = shape_complete(nat, n_sets, w + 1)
+    try:
+        m = _entry(nat, 0)
+        p = _entry(nat, 1)
+        s = _entry(nat, 2)
+        z = _entry(nat, 3)
+    except ValueError:  # a count beyond a byte (no real hand): the plain tests per kind
+        return mask | _by_kind(nat, n_sets, w, wild_mask, rules.eight_pairs and n_melds == 0)
+    s0 = m[0] + p[0] + s[0] + z[0]  # every suit in sets alone
+    dm, dp, ds, dz = m[1] - m[0], p[1] - p[0], s[1] - s[0], z[1] - z[0]  # … and the pair in it
+    # a wild more: decompose.is_complete's test (the fewest wilds of the suits, the pair in one
+    # of them or of wilds), and 八对半 only where no more kinds are odd than the wilds can pair
+    standard = s0 + min(0, dm, dp, ds, dz) <= w + 1
+    eight = (rules.eight_pairs and n_melds == 0 and m[6] + p[6] + s[6] + z[6] <= w + 2
+             and R.is_eight_pairs(nat, w + 1))
     if not standard and not eight:
         return mask  # no tile does better than a wild, which wins by no shape
     mask |= wild_mask
     if standard:
-        mask |= _standard(nat, w) & ~wild_mask
+        std = (_suit_waits(m, w - s0 + m[0], min(0, dp, ds, dz))
+               | _suit_waits(p, w - s0 + p[0], min(0, dm, ds, dz)) << 9
+               | _suit_waits(s, w - s0 + s[0], min(0, dm, dp, dz)) << 18
+               | _suit_waits(z, w - s0 + z[0], min(0, dm, dp, ds)) << 27)
+        mask |= std & ~wild_mask
     if eight:
         for t in range(34):
             if not (mask >> t & 1) and not (wild_mask >> t & 1):
@@ -114,44 +131,32 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     return mask
 
 
-def _standard(nat: list[int], w: int) -> int:
-    """The kinds whose one more makes the natural counts ``nat`` five sets (less the melds) and a
-    pair with ``w`` wilds, the tile count being right: the suit of the tile with its one more,
-    the pair in it or in another suit or of wilds, every other suit in sets (:func:`decompose.is_complete`'s
-    criterion: the suits' fewest wilds add up to ``w`` or less)."""
-    entries: list[_Entry] = []
-    for k in range(4):
-        start = 9 * k
-        part = nat[start:start + (7 if k == 3 else 9)]
-        try:
-            key = _HONOURS + bytes(part) if k == 3 else bytes(part)
-        except ValueError:  # a count beyond a byte (no real hand): the plain test per kind
-            return _by_kind(nat, w)
-        e = _SUITS.get(key)
-        if e is None:
-            e = _suit_entry(part, k == 3)
-            _SUITS[key] = e
-        entries.append(e)
-    s0 = entries[0][0] + entries[1][0] + entries[2][0] + entries[3][0]
-    mask = 0
-    for k in range(4):
-        e = entries[k]
-        rest = s0 - e[0]  # the other suits in sets alone
-        d = 0  # the pair in another suit: what it adds to ``rest`` at best (0: of wilds, or none needed)
-        for j in range(4):
-            if j != k:
-                dj = entries[j][1] - entries[j][0]
-                if dj < d:
-                    d = dj
-        t1 = w - rest  # the tile's suit with the pair
-        t0 = w - rest - d  # the tile's suit in sets alone
-        bits = 0
-        if t1 >= 0:
-            bits |= e[3][t1] if t1 <= _TH else _at_most(e[5], t1)
-        if t0 >= 0:
-            bits |= e[2][t0] if t0 <= _TH else _at_most(e[4], t0)
-        mask |= bits << 9 * k
-    return mask
+def _entry(nat: list[int], k: int) -> _Entry:
+    """Suit ``k``'s entry of :data:`_SUITS` (ValueError: a count beyond a byte)."""
+    start = 9 * k
+    part = nat[start:start + (7 if k == 3 else 9)]
+    key = _HONOURS + bytes(part) if k == 3 else bytes(part)
+    e = _SUITS.get(key)
+    if e is None:
+        e = _suit_entry(part, k == 3)
+        _SUITS[key] = e
+    return e
+
+
+def _suit_waits(e: _Entry, left: int, d: int) -> int:
+    """The kinds of one suit (its entry ``e``) whose one more completes the hand, with ``left``
+    wilds for this suit once every other suit is in sets alone, and ``d`` what the pair in
+    another suit adds at best (0: the pair of wilds, or none needed): the tile's suit takes the
+    pair (its fewest wilds with the pair at most ``left``) or is in sets alone (at most
+    ``left - d``). decompose.is_complete's criterion: the suits' fewest wilds add up to the
+    wilds held or less."""
+    bits = 0
+    if left >= 0:
+        bits = e[3][left] if left <= _TH else _at_most(e[5], left)
+    t0 = left - d
+    if t0 >= 0:
+        bits |= e[2][t0] if t0 <= _TH else _at_most(e[4], t0)
+    return bits
 
 
 def _at_most(least: tuple[int, ...], th: int) -> int:
@@ -175,18 +180,22 @@ def _suit_entry(part: list[int], honour: bool) -> _Entry:
         a1.append(x1)
     by0 = tuple(_at_most(tuple(a0), th) for th in range(_TH + 1))
     by1 = tuple(_at_most(tuple(a1), th) for th in range(_TH + 1))
-    return m0, m1, by0, by1, tuple(a0), tuple(a1)
+    odd = 0
+    for n in part:
+        odd += n & 1
+    return m0, m1, by0, by1, tuple(a0), tuple(a1), odd
 
 
-def _by_kind(nat: list[int], w: int) -> int:
-    """:func:`_standard` kind by kind with the plain test (counts no real hand holds)."""
-    n_sets = (sum(nat) + 1 + w - 2) // 3
-    mask = 0
+def _by_kind(nat: list[int], n_sets: int, w: int, wild_mask: int, eight: bool) -> int:
+    """The natural kinds whose one more wins, by the plain tests kind by kind, and the wilds when a
+    wild more wins (counts no real hand holds: beyond a byte)."""
+    mask = wild_mask if shape_complete(nat, n_sets, w + 1) or (eight and R.is_eight_pairs(nat, w + 1)) else 0
     for t in range(34):
-        nat[t] += 1
-        if shape_complete(nat, n_sets, w):
-            mask |= 1 << t
-        nat[t] -= 1
+        if not wild_mask >> t & 1:
+            nat[t] += 1
+            if shape_complete(nat, n_sets, w) or (eight and R.is_eight_pairs(nat, w)):
+                mask |= 1 << t
+            nat[t] -= 1
     return mask
 
 
