@@ -38,12 +38,16 @@ _KINDS: Final = (1 << 34) - 1
 #: for ``th`` in 0 … _TH (a larger threshold reads the fewest wilds per kind)
 _TH: Final = 8
 #: per suit's counts (bytes; the honours' prefixed by :data:`_HONOURS`): the fewest wilds the
-#: suit needs in sets alone (m0) and with the pair (m1), then, by threshold (0 … :data:`_TH`),
-#: the kinds whose one more needs at most that many in sets alone, and with the pair, then those
-#: fewest wilds per kind (sets alone, with the pair), and the number of kinds held an odd number of
-#: times (八对半's bound). A cache, filled as suits are met.
-_Entry = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+#: suit needs in sets alone (m0) and with the pair (m1), the number of kinds held an odd number of
+#: times (八对半's bound), the key and whether the suit is the honours. A cache, filled as suits are met
+#: (every hand state of the right size looks its four suits up).
+_Entry = tuple[int, int, int, bytes, bool]
 _SUITS: dict[bytes, _Entry] = {}
+#: by the same keys, for the suits of a hand that a wild more completes (:func:`_suit_waits`): by
+#: threshold (0 … :data:`_TH`), the kinds whose one more needs at most that many wilds in sets alone,
+#: and with the pair, then those fewest wilds per kind (sets alone, with the pair). A cache too.
+_Waits = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+_WAITS: dict[bytes, _Waits] = {}
 _HONOURS: Final = b"z"
 
 
@@ -110,7 +114,7 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     # a wild more: decompose.is_complete's test (the fewest wilds of the suits, the pair in one
     # of them or of wilds), and 八对半 only where no more kinds are odd than the wilds can pair
     standard = s0 + min(0, dm, dp, ds, dz) <= w + 1
-    eight = (rules.eight_pairs and n_melds == 0 and m[6] + p[6] + s[6] + z[6] <= w + 2
+    eight = (rules.eight_pairs and n_melds == 0 and m[2] + p[2] + s[2] + z[2] <= w + 2
              and R.is_eight_pairs(nat, w + 1))
     if not standard and not eight:
         return mask  # no tile does better than a wild, which wins by no shape
@@ -138,7 +142,11 @@ def _entry(nat: list[int], k: int) -> _Entry:
     key = _HONOURS + bytes(part) if k == 3 else bytes(part)
     e = _SUITS.get(key)
     if e is None:
-        e = _suit_entry(part, k == 3)
+        m0, m1 = suit_least(part, k == 3)
+        odd = 0
+        for n in part:
+            odd += n & 1
+        e = (m0, m1, odd, key, k == 3)
         _SUITS[key] = e
     return e
 
@@ -150,12 +158,19 @@ def _suit_waits(e: _Entry, left: int, d: int) -> int:
     pair (its fewest wilds with the pair at most ``left``) or is in sets alone (at most
     ``left - d``). decompose.is_complete's criterion: the suits' fewest wilds add up to the
     wilds held or less."""
+    t0 = left - d
+    if left < 0 and t0 < 0:
+        return 0
+    key = e[3]
+    ws = _WAITS.get(key)
+    if ws is None:
+        ws = _waits_of(key, e[4])
+        _WAITS[key] = ws
     bits = 0
     if left >= 0:
-        bits = e[3][left] if left <= _TH else _at_most(e[5], left)
-    t0 = left - d
+        bits = ws[1][left] if left <= _TH else _at_most(ws[3], left)
     if t0 >= 0:
-        bits |= e[2][t0] if t0 <= _TH else _at_most(e[4], t0)
+        bits |= ws[0][t0] if t0 <= _TH else _at_most(ws[2], t0)
     return bits
 
 
@@ -167,9 +182,9 @@ def _at_most(least: tuple[int, ...], th: int) -> int:
     return bits
 
 
-def _suit_entry(part: list[int], honour: bool) -> _Entry:
-    """The entry of :data:`_SUITS` for one suit's counts."""
-    m0, m1 = suit_least(part, honour)
+def _waits_of(key: bytes, honour: bool) -> _Waits:
+    """The entry of :data:`_WAITS` for one suit's counts (its key)."""
+    part = list(key[len(_HONOURS):] if honour else key)
     a0: list[int] = []
     a1: list[int] = []
     for r in range(len(part)):
@@ -180,10 +195,7 @@ def _suit_entry(part: list[int], honour: bool) -> _Entry:
         a1.append(x1)
     by0 = tuple(_at_most(tuple(a0), th) for th in range(_TH + 1))
     by1 = tuple(_at_most(tuple(a1), th) for th in range(_TH + 1))
-    odd = 0
-    for n in part:
-        odd += n & 1
-    return m0, m1, by0, by1, tuple(a0), tuple(a1), odd
+    return by0, by1, tuple(a0), tuple(a1)
 
 
 def _by_kind(nat: list[int], n_sets: int, w: int, wild_mask: int, eight: bool) -> int:
