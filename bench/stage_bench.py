@@ -37,9 +37,7 @@ class _Timer:
         self.seconds = 0.0
         self.calls = 0
 
-    def wrap(self, cls: type, name: str) -> Callable[[], None]:
-        original = getattr(cls, name)
-
+    def timed(self, original: Callable) -> Callable:
         def timed(*args, **kwargs):
             t0 = time.process_time()
             try:
@@ -48,8 +46,21 @@ class _Timer:
                 self.seconds += time.process_time() - t0
                 self.calls += 1
 
-        setattr(cls, name, timed)
-        return lambda: setattr(cls, name, original)
+        return timed
+
+
+def _timed_rulesets(score: _Timer, pay: _Timer) -> Callable[[], None]:
+    """Each ruleset of ``RULESETS`` replaced by a subclass whose ``score_win`` (timed by ``score``),
+    ``settle`` and ``seat_items`` (by ``pay``) are timed: a compiled ruleset's methods cannot be
+    patched in place (it allows interpreted subclasses). Returns the undo."""
+    from mahjong_audit.engine.rulesets import RULESETS
+
+    saved = dict(RULESETS)
+    for key, cls in saved.items():
+        RULESETS[key] = type(cls.__name__, (cls,), {
+            "score_win": score.timed(cls.score_win), "settle": pay.timed(cls.settle),
+            "seat_items": pay.timed(cls.seat_items)})
+    return lambda: RULESETS.update(saved)
 
 
 def measure(corpus: str) -> dict:
@@ -68,8 +79,7 @@ def measure(corpus: str) -> dict:
     gc.freeze()  # as the pipeline's parse worker does after its start-up
     cpu = dict.fromkeys(STAGES, 0.0)
     score, pay = _Timer(), _Timer()
-    undo = [score.wrap(cls, "score_win") for cls in RULESETS.values()]
-    undo += [pay.wrap(cls, name) for cls in RULESETS.values() for name in ("settle", "seat_items")]
+    undo = [_timed_rulesets(score, pay)]
     games = hands = 0
     rulesets: set[str] = set()
     clock = time.process_time

@@ -353,11 +353,17 @@ class ChanceTally:
         rs = replay.rs
         own = self.own_quick_no
         if own is None:
-            own = self.own_quick_no = type(rs).may_complete_with_one is not Ruleset.may_complete_with_one
+            own = self.own_quick_no = (type(rs).may_complete_with_one is not Ruleset.may_complete_with_one
+                                       or type(rs).winning_tiles is not Ruleset.winning_tiles)
             self.gated = not own and type(rs).is_complete in _GATED
         n_melds = len(st.melds)
         if own:
-            waits = ASK if rs.may_complete_with_one(tuple(st.hand), st.melds, st.wilds) else 0
+            hand = tuple(st.hand)
+            waits = rs.winning_tiles(hand, st.melds, st.wilds)
+            if waits > 0:
+                waits |= _EXACT  # the ruleset's answer for every tile
+            elif waits < 0:
+                waits = ASK if rs.may_complete_with_one(hand, st.melds, st.wilds) else 0
         elif st.off_keys or st.flowers_held or st.wilds and _holds_wild(st.hand, st.wilds):
             waits = ASK  # a count beyond the keys, flowers or wild tiles in hand: no quick answer
         else:  # the shapes every ruleset without a quick no of its own knows (MCR, Guangdong)

@@ -399,6 +399,12 @@ class Ruleset:
         standing tiles (42 per-tile counts) could make :meth:`is_complete` true. Default: maybe."""
         return True
 
+    def winning_tiles(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> int:
+        """Every tile (bit ``t``) whose one more in these standing tiles (42 per-tile counts) makes
+        :meth:`is_complete` true, worked out at once, or -1: not known (the replay then asks
+        :meth:`may_complete_with_one`, and :meth:`is_complete` per tile). Default: not known."""
+        return -1
+
     def is_ready(self, counts: Sequence[int], melds: Sequence[Meld]) -> bool:
         """听牌: one more tile of some playing kind would make ``counts`` (per kind, the standing
         tiles) a winning shape with ``melds``. By shape: a kind whose four copies are held counts."""

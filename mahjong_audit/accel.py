@@ -56,6 +56,8 @@ MODULES = (
     "mahjong_audit.engine.rulesets.longgang_score",
     "mahjong_audit.engine.rulesets.longgang_chips",
     "mahjong_audit.engine.rulesets.longgang_draws",
+    "mahjong_audit.engine.rulesets.longgang_waits",
+    "mahjong_audit.engine.rulesets.longgang",
 )
 #: the group's shared library, ``<GROUP>__mypyc`` (mypyc's naming), in the engine package
 GROUP = "mahjong_audit.engine.compiled"
