@@ -31,7 +31,7 @@ STAGES = ("read", "validate", "replay", "score", "pay", "rows", "parquet", "load
 
 
 class _Timer:
-    """Accumulates the CPU time of calls to some methods of a class (patched in place)."""
+    """Accumulates the CPU time of calls to some methods of the rulesets."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
@@ -49,17 +49,17 @@ class _Timer:
         return timed
 
 
-def _timed_rulesets(score: _Timer, pay: _Timer) -> Callable[[], None]:
-    """Each ruleset of ``RULESETS`` replaced by a subclass whose ``score_win`` (timed by ``score``),
-    ``settle`` and ``seat_items`` (by ``pay``) are timed: a compiled ruleset's methods cannot be
-    patched in place (it allows interpreted subclasses). Returns the undo."""
+def _timed_rulesets(timers: dict[str, _Timer]) -> Callable[[], None]:
+    """Registers in each ruleset's place a subclass whose methods named in ``timers`` are timed,
+    and returns what puts the rulesets back. A subclass, not the class patched: the compiled
+    engine's rulesets are native classes, whose methods the compiled replay calls directly (an
+    interpreted subclass's methods it looks up by name, so the subclass's are the ones called)."""
     from mahjong_audit.engine.rulesets import RULESETS
 
     saved = dict(RULESETS)
-    for key, cls in saved.items():
-        RULESETS[key] = type(cls.__name__, (cls,), {
-            "score_win": score.timed(cls.score_win), "settle": pay.timed(cls.settle),
-            "seat_items": pay.timed(cls.seat_items)})
+    for name, cls in saved.items():
+        methods = {m: t.timed(getattr(cls, m)) for m, t in timers.items()}
+        RULESETS[name] = type(cls.__name__, (cls,), {"__module__": __name__, **methods})
     return lambda: RULESETS.update(saved)
 
 
@@ -79,7 +79,7 @@ def measure(corpus: str) -> dict:
     gc.freeze()  # as the pipeline's parse worker does after its start-up
     cpu = dict.fromkeys(STAGES, 0.0)
     score, pay = _Timer(), _Timer()
-    undo = [_timed_rulesets(score, pay)]
+    undo = [_timed_rulesets({"score_win": score, "settle": pay, "seat_items": pay})]
     games = hands = 0
     rulesets: set[str] = set()
     clock = time.process_time

@@ -32,10 +32,12 @@ from types import ModuleType
 
 #: the modules compiled, in one mypyc group: the replay and what it calls on every event (the claim
 #: chances the collusion statistics read included), what the audit builds of every hand (its
-#: facts, findings, the ruleset's hand end and settlement), the Ruleset base, the MCR fan calculator
-#: and Longgang's scoring, chips and abortive draws. The Ruleset base allows interpreted subclasses:
-#: the rulesets' modules stay Python (compiled, their frozen Options dataclasses lose the Literal
-#: hints that option parsing, the rules tables and the re-checks read) and tests' subclasses derive from it.
+#: facts, findings, the ruleset's hand end and settlement), the score command's per-line code, the
+#: Ruleset base and every ruleset (MCR's fan calculator, 广东, Longgang's waits, scoring, chips and
+#: abortive draws). The rulesets allow interpreted subclasses, which tests derive. Each ruleset's
+#: Options dataclass is in a module that stays Python (rulesets/mcr_options.py, …): compiled, a
+#: frozen dataclass loses the Literal hints that option parsing, the rules tables and the re-checks
+#: read.
 MODULES = (
     "mahjong_audit.engine.tiles",
     "mahjong_audit.engine.phases",
@@ -58,6 +60,10 @@ MODULES = (
     "mahjong_audit.engine.rulesets.longgang_draws",
     "mahjong_audit.engine.rulesets.longgang_waits",
     "mahjong_audit.engine.rulesets.longgang",
+
+    "mahjong_audit.engine.rulesets.mcr",
+    "mahjong_audit.engine.rulesets.guangdong",
+    "mahjong_audit.engine.rulesets.guangdong_fans",
 )
 #: the group's shared library, ``<GROUP>__mypyc`` (mypyc's naming), in the engine package
 GROUP = "mahjong_audit.engine.compiled"

@@ -282,9 +282,15 @@ def seating(hand: Any) -> tuple[int, int, int, int]:
 
 
 def standing_out(game: Any, hand: Any) -> tuple[int, ...]:
-    """Indexes into ``players`` of the players not seated in ``hand`` (five-player games)."""
-    seated = set(seating(hand))
-    return tuple(p for p in range(len(game.players or ())) if p not in seated)
+    """Indexes into ``players`` of the players not seated in ``hand`` (five-player games).
+    Asked of every hand: a game of four players without ``seats`` answers without a loop."""
+    players = game.players
+    if not players:
+        return ()
+    seats = hand.seats
+    if seats is None:  # seats 0..3 hold players 0..3
+        return tuple(range(4, len(players)))
+    return tuple(p for p in range(len(players)) if p not in seats)
 
 
 _EVENT_TAGS = {"draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win"}

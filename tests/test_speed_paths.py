@@ -35,6 +35,7 @@ from mahjong_audit.engine.chances import ASK, shape_gate
 from mahjong_audit.engine.decompose import is_complete
 from mahjong_audit.engine.hand import NotAWin
 from mahjong_audit.engine.replay import HandReplay
+from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets import RULESETS
 from mahjong_audit.engine.rulesets import longgang_readings as R
 from mahjong_audit.engine.rulesets import longgang_score as S
@@ -58,6 +59,11 @@ def sample_games() -> list[Game]:
 
 def plain_shape(replay: HandReplay, y: int, t: int) -> bool:
     st = replay.seats[y]
+    if T.is_flower(t) and type(replay.rs).flower_kept is Ruleset.flower_kept:
+        # flowers set aside (MCR, 广东): a flower never wins a hand (seed 002 花牌 "不计在起胡番内，胡牌后才能
+        # 计番"), the gate names none. The shape test reads flower counts as nothing, so it would
+        # call a seat's full hand on its turn (a state the replay asks nothing of) with a flower complete.
+        return False
     counts = st.hand[:]
     counts[t] += 1
     return replay.rs.is_complete(counts if any(counts[T.FLOWER0:]) else counts[:34], st.melds, st.wilds)

@@ -27,10 +27,10 @@ Public API (what the replay engine, the ``score`` command and the simulator use)
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.decompose import (
@@ -43,8 +43,9 @@ from mahjong_audit.engine.decompose import (
     is_thirteen_orphans,
 )
 from mahjong_audit.engine.hand import Meld, NotAWin, Score, ScoreItem, WinSituation
-from mahjong_audit.engine.ruleset import HandEnd, OptionError, Ruleset, Settlement, mypyc_attr
+from mahjong_audit.engine.ruleset import HandEnd, Ruleset, Settlement, mypyc_attr
 from mahjong_audit.engine.rulesets import guangdong_fans as F
+from mahjong_audit.engine.rulesets.guangdong_options import GuangdongOptions
 from mahjong_audit.engine.situation_check import FieldSpec
 
 ORPHANS: Final = T.TERMINALS_AND_HONOURS
@@ -52,77 +53,8 @@ TERMINALS: Final = tuple(t for t in ORPHANS if T.is_terminal(t))
 NINE_GATES: Final = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
-def _names(rows: Sequence[F.FanRow]) -> frozenset[str]:
-    return frozenset(r.zh for r in rows)
-
-
-@dataclass(frozen=True)
-class GuangdongOptions:
-    base: int = field(default=1, metadata={"help": "points of a 0-fan hand: a win pays base × 2^fan",
-            "seed": "seed 004 胡牌與算分規則 1 \"番是2倍的意思\"; the base is the spec's (\"Points for `f` fan: `base × 2^f`\")"})
-    cap: int | None = field(default=F.CAP, metadata={
-        "help": "爆胡: the most a regular hand with its additions scores (null: no cap)",
-            "seed": 'seed 004 胡牌與算分規則 2–3 "爆胡〔封頂〕，意思即為多少番為頂…設定爆胡為5番"'})
-    additions: frozenset[str] = field(default_factory=lambda: frozenset(F.DEFAULT_ADDITIONS), metadata={
-        "help": "additions that count on a regular hand (default 自摸, 门风刻, 圈风刻, 箭刻; add 报听 for the "
-                "seed's +1 after a ready declaration)", "choices": tuple(sorted(F.ADDITION_NAMES)),
-            "seed": 'seed 004 附加情況 1–4 "自摸在爆胡以內自摸+1番…風位…風圈…三元牌…任意一個刻子為1番"; 其他規則 5 "聽牌：在原有胡番的根底上加一番"'})
-    cap_breakers: frozenset[str] = field(default_factory=lambda: _names(F.SPECIAL), metadata={
-        "help": "special hands scored beyond the cap; one left out scores as a regular hand (additions, cap)",
-        "choices": tuple(sorted(F.SPECIAL_NAMES)),
-            "seed": 'seed 004 胡牌與算分規則 2 "特殊牌除外，比方十三幺，可突破爆胡限制，這些特殊牌型不再疊加其他番種"'})
-    fan_values: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}), metadata={
-        "help": "override fan values by Chinese name (the other reading of the seed: {\"小三元\": 7, \"清碰\": 6})",
-            "seed": 'seed 004 爆胡以外的牌型 "小三元6清一色+碰碰胡…清碰7拿齊中、發、白三種三元牌，但其中一種是將" (names and descriptions swapped: docs/rules/guangdong.md, decision 1)'})
-    minimum_fan: int = field(default=F.MINIMUM_FAN, metadata={
-        "help": "the least a win in one of minimum_situations is worth",
-            "seed": 'seed 004 其他規則 1–3 "胡牌者不滿5番牌型，按照5番滿計算"'})
-    minimum_situations: frozenset[Literal["kong_replacement", "last_tile", "multiple_win", "robbing_kong"]] = field(
-        default=F.DEFAULT_MINIMUM_SITUATIONS, metadata={  # type: ignore[arg-type]
-            "help": "situations worth at least minimum_fan: kong_replacement (杠上开花), last_tile (海底捞月), "
-                    "multiple_win (一炮多响), robbing_kong (抢杠)",
-            "seed": 'seed 004 其他規則 1 一炮三響, 2 杠上開花, 3 海底撈月 "摸最后一張牌胡牌。不滿5番牌型，按照5番滿計算"; 6 搶杠 (cut off: "搶杠：明")'})
-    multiple_win_from: int = field(default=2, metadata={
-        "help": "how many winners on one discard make it a multiple win for the minimum (the seed says 三响: 3)",
-            "seed": 'seed 004 其他規則 1 "一炮三響：同一張牌點三個炮，點炮者包三家"'})
-    min_fan: int = field(default=0, metadata={"help": "起胡: least fan to win at all (the seed has none: 鸡胡 wins)",
-            "seed": 'seed 004 爆胡以內 "雞胡1什么牌都可以胡，可吃碰杠"'})
-    seven_pairs_four: bool = field(default=True, metadata={
-        "help": "七对 may hold four of a kind as two pairs",
-            "seed": 'seed 004 "七對胡5由七個對子組成" (four alike as two pairs: the seed does not say)'})
-    bao_sets: int = field(default=3, metadata={
-        "help": "包胡: a seat that supplied this many of the winner's claimed sets pays for all (0: off)",
-            "seed": 'seed 004 其他規則 4 "如果胡家有人給他九張落地，那么給胡家九張落地者包胡"'})
-    false_win_fan: int = field(default=5, metadata={
-        "help": "a false winner pays every other seat the points of a hand of this many fan",
-            "seed": 'none in the seeds: spec/rules-guangdong.md "False win: pays every other seat the points of a 5-fan hand (option)"'})
-    multiple_winners: bool = field(default=True, metadata={"help": "several seats may win on one discard",
-            "seed": 'seed 004 其他規則 1 "一炮三響：同一張牌點三個炮，點炮者包三家"'})
-    chi: bool = field(default=True, metadata={
-        "help": "chi is allowed (the seed: 可吃, from the left player only); false for tables that play without "
-                "chi (推倒胡 style), where any chi is illegal_call/not_allowed",
-            "seed": 'seed 004 根本規則 2 "可吃，只有下家有權利吃牌，“碰”比“吃”優先"'})
-    winner_order: Literal["nearest", "seat_index"] = field(
-        default="nearest", metadata={"help": "with multiple_winners off: which declared win takes the discard",
-            "seed": "none in the seeds: which win takes a discard when only one may (the engine's general rule: nearest in turn order)"})
-    nine_gates: Literal["shape", "pure_wait"] = field(default="shape", metadata={
-        "help": "九莲宝灯: any 14 concealed tiles 1112345678999 + one of the suit ('shape'), or only a win "
-                "on the nine-sided wait, the 13 tiles before it being 1112345678999 ('pure_wait')",
-            "seed": 'seed 004 "九蓮寶燈8" (name and value only: docs/rules/guangdong.md, decision 9)'})
-
-    def check(self) -> None:
-        for name in ("base", "minimum_fan", "min_fan", "bao_sets", "false_win_fan"):
-            if getattr(self, name) < 0:
-                raise OptionError(f"{name} must be ≥ 0")
-        if self.cap is not None and self.cap < 1:
-            raise OptionError("cap must be ≥ 1 (or null for no cap)")
-        if self.multiple_win_from < 2:
-            raise OptionError("multiple_win_from must be ≥ 2")
-        for opt, known in (("additions", F.ADDITION_NAMES), ("cap_breakers", F.SPECIAL_NAMES),
-                           ("fan_values", F.NAMES)):
-            unknown = sorted(set(getattr(self, opt)) - known)
-            if unknown:
-                raise OptionError(f"{opt}: unknown fan name(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+#: one way to score a shape: (sort key: total, 1 for a special hand, raw sum), its items, special, capped
+_Candidate = tuple[tuple[int, int, int], tuple[ScoreItem, ...], bool, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +121,12 @@ class Guangdong(Ruleset):
 
     # --- shapes ------------------------------------------------------------------------
     def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int] = frozenset()) -> bool:
-        counts = list(concealed) if len(concealed) == 34 and isinstance(concealed, list) else T.counts(concealed, 34)
+        """The standing tiles as a list of per-kind counts (34, or 42 with flowers: their counts are
+        read as nothing, flowers being no tiles of this ruleset), or as tiles (any other sequence)."""
+        if isinstance(concealed, list) and (len(concealed) == 34 or len(concealed) == 42):
+            counts = concealed  # read, never changed; the shape tests read the 34 kinds only
+        else:
+            counts = T.counts(concealed, 34)
         n = len(melds)
         if is_complete(counts, 4 - n):
             return True
@@ -242,7 +179,7 @@ class Guangdong(Ruleset):
             for t in m.tiles:
                 counts[t] += 1
         facts = _tile_facts(counts)
-        best: tuple[tuple[int, int, int], tuple[ScoreItem, ...], bool, bool] | None = None
+        best: _Candidate | None = None
         for shape in shapes:
             for cand in self._candidates(sit, shape, all_tiles, facts):
                 if best is None or cand[0] > best[0]:
@@ -267,7 +204,8 @@ class Guangdong(Ruleset):
         }
         return tuple(k for k, _ in F.MINIMUM_SITUATIONS if active[k] and k in self.options.minimum_situations)
 
-    def _candidates(self, sit: WinSituation, shape: _Shape, all_tiles: tuple[int, ...], facts: _TileFacts):
+    def _candidates(self, sit: WinSituation, shape: _Shape, all_tiles: tuple[int, ...], facts: _TileFacts
+                    ) -> Iterator[_Candidate]:
         """Yield (sort key, items, is_special, capped) for each way to score this shape.
         Sort key: (total, 1 for a special hand, raw sum) — a special hand wins a tie."""
         pure = self.options.nine_gates == "pure_wait"
