@@ -50,8 +50,24 @@ def line_text(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace").removesuffix("\r")
 
 
+class TextOfBytes:
+    """The base of a frozen slotted record of one line's bytes (``data``) whose constructor may
+    leave its ``text`` slot unset: the text is then decoded (:func:`line_text`) when first read."""
+
+    __slots__ = ()
+    data: bytes | None
+
+    def __getattr__(self, name: str) -> str:
+        """Called only for a slot not set: the text, decoded from the bytes."""
+        if name != "text":
+            raise AttributeError(name)
+        text = line_text(self.data)  # type: ignore[arg-type]  # a record without text has its bytes
+        _set(self, "text", text)
+        return text
+
+
 @dataclass(frozen=True, slots=True)
-class Line:
+class Line(TextOfBytes):
     """One line of a file as read.
 
     ``number`` is 1-based, counted from where the reading began (a byte range counts from
@@ -83,14 +99,6 @@ class Line:
         _set(line, "unread", None)
         _set(line, "data", raw)
         return line
-
-    def __getattr__(self, name: str) -> str:
-        """Called only for a slot not set: the text of a line made by :meth:`of_bytes`."""
-        if name != "text":
-            raise AttributeError(name)
-        text = line_text(self.data)  # type: ignore[arg-type]  # of_bytes sets data
-        _set(self, "text", text)
-        return text
 
     @property
     def blank(self) -> bool:

@@ -30,10 +30,10 @@ from mahjong_audit.pipeline.lines import (
     MAX_RECORD_BYTES,
     STREAM_ERRORS,
     Line,
+    TextOfBytes,
     bounded_paragraphs,
     filesystems,
     iter_lines,
-    line_text,
     split_lines,
     stream_lines,
     utf8_chunks,
@@ -43,7 +43,7 @@ MESSAGE_CHARS = 500  # messages quoting a failure are cut to this length
 
 
 @dataclass(frozen=True, slots=True)
-class RawRecord:
+class RawRecord(TextOfBytes):
     """One record as read from a file: ``line`` is 1-based, where the record starts."""
 
     source: str
@@ -68,14 +68,6 @@ class RawRecord:
         _set(rec, "shard_start", shard_start)
         _set(rec, "data", data)
         return rec
-
-    def __getattr__(self, name: str) -> str:
-        """Called only for a slot not set: the text of a record made by :meth:`of_bytes`."""
-        if name != "text":
-            raise AttributeError(name)
-        text = line_text(self.data)  # type: ignore[arg-type]  # of_bytes sets data
-        _set(self, "text", text)
-        return text
 
 
 _new = object.__new__

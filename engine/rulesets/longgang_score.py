@@ -267,6 +267,24 @@ def complete(counts: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     return _wins_with(c, n_melds, wilds, rules.three_caishen, rules.eight_pairs, 0)
 
 
+def wild_tally(c: Sequence[int], wilds: frozenset[int]) -> tuple[list[int], int, int, int]:
+    """The wilds among 34 or 42 standing counts ``c``, in one pass: the 34 natural counts (the
+    wild kinds emptied), the 正财 held (wilds that are not flowers), the wild flowers, and the
+    wild flowers held."""
+    n = len(c)
+    nat = list(c[:34])
+    real = flowers = flowers_held = 0
+    for t in wilds:
+        if T.is_flower(t):
+            flowers += 1
+            if t < n:
+                flowers_held += c[t]
+        else:
+            real += c[t]
+            nat[t] = 0
+    return nat, real, flowers, flowers_held
+
+
 def _wins_with(c: Sequence[int], n_melds: int, wilds: frozenset[int], three_caishen: int, eight_pairs: bool,
                extra: int) -> bool:
     """:func:`complete` on 34 or 42 standing counts ``c`` with ``extra`` wilds more (0, or 1 for
@@ -278,21 +296,10 @@ def _wins_with(c: Sequence[int], n_melds: int, wilds: frozenset[int], three_cais
         for t in range(T.FLOWER0, n):
             if c[t] and t not in wilds:
                 return False  # a flower held that should have been set aside
-    nat = list(c[:34])  # the natural counts: the wild kinds emptied below
-    w = extra
-    real = extra  # 正财 held (with extra: the tile added may be a 正财)
-    flowers = 0  # wild flowers: two or more is 花财神, where every wild is a 正财
-    flowers_held = 0
-    for t in wilds:
-        if T.is_flower(t):
-            flowers += 1
-            if t < n:
-                flowers_held += c[t]
-        else:
-            real += c[t]
-            nat[t] = 0
-    w += real - extra + flowers_held
-    if three_caishen == 4 or flowers >= 2:
+    nat, held, flowers, flowers_held = wild_tally(c, wilds)
+    w = extra + held + flowers_held
+    real = extra + held  # 正财 held (with extra: the tile added may be a 正财)
+    if three_caishen == 4 or flowers >= 2:  # two or more wild flowers are 花财神: every wild a 正财
         real += flowers_held
     if real >= three_caishen:
         return True

@@ -30,7 +30,7 @@ from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.decompose import is_complete as shape_complete
 from mahjong_audit.engine.decompose import suit_least
 from mahjong_audit.engine.rulesets import longgang_readings as R
-from mahjong_audit.engine.rulesets.longgang_score import Rules
+from mahjong_audit.engine.rulesets.longgang_score import Rules, wild_tally
 
 #: the 34 kinds
 _KINDS: Final = (1 << 34) - 1
@@ -71,22 +71,12 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
             if c[t] and t not in wilds:
                 return 0  # a flower held that should have been set aside
     three = rules.three_caishen
-    nat = list(c[:34])
-    real = 0  # 正财 held
-    flowers = 0  # wild flowers: two or more is 花财神, where every wild is a 正财
-    flowers_held = 0
+    nat, real, flowers, flowers_held = wild_tally(c, wilds)  # real: the 正财 held
     wild_mask = 0
     for t in wilds:
         wild_mask |= 1 << t
-        if T.is_flower(t):
-            flowers += 1
-            if t < n:
-                flowers_held += c[t]
-        else:
-            real += c[t]
-            nat[t] = 0
     w = real + flowers_held
-    flower_real = three == 4 or flowers >= 2  # a wild flower counts as a 正财
+    flower_real = three == 4 or flowers >= 2  # 花财神: a wild flower counts as a 正财
     if flower_real:
         real += flowers_held
     if real >= three:
