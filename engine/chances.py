@@ -25,7 +25,6 @@ Counts are per ordered seat pair, flattened ``seat * 4 + from_seat`` (16 values 
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -53,6 +52,13 @@ class Chances:
     wins_passed: tuple[int, ...]  # … and did not (nor declared it)
     call_chances: tuple[int, ...]  # times it could have ponged or konged from_seat's discard
     calls_passed: tuple[int, ...]  # … and did not (nor declared a call)
+
+    def __init__(self, win_chances: tuple[int, ...], wins_passed: tuple[int, ...], call_chances: tuple[int, ...],
+                 calls_passed: tuple[int, ...]) -> None:  # its own: compiled, native (as engine/hand.py's)
+        object.__setattr__(self, "win_chances", win_chances)
+        object.__setattr__(self, "wins_passed", wins_passed)
+        object.__setattr__(self, "call_chances", call_chances)
+        object.__setattr__(self, "calls_passed", calls_passed)
 
 
 #: :func:`shape_gate`'s "no quick answer: ask about every tile"
@@ -294,10 +300,11 @@ class _SeatGate:
 class ChanceTally:
     """The replay's running counts (mutable state of the hand being replayed)."""
 
-    __slots__ = ("asked", "counts", "gated", "gates", "own_quick_no", "passed_pon_rule")
+    __slots__ = ("asked", "asked_wins", "counts", "gated", "gates", "own_quick_no", "passed_pon_rule")
 
     def __init__(self) -> None:
-        self.counts = [[0] * (SEATS * SEATS) for _ in range(4)]  # win chances, passed, call chances, passed
+        #: the win chances, passed, call chances, passed: 16 ordered seat pairs each, one after the other
+        self.counts = [0] * (4 * SEATS * SEATS)
         #: per seat, its shape answer for its hand state (:meth:`shape_wins`)
         self.gates = [_SeatGate() for _ in range(SEATS)]
         #: None until the first hand state: whether the ruleset has a quick no of its own
@@ -306,9 +313,10 @@ class ChanceTally:
         self.gated = False
         #: the ruleset's ``passed_pon_rule``, read at the first window (-1: not yet)
         self.passed_pon_rule = -1
-        #: per seat, ``could_win`` on the discard whose window is closing (1 / 0; -1: not asked),
-        #: read by the replay's scan of the same window (one list, rewritten by every window)
-        self.asked = [-1, -1, -1, -1]
+        #: the seats ``could_win`` was answered for on the discard whose window is closing (bit per
+        #: seat) and those it said win, read by the replay's scan of the same window
+        self.asked = 0
+        self.asked_wins = 0
 
     def shape_wins(self, replay: HandReplay, y: int, t: int) -> bool:
         """Would seat ``y``'s standing tiles with ``t`` added make a winning shape (the ruleset's
@@ -393,27 +401,34 @@ class ChanceTally:
         g.known = g.wins = 0
 
     def add(self, kind: int, seat: int, from_seat: int, *, passed: bool) -> None:
-        i = seat * SEATS + from_seat
-        self.counts[2 * kind][i] += 1
+        counts = self.counts
+        i = 2 * kind * SEATS * SEATS + seat * SEATS + from_seat
+        counts[i] = counts[i] + 1  # not `+=`: compiled, an item's `+=` is a generic add
         if passed:
-            self.counts[2 * kind + 1][i] += 1
+            i += SEATS * SEATS
+            counts[i] = counts[i] + 1
 
     def window(self, replay: HandReplay, discarder: int, t: int, executed: tuple[int, str] | None) -> None:
         """Count the other seats' chances on discard ``t`` of ``discarder`` as its window closes.
         A seat whose hand state cannot win on ``t`` (the tiles of its :meth:`shape_wins` answer,
-        kept per state) costs a bit test; ``could_win`` is asked only about the others."""
-        asked = self.asked
-        asked[0] = asked[1] = asked[2] = asked[3] = -1
+        kept per state) costs a bit test; ``could_win`` is asked only about the others. The seats
+        that won, declared a win, or declared a pon or kong are bit masks (bit ``seat``)."""
+        self.asked = self.asked_wins = 0
         if t >= T.FLOWER0:
             return
-        wins = replay.wins
+        won = declared_win = declared_call = 0
+        if replay.wins:
+            for w in replay.wins:
+                if w.tile == t and w.from_seat == discarder:
+                    won |= 1 << w.seat
         claims = replay.claims
-        if wins or claims:
-            won: AbstractSet[int] = {w.seat for w in wins if w.tile == t and w.from_seat == discarder} if wins \
-                else _NONE
-            declared: AbstractSet[tuple[int, str]] = {(c.seat, c.call) for c in claims} if claims else _NO_CLAIMS
-        else:
-            won, declared = _NONE, _NO_CLAIMS
+        if claims:
+            for c in claims:
+                call = c.call
+                if call == "win":
+                    declared_win |= 1 << c.seat
+                elif call == "pon" or call == "kong":
+                    declared_call |= 1 << c.seat
         top = 3 if won else _CALL_RANK[executed[1]] if executed is not None else 0
         caller = executed[0] if executed is not None and executed[1] in ("pon", "kong") else -1
         passed_pon_rule = self.passed_pon_rule
@@ -422,37 +437,36 @@ class ChanceTally:
         seats = replay.seats
         gates = self.gates
         bit = 1 << t
-        for y in _OTHERS[discarder]:
+        for k in range(1, SEATS):
+            y = (discarder + k) & 3
             st = seats[y]
             if st.dead or st.barred:
                 continue
-            if (won or declared) and (y in won or (y, "win") in declared):
+            seat_bit = 1 << y
+            if (won | declared_win) & seat_bit:
                 self.add(WIN, y, discarder, passed=False)
                 continue
             if top < 3:
-                if st.passed_win:
-                    asked[y] = 0  # 过水: could_win's answer
-                else:
+                self.asked |= seat_bit
+                if not st.passed_win:  # 过水: could_win says no
                     g = gates[y]
                     if g.version != st.version or g.melds != len(st.melds):
                         self.new_state(replay, y)
-                    waits = g.waits
-                    if waits != ASK and not waits & bit:
-                        asked[y] = 0  # t is not among the tiles that may win this hand state: could_win's answer
-                    elif replay.could_win(y, t, discarder):
-                        asked[y] = 1
+                    # t outside the tiles that may win this hand state: could_win says no (ASK has every bit)
+                    if g.waits & bit and replay.could_win(y, t, discarder):
+                        self.asked_wins |= seat_bit
                         self.add(WIN, y, discarder, passed=True)
-                    else:
-                        asked[y] = 0
             called = y == caller
             if (called or st.hand[t] >= 2) and t not in st.wilds and \
                     not (passed_pon_rule and t in st.passed_pon):
-                asked_call = called or (y, "pon") in declared or (y, "kong") in declared
+                asked_call = called or declared_call & seat_bit != 0
                 if asked_call or top < 2:
                     self.add(CALL, y, discarder, passed=not asked_call)
 
     def facts(self) -> Chances:
-        return Chances(*(tuple(c) for c in self.counts))
+        c = self.counts
+        n = SEATS * SEATS
+        return Chances(tuple(c[:n]), tuple(c[n:2 * n]), tuple(c[2 * n:3 * n]), tuple(c[3 * n:]))
 
 
 def _holds_wild(hand: list[int], wilds: frozenset[int]) -> bool:
@@ -468,11 +482,6 @@ def _holds_wild(hand: list[int], wilds: frozenset[int]) -> bool:
 _GATED: Final = (MCR.is_complete, Guangdong.is_complete)
 #: :meth:`ChanceTally.new_state`'s mark on a mask that is the shape test's answer (above every tile's bit)
 _EXACT: Final = 1 << T.N_TILES
-
-_NONE: Final[frozenset[int]] = frozenset()
-#: the seats after each discarder, in turn order
-_OTHERS: Final = tuple(tuple((d + k) % SEATS for k in range(1, SEATS)) for d in range(SEATS))
-_NO_CLAIMS: Final[frozenset[tuple[int, str]]] = frozenset()
 
 
 by_fields(Chances)

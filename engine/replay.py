@@ -16,7 +16,7 @@ Every win, declared or asked about, is judged by :meth:`HandReplay.judge_win`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Final, NamedTuple, cast
 
 from mahjong_audit.engine import seabed as SB
@@ -56,41 +56,44 @@ def tiles_of(counts: list[int]) -> tuple[int, ...]:
     return tuple([t for t, n in enumerate(counts) if n > 0 for _ in range(n)])
 
 
-@dataclass
 class SeatState:
-    seat: int
-    hand: list[int] = field(default_factory=lambda: [0] * T.N_TILES)
-    melds: list[Meld] = field(default_factory=list)
-    flowers: list[int] = field(default_factory=list)
-    discards: list[int] = field(default_factory=list)
-    wilds: frozenset[int] = frozenset()
-    dead: str | None = None  # 相公: the finding code that made it so
-    barred: str | None = None  # may not win (false win, wild discarded, …)
-    passed_win: bool = False  # 过水 on wins
-    passed_pon: set[int] = field(default_factory=set)
-    called: Meld | None = None  # chi/pon made this turn (kong-after-call, swap-calling)
-    last_draw: int | None = None
-    last_draw_back: bool = False
-    pending_back: int = 0  # replacement draws owed
-    ready: bool = False  # declared a ready hand (报听)
-    back_reasons: list[str] = field(default_factory=list)  # "kong" / "flower", in order owed
-    last_back_reason: str | None = None
-    feeders: list[int] = field(default_factory=list)  # seat that supplied each claimed set
-    seabed_draws: int = 0  # tiles received in the seabed phase (kept, never discarded)
-    declined_win: bool = False  # could have won this hand and did not (rulesets with tracks_declined_wins)
-    heavenly_ready: bool = False  # 天听: ready right after its first discard (rulesets with tracks_early_ready)
-    earthly_ready: bool = False  # 地听: ready within the first eight wall draws, before any call
-    own_discards: int = 0  # discards made (claimed ones too), counted when tracks_early_ready
+    """One seat's state in the replay (mutable). A plain class, not a dataclass: compiled, its
+    ``__init__`` is native (a dataclass's generated one stays interpreted), and one is built per
+    seat and hand."""
 
-    size: int = 0  # sum(hand), kept up to date by add() so the per-event count check is O(1)
-    version: int = 0  # bumped by every add(): the win-shape answers are cached per state (ChanceTally.shape_wins)
-    # the hand's four suit keys as the claim chances' shape gate reads them (chances.KEY_SHIFT), kept by add()
-    key_m: int = 0
-    key_p: int = 0
-    key_s: int = 0
-    key_z: int = HONOURS_EMPTY
-    off_keys: int = 0  # kinds whose count is below 0 or above 15: the keys then pack no hand
-    flowers_held: int = 0  # flower kinds with a count in hand (not 0)
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.hand: list[int] = [0] * T.N_TILES
+        self.melds: list[Meld] = []
+        self.flowers: list[int] = []
+        self.discards: list[int] = []
+        self.wilds: frozenset[int] = frozenset()
+        self.dead: str | None = None  # 相公: the finding code that made it so
+        self.barred: str | None = None  # may not win (false win, wild discarded, …)
+        self.passed_win = False  # 过水 on wins
+        self.passed_pon: set[int] = set()
+        self.called: Meld | None = None  # chi/pon made this turn (kong-after-call, swap-calling)
+        self.last_draw: int | None = None
+        self.last_draw_back = False
+        self.pending_back = 0  # replacement draws owed
+        self.ready = False  # declared a ready hand (报听)
+        self.back_reasons: list[str] = []  # "kong" / "flower", in order owed
+        self.last_back_reason: str | None = None
+        self.feeders: list[int] = []  # seat that supplied each claimed set
+        self.seabed_draws = 0  # tiles received in the seabed phase (kept, never discarded)
+        self.declined_win = False  # could have won this hand and did not (rulesets with tracks_declined_wins)
+        self.heavenly_ready = False  # 天听: ready right after its first discard (rulesets with tracks_early_ready)
+        self.earthly_ready = False  # 地听: ready within the first eight wall draws, before any call
+        self.own_discards = 0  # discards made (claimed ones too), counted when tracks_early_ready
+        self.size = 0  # sum(hand), kept up to date by add() so the per-event count check is O(1)
+        self.version = 0  # bumped by every add(): the win-shape answers are cached per state (ChanceTally.shape_wins)
+        # the hand's four suit keys as the claim chances' shape gate reads them (chances.KEY_SHIFT), kept by add()
+        self.key_m = 0
+        self.key_p = 0
+        self.key_s = 0
+        self.key_z: int = HONOURS_EMPTY
+        self.off_keys = 0  # kinds whose count is below 0 or above 15: the keys then pack no hand
+        self.flowers_held = 0  # flower kinds with a count in hand (not 0)
 
     def add(self, t: int, n: int = 1) -> None:
         c = self.hand[t]
@@ -121,16 +124,20 @@ class SeatState:
         return tiles_of(self.hand)
 
 
-@dataclass
 class WinRecordInternal:
-    seat: int
-    from_seat: int | None
-    tile: int
-    win_type: str
-    last_tile: bool
-    situation: WinSituation | None
-    score: Score | None
-    legal: bool
+    """A declared win as the replay recorded it (mutable: a shared win is scored again). A plain
+    class, so that its ``__init__`` is native when compiled."""
+
+    def __init__(self, seat: int, from_seat: int | None, tile: int, win_type: str, last_tile: bool,
+                 situation: WinSituation | None, score: Score | None, legal: bool) -> None:
+        self.seat = seat
+        self.from_seat = from_seat
+        self.tile = tile
+        self.win_type = win_type
+        self.last_tile = last_tile
+        self.situation = situation
+        self.score = score
+        self.legal = legal
 
 
 class WinKind(NamedTuple):
@@ -176,7 +183,10 @@ class HandReplay:
         self.turn = hand.dealer
         self.phase: str = DRAW
         self.saved: tuple[int, str] | None = None  # (turn, phase) to return to after replacement draws
-        self.last_discard: tuple[int, int, int] | None = None  # (seat, tile, seq)
+        # the last discard (the open one in a claim window): its seat (-1: none yet), tile and seq
+        self.last_discarder = -1
+        self.last_discard_tile = 0
+        self.last_discard_seq = 0
         self.last_added_kong: tuple[int, int] | None = None  # (seat, tile)
         self.claims: list[L.Claim] | None = None
         self.claim_seq: int | None = None
@@ -189,7 +199,7 @@ class HandReplay:
         self.ended = False
         self.after_end_reported = False
         self.first_go_round = True
-        self.seq: int | None = None
+        self.seq = -1  # the seq of the event being applied (-1: none, at the deal and after the last event)
         self.seat_wall_pos = [0, 0, 0, 0]
         self.visible = [0] * T.N_TILES  # tiles shown on the table (discards, exposed melds)
         self.pending_end = False  # a legal win on a discard that others may still share
@@ -199,7 +209,8 @@ class HandReplay:
         self.seabed_drawer: int | None = None  # the seat that received the last seabed tile
         self.discarded = [0] * T.N_TILES  # every discard of the hand, claimed ones too
         self.discard_fields: tuple[tuple[str, object], ...] = ()  # the ruleset's discard_extra for the open discard
-        self.discard_log: list[tuple[int, int]] = []  # (seat, tile) of every discard, in order
+        #: every discard of the hand in order, its seat and tile as ``seat << 6 | tile`` (no tuple per discard)
+        self.discard_log: list[int] = []
         self.kongs: list[tuple[int, int]] = []  # (seat, discards made before it) of every kong, in order
         self.draw_reason: str | None = None  # an abortive draw (流局) the ruleset declared
         # Per-hand constants, looked up once rather than on every event (some are option properties).
@@ -240,7 +251,8 @@ class HandReplay:
     def find(self, code: str, message: str, *, seat: int | None = None, severity: Severity = Severity.ERROR,
              expected: object = None, recorded: object = None, seq: int | None = -1) -> None:
         self.findings.append(Finding(
-            code=code, message=message, hand_no=self.h.hand_no, seq=self.seq if seq == -1 else seq,
+            code=code, message=message, hand_no=self.h.hand_no,
+            seq=(self.seq if self.seq >= 0 else None) if seq == -1 else seq,
             seat=seat, severity=severity,
             expected=None if expected is None else str(expected),
             recorded=None if recorded is None else str(recorded),
@@ -385,9 +397,13 @@ class HandReplay:
         return self._finish()
 
     def _step(self, ev: L.Event) -> None:
-        typ: str = ev.type  # read once: an attribute of a log object is a generic lookup
+        # the type, seat and seq read once (an attribute of a log object is a generic lookup): the
+        # handlers take the seat (and the discard its seq) from here
+        typ: str = ev.type
+        seat: int = ev.seat
+        seq: int = ev.seq
         win = typ == "win"
-        self.seq = ev.seq
+        self.seq = seq
         if self.pending_end and not (win and (self.phase == CLAIM or self.phase == ROB)):
             self.finish_multiple_win()
         if self.ended:
@@ -407,28 +423,28 @@ class HandReplay:
         turn = self.turn  # before the handler: a seat whose count it may change besides the event's own
         # the on_<type> of the event, most frequent first (direct calls: no table of functions)
         if typ == "draw":
-            self.on_draw(cast(L.Draw, ev))
+            self.on_draw(cast(L.Draw, ev), seat)
         elif typ == "discard":
-            self.on_discard(cast(L.Discard, ev))
+            self.on_discard(cast(L.Discard, ev), seat, seq)
         elif typ == "flower":
-            self.on_flower(cast(L.Flower, ev))
+            self.on_flower(cast(L.Flower, ev), seat)
         elif typ == "pon":
-            self.on_pon(cast(L.Pon, ev))
+            self.on_pon(cast(L.Pon, ev), seat)
         elif typ == "chi":
-            self.on_chi(cast(L.Chi, ev))
+            self.on_chi(cast(L.Chi, ev), seat)
         elif win:
-            self.on_win(cast(L.Win, ev))
+            self.on_win(cast(L.Win, ev), seat)
         elif typ == "kong":
-            self.on_kong(cast(L.Kong, ev))
+            self.on_kong(cast(L.Kong, ev), seat)
         elif typ == "concealed_kong":
-            self.on_concealed_kong(cast(L.ConcealedKong, ev))
+            self.on_concealed_kong(cast(L.ConcealedKong, ev), seat)
         elif typ == "added_kong":
-            self.on_added_kong(cast(L.AddedKong, ev))
+            self.on_added_kong(cast(L.AddedKong, ev), seat, seq)
         elif typ == "ready":
-            self.on_ready(cast(L.Ready, ev))
+            self.on_ready(cast(L.Ready, ev), seat)
         else:
             raise KeyError(typ)  # not an event type: validation lets none through
-        self.check_counts(ev.seat, turn)
+        self.check_counts(seat, turn)
         if self.abortive and not self.ended:
             self.ask_abortive("event", ev)
 
@@ -442,7 +458,7 @@ class HandReplay:
         claims = tuple((c.seat, c.call) for c in (self.claims or ()))
         return TableView(
             stage, ev.type if ev is not None else None, ev.seat if ev is not None else None, claims,
-            self.dealer, self.turn, self.phase, tuple(self.discard_log),
+            self.dealer, self.turn, self.phase, tuple([(d >> 6, d & 63) for d in self.discard_log]),
             tuple(tuple(st.melds) for st in self.seats), tuple(self.kongs),
             tuple(tuple(T.tile(x) for x in d) for d in self.h.deal),
             tuple(st.concealed() for st in self.seats), tuple(st.wilds for st in self.seats))
@@ -469,7 +485,7 @@ class HandReplay:
             self.ask_abortive("log_end", None)
         if self.phase == SEABED and not self.ended:
             self.end_exhausted()
-        self.seq = None
+        self.seq = -1
         return self.findings
 
     def wrong_turn(self, ev: L.Event, expected: str) -> None:
@@ -505,8 +521,8 @@ class HandReplay:
         self.ended = True
         self.phase = ENDED
 
-    def on_seabed_draw(self, ev: L.Draw) -> None:
-        s, t = ev.seat, T.tile(ev.tile)
+    def on_seabed_draw(self, ev: L.Draw, s: int) -> None:
+        t = T.tile(ev.tile)
         st = self.seats[s]
         if s != self.turn:
             self.wrong_turn(ev, f"seat {self.turn} receives the next seabed tile")
@@ -541,11 +557,11 @@ class HandReplay:
         self.seats[s].seabed_draws += 1
         self.seabed_drawer = s
 
-    def on_draw(self, ev: L.Draw) -> None:
+    def on_draw(self, ev: L.Draw, s: int) -> None:
         if self.phase == SEABED:
-            self.on_seabed_draw(ev)
+            self.on_seabed_draw(ev, s)
             return
-        s, t = ev.seat, T.tile(ev.tile)
+        t = T.tile(ev.tile)
         st = self.seats[s]
         back = ev.from_ == "back"
         late, wall_index = SB.ORDINARY, None
@@ -630,8 +646,8 @@ class HandReplay:
         st.add(t, -n)
         return True
 
-    def on_flower(self, ev: L.Flower) -> None:
-        s, t = ev.seat, T.tile(ev.tile)
+    def on_flower(self, ev: L.Flower, s: int) -> None:
+        t = T.tile(ev.tile)
         st = self.seats[s]
         if not T.is_flower(t):
             self.find("turn_order/wrong_phase", f"seat {s} set aside {ev.tile}, which is not a flower", seat=s)
@@ -659,8 +675,8 @@ class HandReplay:
         self.turn = s
         self.phase = REPLACE
 
-    def on_discard(self, ev: L.Discard) -> None:
-        s, t = ev.seat, T.tile(ev.tile)
+    def on_discard(self, ev: L.Discard, s: int, seq: int) -> None:
+        t = T.tile(ev.tile)
         st = self.seats[s]
         if self.phase == SEABED:
             self.find("turn_order/seabed", f"seat {s} discarded during the seabed phase", seat=s)
@@ -692,22 +708,25 @@ class HandReplay:
             self.discard_fields = self.rs.discard_extra(DiscardContext(
                 s, t, self.dealer, tuple(st.hand), tuple(self.discarded), tuple(tuple(x.melds) for x in self.seats),
                 self.drawable_left(), st.wilds))
-        self.discarded[t] += 1
+        discarded = self.discarded
+        discarded[t] = discarded[t] + 1  # an item's `+=` is a generic add when compiled; this one is native
         if st.called is not None and not self.swap_calling_allowed and self.swap_call(st.called, t):
             self.find("illegal_discard/swap_call",
                       f"seat {s} discarded {ev.tile} straight after calling {st.called} (换张)", seat=s,
                       recorded=ev.tile)
         self.remove(s, t, 1, "discarded {tile}", "illegal_discard/not_held")
         st.discards.append(t)
-        self.discard_log.append((s, t))
-        self.visible[t] += 1
+        self.discard_log.append(s << 6 | t)
+        visible = self.visible
+        visible[t] = visible[t] + 1
         st.called = None
         st.passed_win = False  # 过水 lasts until the seat's own discard
         self.discards_made += 1
         if self.tracks_early_ready:
             self.note_early_ready(st)
-        seq = ev.seq
-        self.last_discard = (s, t, seq)
+        self.last_discarder = s
+        self.last_discard_tile = t
+        self.last_discard_seq = seq
         if self.window_wins:
             self.window_wins = set()
         self.claims = ev.claims
@@ -740,10 +759,11 @@ class HandReplay:
     # claims ------------------------------------------------------------------
     def close_claim_window(self, executed: tuple[int, str] | None) -> None:
         """Check declared claims against what was carried out; work out passed wins/pons."""
-        if self.last_discard is None:
+        discarder = self.last_discarder
+        if discarder < 0:
             return
-        discarder, t, dseq = self.last_discard
-        self.check_priority(self.claims, executed, discarder, dseq)
+        t = self.last_discard_tile
+        self.check_priority(self.claims, executed, discarder, self.last_discard_seq)
         self.chances.window(self, discarder, t, executed)  # before the scan sets 过水 (mahjong_audit.engine.chances)
         if self.scans_claim_window:
             self.scan_claim_window(discarder, t, executed)
@@ -770,14 +790,15 @@ class HandReplay:
         """The other seats as the window closes: a win passed (过水, declined wins), a pon passed."""
         won = {w.seat for w in self.wins if w.tile == t}
         declared_win = {c.seat for c in (self.claims or []) if c.call == "win"}
-        asked = self.chances.asked  # could_win as the chances asked it in this window (-1: not asked)
+        # could_win as the chances asked it in this window: the seats asked, and those it said win (bit per seat)
+        asked, asked_wins = self.chances.asked, self.chances.asked_wins
         for k in range(1, 4):
             y = (discarder + k) % 4
             st = self.seats[y]
             if y in won or (executed and executed[0] == y):
                 continue
             if (self.rs.passed_win_rule or self.rs.tracks_declined_wins) and y not in declared_win and \
-                    (asked[y] == 1 if asked[y] >= 0 else self.could_win(y, t, discarder)):
+                    (asked_wins >> y & 1 == 1 if asked >> y & 1 else self.could_win(y, t, discarder)):
                 st.passed_win = st.passed_win or self.rs.passed_win_rule
                 st.declined_win = True
             if self.rs.passed_pon_rule and st.hand[t] >= 2 and t not in st.wilds:
@@ -846,44 +867,44 @@ class HandReplay:
                       f"{executed[1]} by seat {executed[0]} carried out; the order gives seat {best.seat}",
                       seat=executed[0], expected=f"{best.call} by {best.seat}", recorded=f"{executed[1]} by {executed[0]}")
 
-    def claim_target(self, ev: L.Chi | L.Pon | L.Kong, call: str) -> int | None:
-        """Validate that a call takes the last discard; returns the tile or None."""
+    def claim_target(self, ev: L.Chi | L.Pon | L.Kong, s: int, call: str) -> int | None:
+        """Validate that seat ``s``'s call takes the last discard; returns the tile or None."""
         t = T.tile(ev.tile)
-        if self.phase != CLAIM or self.last_discard is None:
+        discarder = self.last_discarder
+        if self.phase != CLAIM or discarder < 0:
             self.wrong_turn(ev, "a call is only possible right after a discard")
             return None
-        discarder, dt, _ = self.last_discard
-        if ev.seat == discarder:
-            self.find("illegal_call/own_discard", f"seat {ev.seat} called its own discard", seat=ev.seat)
+        dt = self.last_discard_tile
+        if s == discarder:
+            self.find("illegal_call/own_discard", f"seat {s} called its own discard", seat=s)
             return None
         if t != dt or ev.from_ != discarder:
             self.find("illegal_call/wrong_tile",
                       f"{call} of {ev.tile} from seat {ev.from_}; the last discard is {T.name(dt)} by seat {discarder}",
-                      seat=ev.seat, expected=f"{T.name(dt)} from {discarder}", recorded=f"{ev.tile} from {ev.from_}")
-        if t in self.seats[ev.seat].wilds:
-            self.find("illegal_call/wild_in_meld", f"seat {ev.seat} called a wild tile {ev.tile}", seat=ev.seat)
-        self.close_claim_window((ev.seat, call))
+                      seat=s, expected=f"{T.name(dt)} from {discarder}", recorded=f"{ev.tile} from {ev.from_}")
+        if t in self.seats[s].wilds:
+            self.find("illegal_call/wild_in_meld", f"seat {s} called a wild tile {ev.tile}", seat=s)
+        self.close_claim_window((s, call))
         st = self.seats[discarder]
         if st.discards and st.discards[-1] == dt:
             st.discards.pop()  # the claimed tile leaves the discard pile (it stays visible in the meld)
         return dt
 
-    def take_call(self, ev: L.Event, meld: Meld, discarder: int) -> None:
-        st = self.seats[ev.seat]
+    def take_call(self, s: int, meld: Meld, discarder: int) -> None:
+        st = self.seats[s]
         st.melds.append(meld)
         st.feeders.append(discarder)
-        self.turn = ev.seat
+        self.turn = s
         if st.passed_pon:
             st.passed_pon.clear()
 
-    def on_chi(self, ev: L.Chi) -> None:
-        s = ev.seat
+    def on_chi(self, ev: L.Chi, s: int) -> None:
         if not self.rs.chi_allowed:
             self.find("illegal_call/not_allowed", "chi is not allowed in this ruleset", seat=s)
-        t = self.claim_target(ev, "chi")
+        t = self.claim_target(ev, s, "chi")
         if t is None:
             t = T.tile(ev.tile)
-        discarder = self.last_discard[0] if self.last_discard else (s + 3) % 4
+        discarder = self.last_discarder if self.last_discarder >= 0 else (s + 3) % 4
         if discarder != (s + 3) % 4:
             self.find("illegal_call/not_left_player",
                       f"seat {s} chi'd a discard of seat {discarder}; only seat {(s + 3) % 4} (left) may be chi'd",
@@ -897,38 +918,36 @@ class HandReplay:
             if x in self.seats[s].wilds:
                 self.find("illegal_call/wild_in_meld", f"seat {s} used wild {T.name(x)} in a chi", seat=s)
             self.remove(s, x, 1, "chi'd with {tile}", "illegal_call/tiles_not_held")
-            self.visible[x] += 1
+            self.visible[x] = self.visible[x] + 1
         meld = Meld(MeldKind.CHI, tuple(seq), t, (s - discarder) % 4)
-        self.take_call(ev, meld, discarder)
+        self.take_call(s, meld, discarder)
         self.seats[s].called = meld
         self.phase = ACT
         self.seats[s].last_draw = None
 
-    def on_pon(self, ev: L.Pon) -> None:
-        s = ev.seat
-        t = self.claim_target(ev, "pon")
+    def on_pon(self, ev: L.Pon, s: int) -> None:
+        t = self.claim_target(ev, s, "pon")
         if t is None:
             t = T.tile(ev.tile)
         if t in self.seats[s].passed_pon:
             self.find("illegal_call/passed_pon", f"seat {s} pon'd {T.name(t)} after passing it this go-round", seat=s)
-        discarder = self.last_discard[0] if self.last_discard else s
+        discarder = self.last_discarder if self.last_discarder >= 0 else s
         self.remove(s, t, 2, "pon'd {tile}", "illegal_call/tiles_not_held")
-        self.visible[t] += 2
+        self.visible[t] = self.visible[t] + 2
         meld = Meld(MeldKind.PON, (t, t, t), t, (s - discarder) % 4)
-        self.take_call(ev, meld, discarder)
+        self.take_call(s, meld, discarder)
         self.seats[s].called = meld
         self.phase = ACT
         self.seats[s].last_draw = None
 
-    def on_kong(self, ev: L.Kong) -> None:
-        s = ev.seat
-        t = self.claim_target(ev, "kong")
+    def on_kong(self, ev: L.Kong, s: int) -> None:
+        t = self.claim_target(ev, s, "kong")
         if t is None:
             t = T.tile(ev.tile)
-        discarder = self.last_discard[0] if self.last_discard else s
+        discarder = self.last_discarder if self.last_discarder >= 0 else s
         self.remove(s, t, 3, "kong'd {tile}", "illegal_call/tiles_not_held")
-        self.visible[t] += 3
-        self.take_call(ev, Meld(MeldKind.KONG, (t,) * 4, t, (s - discarder) % 4), discarder)
+        self.visible[t] = self.visible[t] + 3
+        self.take_call(s, Meld(MeldKind.KONG, (t,) * 4, t, (s - discarder) % 4), discarder)
         self.kongs.append((s, self.discards_made))
         self.need_replacement(s)
 
@@ -946,8 +965,8 @@ class HandReplay:
                       seat=ev.seat)
         return True
 
-    def on_concealed_kong(self, ev: L.ConcealedKong) -> None:
-        s, t = ev.seat, T.tile(ev.tile)
+    def on_concealed_kong(self, ev: L.ConcealedKong, s: int) -> None:
+        t = T.tile(ev.tile)
         in_turn = self.phase == ACT and s == self.turn
         if in_turn:
             self.kong_turn_check(ev)
@@ -986,8 +1005,8 @@ class HandReplay:
                       expected=f"before seat {later}", recorded=f"concealed_kong by seat {ev.seat}")
         self.deal_kong_pos = max(self.deal_kong_pos, pos)
 
-    def on_added_kong(self, ev: L.AddedKong) -> None:
-        s, t = ev.seat, T.tile(ev.tile)
+    def on_added_kong(self, ev: L.AddedKong, s: int, seq: int) -> None:
+        t = T.tile(ev.tile)
         st = self.seats[s]
         self.kong_turn_check(ev)
         idx = next((i for i, m in enumerate(st.melds) if m.kind is MeldKind.PON and m.first == t), None)
@@ -1003,19 +1022,19 @@ class HandReplay:
         self.kongs.append((s, self.discards_made))
         self.window_wins = set()
         self.claims = ev.claims
-        self.claim_seq = ev.seq
+        self.claim_seq = seq
         st.pending_back += 1
         self.turn = s
         self.phase = ROB
 
-    def on_ready(self, ev: L.Ready) -> None:
-        self.seats[ev.seat].ready = True
+    def on_ready(self, ev: L.Ready, s: int) -> None:
+        self.seats[s].ready = True
 
     # wins --------------------------------------------------------------------
-    def on_win(self, ev: L.Win) -> None:
+    def on_win(self, ev: L.Win, s: int) -> None:
         """A declared win: the resolver of its kind checks it against the table and says how it
         was made; :meth:`take_win` judges it and records it (the shared tail)."""
-        s, t = ev.seat, T.tile(ev.tile)
+        t = T.tile(ev.tile)
         self.window_wins.add(s)
         if ev.robbing_kong:
             how = self.robbing_kong_win(ev, s, t)
@@ -1042,10 +1061,11 @@ class HandReplay:
 
     def discard_win(self, ev: L.Win, s: int, t: int) -> WinKind:
         """A win on the open discard."""
-        if self.phase != CLAIM or self.last_discard is None:
+        discarder = self.last_discarder
+        if self.phase != CLAIM or discarder < 0:
             self.wrong_turn(ev, "a win on a discard is only possible right after a discard")
             return WinKind("discard", ev.from_, False, False)
-        discarder, dt, _ = self.last_discard
+        dt = self.last_discard_tile
         if dt != t or ev.from_ != discarder:
             self.find("false_win/wrong_tile",
                       f"seat {s} won on {ev.tile} from seat {ev.from_}; the last discard is {T.name(dt)} by {discarder}",

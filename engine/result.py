@@ -2,6 +2,10 @@
 
 ``audit_game`` (mahjong_audit.engine.audit) returns a :class:`GameAudit`; the pipeline turns it into
 table rows. Nothing here knows about Beam or DuckDB.
+
+The classes built for every hand write their own ``__init__`` (the fields in order, with their
+defaults), as engine/hand.py's do: compiled, it is native, where the one ``dataclasses``
+generates stays interpreted.
 """
 
 from __future__ import annotations
@@ -26,6 +30,17 @@ class WinFacts:
     legal: bool
     score: Score | None
     recorded_total: int | None = None
+
+    def __init__(self, seat: int, from_seat: int | None, tile: str, win_type: str, last_tile: bool, legal: bool,
+                 score: Score | None, recorded_total: int | None = None) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "from_seat", from_seat)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "win_type", win_type)
+        object.__setattr__(self, "last_tile", last_tile)
+        object.__setattr__(self, "legal", legal)
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "recorded_total", recorded_total)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +81,35 @@ class HandFacts:
     #: who could have won or called on whose discard, and passed (mahjong_audit.engine.chances; statistics, not verdicts)
     chances: Chances | None = field(default=None, repr=False)
 
+    def __init__(self, hand_no: int, dealer: int, round_wind: str, result: str, wins: tuple[WinFacts, ...],
+                 false_wins: tuple[int, ...], computed_deltas: tuple[int, ...] | None,
+                 recorded_deltas: tuple[int, ...] | None, seat_items: tuple[ScoreItem, ...], n_events: int,
+                 n_findings: int, draw_reason: str | None = None, players: tuple[str, ...] = (),
+                 standing: tuple[str, ...] = (), standing_computed: int | None = None,
+                 standing_recorded: int | None = None, penalty_deltas: tuple[int, ...] = (),
+                 chips: tuple[int, ...] | None = None, chip_facts: ChipFacts | None = None,
+                 chances: Chances | None = None) -> None:
+        object.__setattr__(self, "hand_no", hand_no)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "round_wind", round_wind)
+        object.__setattr__(self, "result", result)
+        object.__setattr__(self, "wins", wins)
+        object.__setattr__(self, "false_wins", false_wins)
+        object.__setattr__(self, "computed_deltas", computed_deltas)
+        object.__setattr__(self, "recorded_deltas", recorded_deltas)
+        object.__setattr__(self, "seat_items", seat_items)
+        object.__setattr__(self, "n_events", n_events)
+        object.__setattr__(self, "n_findings", n_findings)
+        object.__setattr__(self, "draw_reason", draw_reason)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "standing", standing)
+        object.__setattr__(self, "standing_computed", standing_computed)
+        object.__setattr__(self, "standing_recorded", standing_recorded)
+        object.__setattr__(self, "penalty_deltas", penalty_deltas)
+        object.__setattr__(self, "chips", chips)
+        object.__setattr__(self, "chip_facts", chip_facts)
+        object.__setattr__(self, "chances", chances)
+
 
 @dataclass(frozen=True, slots=True)
 class GameAudit:
@@ -82,5 +126,18 @@ class GameAudit:
     readings: str = field(default="{}", repr=False)
     profile: str = field(default="", repr=False)
     profile_sha256: str = field(default="", repr=False)
+
+    def __init__(self, game_id: str, ruleset: str, platform: str | None, players: tuple[str, ...],
+                 hands: tuple[HandFacts, ...], findings: tuple[Finding, ...], readings: str = "{}",
+                 profile: str = "", profile_sha256: str = "") -> None:
+        object.__setattr__(self, "game_id", game_id)
+        object.__setattr__(self, "ruleset", ruleset)
+        object.__setattr__(self, "platform", platform)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "findings", findings)
+        object.__setattr__(self, "readings", readings)
+        object.__setattr__(self, "profile", profile)
+        object.__setattr__(self, "profile_sha256", profile_sha256)
 
 by_fields(WinFacts, ChipFacts, HandFacts, GameAudit)

@@ -4,6 +4,10 @@ A ruleset is a class with its values as data (class attributes and tables in its
 and a frozen ``Options`` dataclass whose defaults are the documented defaults. An
 instance is bound to one game's options. The replay engine is rules-agnostic: every
 rule that differs between rulesets is a method or attribute here.
+
+The value objects built for every hand (``SeatEnd``, ``WinEnd``, ``HandEnd``, ``Settlement``)
+write their own ``__init__`` (the fields in order, with their defaults), as engine/hand.py's do:
+compiled, it is native, where the one ``dataclasses`` generates stays interpreted.
 """
 
 from __future__ import annotations
@@ -52,6 +56,15 @@ class SeatEnd:
     wilds: frozenset[int]
     dead: bool  # 相公 / 陪打 / false win: cannot win, may score 0
 
+    def __init__(self, seat: int, concealed: tuple[int, ...], melds: tuple[Meld, ...], flowers: tuple[int, ...],
+                 wilds: frozenset[int], dead: bool) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "concealed", concealed)
+        object.__setattr__(self, "melds", melds)
+        object.__setattr__(self, "flowers", flowers)
+        object.__setattr__(self, "wilds", wilds)
+        object.__setattr__(self, "dead", dead)
+
 
 @dataclass(frozen=True, slots=True)
 class WinEnd:
@@ -61,6 +74,12 @@ class WinEnd:
     from_seat: int | None
     situation: WinSituation
     score: Score
+
+    def __init__(self, seat: int, from_seat: int | None, situation: WinSituation, score: Score) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "from_seat", from_seat)
+        object.__setattr__(self, "situation", situation)
+        object.__setattr__(self, "score", score)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +92,15 @@ class HandEnd:
     false_wins: tuple[int, ...]  # seats, in order of their false declarations
     seats: tuple[SeatEnd, ...]
     feeders: tuple[tuple[int, ...], ...] = ()  # per seat: suppliers of its claimed sets
+
+    def __init__(self, dealer: int, round_wind: int, wins: tuple[WinEnd, ...], false_wins: tuple[int, ...],
+                 seats: tuple[SeatEnd, ...], feeders: tuple[tuple[int, ...], ...] = ()) -> None:
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "round_wind", round_wind)
+        object.__setattr__(self, "wins", wins)
+        object.__setattr__(self, "false_wins", false_wins)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "feeders", feeders)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +157,12 @@ class Settlement:
     #: who pays whom, ``(payer seat, payee seat, amount)``, where a ruleset's money is paid
     #: pairwise (龙港's chips, whose short payers pay in an order); their net is ``deltas``
     payments: tuple[tuple[int, int, int], ...] = ()
+
+    def __init__(self, deltas: tuple[int, int, int, int], penalties: tuple[int, int, int, int] = (0, 0, 0, 0),
+                 payments: tuple[tuple[int, int, int], ...] = ()) -> None:
+        object.__setattr__(self, "deltas", deltas)
+        object.__setattr__(self, "penalties", penalties)
+        object.__setattr__(self, "payments", payments)
 
 
 def _coerce(name: str, value: Any, hint: Any) -> Any:
