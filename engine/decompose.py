@@ -39,6 +39,12 @@ class Part:
     tile: int | None
     wilds: int = 0
 
+    def __init__(self, kind: str, tile: int | None, wilds: int = 0) -> None:
+        # its own (the fields in order): compiled, native, where the dataclass's stays interpreted
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "wilds", wilds)
+
     def tiles(self) -> tuple[int, ...]:
         if self.tile is None:
             return ()

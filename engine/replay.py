@@ -49,6 +49,11 @@ CALL_RANK: Final = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
 EVENT_TYPES: Final = ("draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win")
 
 
+def seq_of(ev: L.Event | None) -> int | None:
+    """An event's seq (None for none)."""
+    return ev.seq if ev is not None else None
+
+
 def tiles_of(counts: list[int]) -> tuple[int, ...]:
     """Per-tile counts -> the sorted tiles they hold."""
     # a comprehension over plain ints: compiled, a native loop (itertools' chain/repeat are looked up
@@ -183,13 +188,13 @@ class HandReplay:
         self.turn = hand.dealer
         self.phase: str = DRAW
         self.saved: tuple[int, str] | None = None  # (turn, phase) to return to after replacement draws
-        # the last discard (the open one in a claim window): its seat (-1: none yet), tile and seq
+        # the last discard (the open one in a claim window): its seat (-1: none yet), tile and event
         self.last_discarder = -1
         self.last_discard_tile = 0
-        self.last_discard_seq = 0
+        self.last_discard_event: L.Discard | None = None
         self.last_added_kong: tuple[int, int] | None = None  # (seat, tile)
         self.claims: list[L.Claim] | None = None
-        self.claim_seq: int | None = None
+        self.claim_event: L.Discard | L.AddedKong | None = None  # the discard or added kong whose claims are open
         self.discards_made = 0
         self.live_drawn = 0
         self.back_drawn = 0
@@ -199,7 +204,9 @@ class HandReplay:
         self.ended = False
         self.after_end_reported = False
         self.first_go_round = True
-        self.seq = -1  # the seq of the event being applied (-1: none, at the deal and after the last event)
+        #: the event being applied (None at the deal and after the last one): a finding takes its seq,
+        #: read only then (an attribute of a log object is a generic lookup)
+        self.event: L.Event | None = None
         self.seat_wall_pos = [0, 0, 0, 0]
         self.visible = [0] * T.N_TILES  # tiles shown on the table (discards, exposed melds)
         self.pending_end = False  # a legal win on a discard that others may still share
@@ -251,8 +258,7 @@ class HandReplay:
     def find(self, code: str, message: str, *, seat: int | None = None, severity: Severity = Severity.ERROR,
              expected: object = None, recorded: object = None, seq: int | None = -1) -> None:
         self.findings.append(Finding(
-            code=code, message=message, hand_no=self.h.hand_no,
-            seq=(self.seq if self.seq >= 0 else None) if seq == -1 else seq,
+            code=code, message=message, hand_no=self.h.hand_no, seq=seq_of(self.event) if seq == -1 else seq,
             seat=seat, severity=severity,
             expected=None if expected is None else str(expected),
             recorded=None if recorded is None else str(recorded),
@@ -269,7 +275,8 @@ class HandReplay:
             self.find("tile_conservation/too_many_copies",
                       f"{what.format(seat=seat)}: a copy of {T.name(t)} beyond the {self.copies[t]} in the set",
                       seat=seat, expected=f"≤{self.copies[t]}", recorded=self.copies[t] - self.pool[t] + 1)
-        self.pool[t] -= 1
+        pool = self.pool
+        pool[t] = pool[t] - 1  # not `-=`: compiled, an item's `-=` is a generic subtraction
 
     def mark_dead(self, s: int, code: str, message: str, **kw: object) -> None:
         st = self.seats[s]
@@ -397,13 +404,12 @@ class HandReplay:
         return self._finish()
 
     def _step(self, ev: L.Event) -> None:
-        # the type, seat and seq read once (an attribute of a log object is a generic lookup): the
-        # handlers take the seat (and the discard its seq) from here
+        # the type and seat read once (an attribute of a log object is a generic lookup): the
+        # handlers take the seat from here
         typ: str = ev.type
         seat: int = ev.seat
-        seq: int = ev.seq
         win = typ == "win"
-        self.seq = seq
+        self.event = ev
         if self.pending_end and not (win and (self.phase == CLAIM or self.phase == ROB)):
             self.finish_multiple_win()
         if self.ended:
@@ -425,7 +431,7 @@ class HandReplay:
         if typ == "draw":
             self.on_draw(cast(L.Draw, ev), seat)
         elif typ == "discard":
-            self.on_discard(cast(L.Discard, ev), seat, seq)
+            self.on_discard(cast(L.Discard, ev), seat)
         elif typ == "flower":
             self.on_flower(cast(L.Flower, ev), seat)
         elif typ == "pon":
@@ -439,7 +445,7 @@ class HandReplay:
         elif typ == "concealed_kong":
             self.on_concealed_kong(cast(L.ConcealedKong, ev), seat)
         elif typ == "added_kong":
-            self.on_added_kong(cast(L.AddedKong, ev), seat, seq)
+            self.on_added_kong(cast(L.AddedKong, ev), seat)
         elif typ == "ready":
             self.on_ready(cast(L.Ready, ev), seat)
         else:
@@ -485,7 +491,7 @@ class HandReplay:
             self.ask_abortive("log_end", None)
         if self.phase == SEABED and not self.ended:
             self.end_exhausted()
-        self.seq = -1
+        self.event = None
         return self.findings
 
     def wrong_turn(self, ev: L.Event, expected: str) -> None:
@@ -675,7 +681,7 @@ class HandReplay:
         self.turn = s
         self.phase = REPLACE
 
-    def on_discard(self, ev: L.Discard, s: int, seq: int) -> None:
+    def on_discard(self, ev: L.Discard, s: int) -> None:
         t = T.tile(ev.tile)
         st = self.seats[s]
         if self.phase == SEABED:
@@ -726,11 +732,11 @@ class HandReplay:
             self.note_early_ready(st)
         self.last_discarder = s
         self.last_discard_tile = t
-        self.last_discard_seq = seq
+        self.last_discard_event = ev
         if self.window_wins:
             self.window_wins = set()
         self.claims = ev.claims
-        self.claim_seq = seq
+        self.claim_event = ev
         self.turn = s
         self.phase = CLAIM
 
@@ -763,7 +769,7 @@ class HandReplay:
         if discarder < 0:
             return
         t = self.last_discard_tile
-        self.check_priority(self.claims, executed, discarder, self.last_discard_seq)
+        self.check_priority(self.claims, executed, discarder, self.last_discard_event)
         self.chances.window(self, discarder, t, executed)  # before the scan sets 过水 (mahjong_audit.engine.chances)
         if self.scans_claim_window:
             self.scan_claim_window(discarder, t, executed)
@@ -808,7 +814,7 @@ class HandReplay:
         if self.last_added_kong is None:
             return
         konger, _ = self.last_added_kong
-        self.check_priority(self.claims, executed, konger, self.claim_seq)
+        self.check_priority(self.claims, executed, konger, self.claim_event)
         self.claims = None
         self.last_added_kong = None
         self.seats[konger].pending_back -= 1  # owe_replacement counts it again
@@ -816,56 +822,56 @@ class HandReplay:
         self.turn = konger
         self.owe_replacement(konger, "kong")
 
-    def priority_key(self, claim: L.Claim, discarder: int) -> int:
+    def priority_key(self, seat: int, call: str, discarder: int) -> int:
         """A claim's priority as one int (higher first): its call's rank, then the seat order (the
         nearest seat after the discarder, or the lowest seat, by the ruleset's ``winner_order``)."""
-        order = (claim.seat - discarder) % 4 if self.nearest_first else claim.seat
-        return CALL_RANK[claim.call] * 8 - order
+        order = (seat - discarder) % 4 if self.nearest_first else seat
+        return CALL_RANK[call] * 8 - order
 
     def check_priority(self, claims: list[L.Claim] | None, executed: tuple[int, str] | None,
-                       discarder: int, dseq: int | None) -> None:
+                       discarder: int, opened: L.Discard | L.AddedKong | None) -> None:
+        """The claims declared on ``opened`` (the discard or added kong of ``discarder``) against
+        the one ``executed`` (None: nothing was carried out)."""
         if claims is None:
             return
-        valid = [c for c in claims if c.seat != discarder]
-        if executed is not None:
+        # each claim but the discarder's own as (seat, call), read once (attributes of log objects)
+        valid = [(c.seat, c.call) for c in claims]
+        valid = [c for c in valid if c[0] != discarder]
+        if executed is not None and executed not in valid:
             ex_seat, ex_call = executed
-            for c in valid:
-                if c.seat == ex_seat and c.call == ex_call:
-                    break
-            else:
-                self.find("claim_priority/undeclared",
-                          f"seat {ex_seat}'s {ex_call} is not among the declared claims", seat=ex_seat,
-                          severity=Severity.WARNING, recorded=f"{ex_call} by {ex_seat}")
+            self.find("claim_priority/undeclared",
+                      f"seat {ex_seat}'s {ex_call} is not among the declared claims", seat=ex_seat,
+                      severity=Severity.WARNING, recorded=f"{ex_call} by {ex_seat}")
         if not valid:
             return
-        best = valid[0]  # the first claim of the highest priority (as max() picks it)
-        top = self.priority_key(best, discarder)
-        for c in valid:
-            key = self.priority_key(c, discarder)
+        best_seat, best_call = valid[0]  # the first claim of the highest priority (as max() picks it)
+        top = self.priority_key(best_seat, best_call, discarder)
+        for seat, call in valid:
+            key = self.priority_key(seat, call, discarder)
             if key > top:
-                best, top = c, key
+                best_seat, best_call, top = seat, call, key
         if executed is None:
-            if best.call == "win" and not self.seats[best.seat].barred:
+            if best_call == "win" and not self.seats[best_seat].barred:
                 self.find("claim_priority/ignored_win",
-                          f"seat {best.seat} declared a win on the discard at seq {dseq}; nothing was carried out",
-                          seat=best.seat, expected=f"win by {best.seat}", recorded="no call")
+                          f"seat {best_seat} declared a win on the discard at seq {seq_of(opened)}; nothing was carried out",
+                          seat=best_seat, expected=f"win by {best_seat}", recorded="no call")
             return
         ex_rank = CALL_RANK[executed[1]]
-        if ex_rank < CALL_RANK[best.call]:
-            code = "claim_priority/ignored_win" if best.call == "win" else "claim_priority/lower_call"
-            self.find(code, f"{executed[1]} by seat {executed[0]} carried out over {best.call} by seat {best.seat}",
-                      seat=executed[0], expected=f"{best.call} by {best.seat}", recorded=f"{executed[1]} by {executed[0]}")
-        elif best.call == "win" and self.multiple_winners:
-            for c in valid:
-                if c.call == "win" and c.seat not in self.window_wins and not self.seats[c.seat].barred:
+        if ex_rank < CALL_RANK[best_call]:
+            code = "claim_priority/ignored_win" if best_call == "win" else "claim_priority/lower_call"
+            self.find(code, f"{executed[1]} by seat {executed[0]} carried out over {best_call} by seat {best_seat}",
+                      seat=executed[0], expected=f"{best_call} by {best_seat}", recorded=f"{executed[1]} by {executed[0]}")
+        elif best_call == "win" and self.multiple_winners:
+            for seat, call in valid:
+                if call == "win" and seat not in self.window_wins and not self.seats[seat].barred:
                     self.find("claim_priority/ignored_win",
-                              f"seat {c.seat} declared a win on the discard at seq {dseq}, which allows several "
-                              f"winners, and its win was not carried out", seat=c.seat,
-                              expected=f"win by {c.seat}", recorded="no call")
-        elif ex_rank == CALL_RANK[best.call] and executed[0] != best.seat:
+                              f"seat {seat} declared a win on the discard at seq {seq_of(opened)}, which allows several "
+                              f"winners, and its win was not carried out", seat=seat,
+                              expected=f"win by {seat}", recorded="no call")
+        elif ex_rank == CALL_RANK[best_call] and executed[0] != best_seat:
             self.find("claim_priority/seat_order",
-                      f"{executed[1]} by seat {executed[0]} carried out; the order gives seat {best.seat}",
-                      seat=executed[0], expected=f"{best.call} by {best.seat}", recorded=f"{executed[1]} by {executed[0]}")
+                      f"{executed[1]} by seat {executed[0]} carried out; the order gives seat {best_seat}",
+                      seat=executed[0], expected=f"{best_call} by {best_seat}", recorded=f"{executed[1]} by {executed[0]}")
 
     def claim_target(self, ev: L.Chi | L.Pon | L.Kong, s: int, call: str) -> int | None:
         """Validate that seat ``s``'s call takes the last discard; returns the tile or None."""
@@ -1005,7 +1011,7 @@ class HandReplay:
                       expected=f"before seat {later}", recorded=f"concealed_kong by seat {ev.seat}")
         self.deal_kong_pos = max(self.deal_kong_pos, pos)
 
-    def on_added_kong(self, ev: L.AddedKong, s: int, seq: int) -> None:
+    def on_added_kong(self, ev: L.AddedKong, s: int) -> None:
         t = T.tile(ev.tile)
         st = self.seats[s]
         self.kong_turn_check(ev)
@@ -1022,7 +1028,7 @@ class HandReplay:
         self.kongs.append((s, self.discards_made))
         self.window_wins = set()
         self.claims = ev.claims
-        self.claim_seq = seq
+        self.claim_event = ev
         st.pending_back += 1
         self.turn = s
         self.phase = ROB
@@ -1182,7 +1188,7 @@ class HandReplay:
             self.close_claim_window(executed)
         elif self.phase == ROB:
             self.check_priority(self.claims, executed, self.last_added_kong[0] if self.last_added_kong else -1,
-                                self.claim_seq)
+                                self.claim_event)
         self.ended = True
         self.phase = ENDED
 

@@ -1,8 +1,8 @@
-"""The per-hand value objects of engine/result.py, engine/ruleset.py and engine/chances.py write their
-own ``__init__`` (compiled, native; the one ``dataclasses`` generates stays interpreted), as
-engine/hand.py's do (tests/test_hand_init.py): it must take the fields, in order, with their
-defaults, and leave the dataclass behaviour as it was (equality, hashing, repr, ``replace``,
-immutability, pickling), on either engine."""
+"""The per-hand value objects of engine/result.py, engine/ruleset.py and engine/chances.py (and the
+decompositions' parts, 广东's shapes) write their own ``__init__`` (compiled, native; the one
+``dataclasses`` generates stays interpreted), as engine/hand.py's do (tests/test_hand_init.py): it
+must take the fields, in order, with their defaults, and leave the dataclass behaviour as it was
+(equality, hashing, repr, ``replace``, immutability, pickling), on either engine."""
 
 from __future__ import annotations
 
@@ -15,11 +15,13 @@ import pytest
 from mahjong_audit import accel
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.chances import Chances
+from mahjong_audit.engine.decompose import Part
 from mahjong_audit.engine.findings import Finding
 from mahjong_audit.engine.hand import Meld, Score, ScoreItem, WinSituation
 from mahjong_audit.engine.replay import SeatState, WinRecordInternal
 from mahjong_audit.engine.result import GameAudit, HandFacts, WinFacts
 from mahjong_audit.engine.ruleset import HandEnd, SeatEnd, Settlement, WinEnd
+from mahjong_audit.engine.rulesets.guangdong import _Shape
 
 SITUATION = WinSituation(T.parse("123m456p789s1z"), (Meld.pon(T.tile("5z")),), T.tile("1z"), False, 1, 0,
                          (), False, False, False, ())
@@ -41,7 +43,9 @@ EXAMPLES = [
     HandEnd(0, 1, (WIN_END,), (3,), (SEAT_END,) * 4, ((1,), (), (), ())),
     Settlement((8, -8, 0, 0), (0, 0, -1, 1), ((1, 0, 8),)),
 ]
-CLASSES = sorted({type(e) for e in EXAMPLES}, key=lambda c: c.__name__)
+#: built inside the engine only (not pickled): the same ``__init__`` checks, not the pickling
+INNER = [Part("seq", 3, 1), _Shape("standard", (27,), (0, 9, 18), 33)]
+CLASSES = sorted({type(e) for e in EXAMPLES + INNER}, key=lambda c: c.__name__)
 
 
 def _field_values(obj: object) -> tuple[object, ...]:
@@ -52,7 +56,7 @@ def _field_values(obj: object) -> tuple[object, ...]:
 def test_init_arguments_are_the_fields_in_order_with_their_defaults(cls):
     fields = dataclasses.fields(cls)
     required = [f for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
-    example = next(e for e in EXAMPLES if type(e) is cls)
+    example = next(e for e in EXAMPLES + INNER if type(e) is cls)
     obj = cls(*_field_values(example)[:len(required)])  # the defaults left out
     for f in fields[len(required):]:
         assert getattr(obj, f.name) == f.default
@@ -64,7 +68,7 @@ def test_init_arguments_are_the_fields_in_order_with_their_defaults(cls):
         inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default for f in fields]
 
 
-@pytest.mark.parametrize("obj", EXAMPLES, ids=lambda o: type(o).__name__)
+@pytest.mark.parametrize("obj", EXAMPLES + INNER, ids=lambda o: type(o).__name__)
 def test_positional_keyword_and_replace_build_equal_objects(obj):
     values = _field_values(obj)
     names = [f.name for f in dataclasses.fields(obj)]
@@ -74,7 +78,7 @@ def test_positional_keyword_and_replace_build_equal_objects(obj):
     assert dataclasses.replace(obj) == obj
 
 
-@pytest.mark.parametrize("obj", EXAMPLES, ids=lambda o: type(o).__name__)
+@pytest.mark.parametrize("obj", EXAMPLES + INNER, ids=lambda o: type(o).__name__)
 def test_repr_is_the_dataclass_repr(obj):
     fields = ", ".join(f"{f.name}={getattr(obj, f.name)!r}" for f in dataclasses.fields(obj) if f.repr)
     assert repr(obj) == f"{type(obj).__qualname__}({fields})"

@@ -66,6 +66,14 @@ class _Shape:
     sequences: tuple[int, ...] = ()  # first tile of each sequence
     pair: int | None = None
 
+    def __init__(self, kind: str, triplets: tuple[int, ...] = (), sequences: tuple[int, ...] = (),
+                 pair: int | None = None) -> None:
+        # its own (the fields in order): compiled, native, where the dataclass's stays interpreted
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "triplets", triplets)
+        object.__setattr__(self, "sequences", sequences)
+        object.__setattr__(self, "pair", pair)
+
 
 class _TileFacts(NamedTuple):
     """What the rows read of a hand's tiles (concealed and melded), worked out once per win."""
