@@ -17,7 +17,6 @@ in one process would find every cache warm), and keeps each stage's least.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import subprocess
@@ -69,6 +68,7 @@ def measure(corpus: str) -> dict:
     from mahjong_audit.engine.rulesets import RULESETS
     from mahjong_audit.pipeline import inputs, parse, read, rows, sink, staging
     from mahjong_audit.pipeline.commands.audit import _run_row
+    from mahjong_audit.pipeline.transforms import set_up_collector
     from mahjong_audit.schemas.log_fast import parse_game_json
 
     files = inputs.expand_inputs([corpus])  # start-up (imports, the validator's schema) is not a stage
@@ -76,7 +76,7 @@ def measure(corpus: str) -> dict:
     for cls in RULESETS.values():  # a ruleset's options check imports its scorer (MCR's: ~0.17 s compiled)
         cls.parse_options({})
     staging.table_dir("", "")  # imports Beam's FileSystems, as the pipeline's worker has at its start
-    gc.freeze()  # as the pipeline's parse worker does after its start-up
+    set_up_collector()  # as the pipeline's parse worker does after its start-up
     cpu = dict.fromkeys(STAGES, 0.0)
     score, pay = _Timer(), _Timer()
     undo = [_timed_rulesets({"score_win": score, "settle": pay, "seat_items": pay})]
