@@ -132,8 +132,8 @@ class ParsedGameCoder(beam.coders.Coder):
 beam.coders.registry.register_coder(parse.ParsedGame, ParsedGameCoder)
 
 #: records of a shard validated, audited and written as one element in ``AuditPipeline``: each
-#: step then runs over this many games in a row, its code and data warm (about a tenth less CPU
-#: per hand than one game at a time through every step, bench.stage_bench's order)
+#: step then runs over this many games in a row, its code and data warm (the same instructions
+#: as one game at a time through every step, less CPU time: docs/performance.md, eleventh round)
 GAMES_PER_BATCH = 32
 
 
