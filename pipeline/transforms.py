@@ -4,18 +4,19 @@
 
 Only small shard descriptors (file, shard k of n) cross a shuffle: every later step runs
 fused in one stage on the worker that reads the shard, which writes its rows straight to
-Parquet in the staging folder and outputs only the names of the files it wrote. The
-games go through the steps a :class:`Batch` of :data:`GAMES_PER_BATCH` at a time, each step
-over the whole Batch before the next. So neither the runner nor a worker holds more than
-one Batch of games and one batch of rows per table, whatever the input size. Game ids are not grouped here: the driver drops second
-copies of a game_id at load time (``mahjong_audit.pipeline.sink``), by the source position every row
-carries.
+Parquet in the staging folder and outputs only the names of the files it wrote. The games
+go through the steps a :class:`Batch` of :data:`GAMES_PER_BATCH` at a time, each step over
+the whole Batch before the next. So neither the runner nor a worker holds more than one
+Batch of games and one batch of rows per table, whatever the input size. Game ids are not
+grouped here: the driver drops second copies of a game_id at load time
+(``mahjong_audit.pipeline.sink``), by the source position every row carries.
 
 Every DoFn is a thin wrapper over a plain function of ``mahjong_audit.pipeline.read`` /
-``mahjong_audit.pipeline.parse`` / ``mahjong_audit.pipeline.rows`` / ``mahjong_audit.pipeline.staging``; bad records leave through tagged outputs
-(parse failures) or as dead letters (engine failures: ``with_exception_handling``'s, and
-the same for each game of a Batch). Nothing here assumes one machine: inputs and the staging folder are
-FileSystems paths, and no Python state is shared between workers.
+``mahjong_audit.pipeline.parse`` / ``mahjong_audit.pipeline.rows`` /
+``mahjong_audit.pipeline.staging``; bad records leave through tagged outputs (parse failures)
+or as dead letters (engine failures: ``with_exception_handling``'s, and the same for each
+game of a Batch), never a bare except. Nothing here assumes one machine: inputs and the
+staging folder are FileSystems paths, and no Python state is shared between workers.
 """
 
 from __future__ import annotations
