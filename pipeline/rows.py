@@ -20,6 +20,8 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
+import msgspec
+
 from mahjong_audit.engine.errors import InvalidData
 from mahjong_audit.engine.findings import Finding, Severity
 from mahjong_audit.engine.result import GameAudit, HandFacts
@@ -118,60 +120,83 @@ def _instant(text: str | None) -> datetime | None:
     return parse_instant(text) if text is not None else None
 
 
-_NO_CHANCES = MappingProxyType(dict.fromkeys(("win_chances", "wins_passed", "call_chances", "calls_passed")))
+_NO_CHANCES = (None, None, None, None)
+
+# A row from its values in its table's column order: tuple.__new__ on the named tuple skips the
+# keyword call (~5x the cost for the hands table's 28 columns). The rows built this way list their
+# values in column order (a comment names a column its value does not); ``tests/test_rows.py`` checks
+# every column of each by name.
+_row = tuple.__new__
 
 
-def _chance_values(h: HandFacts) -> Mapping[str, list[int] | None]:
+def _chance_values(h: HandFacts) -> tuple[list[int] | None, ...]:
+    """win_chances, wins_passed, call_chances, calls_passed."""
     c = h.chances
     if c is None:
         return _NO_CHANCES
-    return {"win_chances": list(c.win_chances), "wins_passed": list(c.wins_passed),
-            "call_chances": list(c.call_chances), "calls_passed": list(c.calls_passed)}
+    return list(c.win_chances), list(c.wins_passed), list(c.call_chances), list(c.calls_passed)
+
+
+def _hand_row(game_id: str, ruleset: str, players: tuple[str, ...], h: HandFacts,
+              first: Any, started_at: datetime | None) -> Row:
+    """The hands row of ``h``; ``first`` is its first legal win (None: no legal win)."""
+    cf = h.chip_facts
+    return _row(HandValues, (
+        game_id,
+        h.hand_no,
+        ruleset,
+        h.round_wind,
+        h.dealer,
+        started_at,
+        h.result,
+        h.draw_reason,
+        [w.seat for w in h.wins if w.legal],  # winners
+        first.win_type if first else None,
+        bool(first and first.last_tile),
+        first.tile if first else None,  # winning_tile
+        first.from_seat if first and first.from_seat != first.seat else None,  # discarder
+        first.score.total if first and first.score else None,  # total
+        first.recorded_total if first else None,
+        list(h.false_wins),
+        h.n_events,  # events
+        h.n_findings,  # findings
+        list(players),
+        list(h.standing) if h.standing else None,
+        list(h.chips) if h.chips is not None else None,
+        list(cf.broke) if cf is not None else None,  # chips_broke
+        cf.rebuy if cf is not None else None,  # chips_rebuy
+        cf.ended if cf is not None else None,  # chips_end
+        *_chance_values(h),  # win_chances, wins_passed, call_chances, calls_passed
+    ))
 
 
 def _hand_values(game_id: str, ruleset: str, game_players: tuple[str, ...], h: HandFacts,
                  started_at: datetime | None = None) -> list[Row]:
     players = h.players or game_players[:4]  # the hand's seating; facts made without one: the game's order
-    legal = tuple(w for w in h.wins if w.legal)
-    first = legal[0] if legal else None
+    first = next((w for w in h.wins if w.legal), None)
     hand_no = h.hand_no
-    cf = h.chip_facts
-    rows: list[Row] = [HandValues(
-        game_id=game_id, hand_no=hand_no, ruleset=ruleset, round_wind=h.round_wind,
-        dealer=h.dealer, started_at=started_at, result=h.result, draw_reason=h.draw_reason,
-        winners=[w.seat for w in legal],
-        win_type=first.win_type if first else None,
-        last_tile=bool(first and first.last_tile),
-        winning_tile=first.tile if first else None,
-        discarder=first.from_seat if first and first.from_seat != first.seat else None,
-        total=first.score.total if first and first.score else None,
-        recorded_total=first.recorded_total if first else None,
-        false_wins=list(h.false_wins), events=h.n_events, findings=h.n_findings,
-        players=list(players), standing=list(h.standing) if h.standing else None,
-        chips=list(h.chips) if h.chips is not None else None,
-        chips_broke=list(cf.broke) if cf is not None else None,
-        chips_rebuy=cf.rebuy if cf is not None else None,
-        chips_end=cf.ended if cf is not None else None,
-        **_chance_values(h),
-    )]
+    rows: list[Row] = [_hand_row(game_id, ruleset, players, h, first, started_at)]
     for item in h.seat_items:
         seat = item.seat if item.seat is not None else (first.seat if first else None)
         if seat is None:
             continue
-        rows.append(HandScoreValues(
-            game_id=game_id, hand_no=hand_no, seat=seat, player=_player(players, seat),
-            ruleset=ruleset, item=item.name, unit=item.unit, value=item.value,
-            count=item.count, points=item.value * item.count,
-        ))
+        rows.append(_row(HandScoreValues, (
+            game_id, hand_no, seat, _player(players, seat), ruleset,
+            item.name,  # item
+            item.unit, item.value, item.count,
+            item.value * item.count,  # points
+        )))
     rec, comp = h.recorded_deltas, h.computed_deltas
     if rec is not None or comp is not None:
         for seat in range(4):
             r = rec[seat] if rec is not None and seat < len(rec) else None
             c = comp[seat] if comp is not None and seat < len(comp) else None
-            rows.append(PayoutValues(
-                game_id=game_id, hand_no=hand_no, seat=seat, player=_player(players, seat),
-                recorded=r, computed=c, diff=r - c if r is not None and c is not None else None,
-            ))
+            rows.append(_row(PayoutValues, (
+                game_id, hand_no, seat, _player(players, seat),
+                r,  # recorded
+                c,  # computed
+                r - c if r is not None and c is not None else None,  # diff
+            )))
     for name in h.standing:
         r, c = h.standing_recorded, h.standing_computed
         rows.append(PayoutValues(game_id=game_id, hand_no=hand_no, seat=None, player=name, recorded=r, computed=c,
@@ -272,29 +297,61 @@ def _unstorable(value: object) -> bool:
     """True for an integer beyond 64 bits or text that UTF-8 cannot encode (lone surrogates)."""
     if isinstance(value, int):
         return not INT64_MIN <= value <= INT64_MAX
-    return isinstance(value, str) and not value.isascii() and storable_text(value) != value
+    return isinstance(value, str) and not value.isascii() and not _encodes(value)
+
+
+# msgpack's encoder refuses an integer below -2**63 or from 2**64, and text UTF-8 cannot encode;
+# an integer from 2**32 it writes as an unsigned 64-bit one, after this byte.
+_PACKER = msgspec.msgpack.Encoder()
+_UINT64_MARK = b"\xcf"
 
 
 def check_storable(made: Iterable[AnyRow]) -> None:
     """Raise :class:`UnstorableRow` if a row has an integer no BIGINT column can hold
     (the log's own numbers are unbounded JSON integers; the engine sums them) or text
-    that is not valid Unicode."""
+    that is not valid Unicode.
+
+    The rows are first packed at once (msgpack, in C): when that succeeds and no integer
+    reached 2**32 (the byte that marks one does not appear), every value can be stored;
+    otherwise each value is checked."""
+    made = made if isinstance(made, tuple | list) else tuple(made)
+    try:
+        if _UINT64_MARK not in _PACKER.encode(made):
+            return
+    except (TypeError, ValueError, OverflowError):  # a value it cannot pack: the check below decides
+        pass
+    _check_each(made)
+
+
+def _check_each(made: Iterable[AnyRow]) -> None:
+    """:func:`check_storable` value by value."""
     for row in made:
         values = row if isinstance(row, tuple) else tuple(v for _, v in row)
-        for value in values:  # the common types inline: this runs on every value of every row
+        for value in values:  # the common types inline
             if value is None:
                 continue
             kind = type(value)
             if kind is int:
                 bad = value > INT64_MAX or value < INT64_MIN
             elif kind is str:
-                bad = not value.isascii() and _unstorable(value)
+                bad = not value.isascii() and not _encodes(value)
+            elif kind is bool:
+                continue
             elif kind is list:
                 bad = bool(value) and not _storable_list(value)
             else:
                 bad = _unstorable(value)
             if bad:
                 raise _unstorable_row(row)
+
+
+def _encodes(text: str) -> bool:
+    """True if UTF-8 can encode ``text`` (no lone surrogates)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _storable_list(values: list) -> bool:
@@ -307,7 +364,7 @@ def _storable_list(values: list) -> bool:
         text = "".join(values)
     except (OverflowError, TypeError):
         return not any(map(_unstorable, values))
-    return text.isascii() or storable_text(text) == text
+    return text.isascii() or _encodes(text)
 
 
 def _unstorable_row(row: AnyRow) -> UnstorableRow:

@@ -4,17 +4,19 @@
 
 Only small shard descriptors (file, shard k of n) cross a shuffle: every later step runs
 fused in one stage on the worker that reads the shard, which writes its rows straight to
-Parquet in the staging folder and outputs only the names of the files it wrote. So
-neither the runner nor a worker holds more than one game and one batch of rows per
-table, whatever the input size. Game ids are not grouped here: the driver drops second
-copies of a game_id at load time (``mahjong_audit.pipeline.sink``), by the source position every row
-carries.
+Parquet in the staging folder and outputs only the names of the files it wrote. The games
+go through the steps a :class:`Batch` of :data:`GAMES_PER_BATCH` at a time, each step over
+the whole Batch before the next. So neither the runner nor a worker holds more than one
+Batch of games and one batch of rows per table, whatever the input size. Game ids are not
+grouped here: the driver drops second copies of a game_id at load time
+(``mahjong_audit.pipeline.sink``), by the source position every row carries.
 
 Every DoFn is a thin wrapper over a plain function of ``mahjong_audit.pipeline.read`` /
-``mahjong_audit.pipeline.parse`` / ``mahjong_audit.pipeline.rows`` / ``mahjong_audit.pipeline.staging``; bad records leave through tagged outputs
-(parse failures) or ``with_exception_handling`` (engine failures) as dead letters, never
-a bare except. Nothing here assumes one machine: inputs and the staging folder are
-FileSystems paths, and no Python state is shared between workers.
+``mahjong_audit.pipeline.parse`` / ``mahjong_audit.pipeline.rows`` /
+``mahjong_audit.pipeline.staging``; bad records leave through tagged outputs (parse failures)
+or as dead letters (engine failures: ``with_exception_handling``'s, and the same for each
+game of a Batch), never a bare except. Nothing here assumes one machine: inputs and the
+staging folder are FileSystems paths, and no Python state is shared between workers.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import dataclasses
 import functools
 import gc
 import pickle
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -42,12 +45,29 @@ REJECTED = "rejected"
 DUPLICATES = "duplicates"
 COUNTS = "counts"  # records parsed per file (rows.FileCount)
 PARTS = "parts"  # what each shard read (mahjong_audit.pipeline.splits.PartRead)
+FAILED = "failed"  # what the engine raised on (a game, or a Batch of one), with the exception
 
 AuditFn = Callable[[Any], Any]  # mahjong_audit.engine.rechecks.audit_with_rechecks: Game -> GameAudit
 
 
 def _counter(name: str):
     return Metrics.counter(NAMESPACE, name)
+
+
+#: objects allocated (less those freed) between two young collections in a worker (CPython's default: 700)
+YOUNG_COLLECTION_EVERY = 10_000
+
+
+def set_up_collector() -> None:
+    """The garbage collector of a process that audits games (a worker, once its start-up is done).
+
+    The start-up heap (Beam, pydantic, pyarrow: ~10^5-10^6 objects) lives as long as the
+    process: frozen, out of the collector's sight, its full passes over the games' young
+    objects cost a fraction. A game makes and drops thousands of containers: a young
+    collection every :data:`YOUNG_COLLECTION_EVERY` allocations (and the older generations'
+    passes as much less often) takes about half the collector's time of CPython's default."""
+    gc.freeze()
+    gc.set_threshold(YOUNG_COLLECTION_EVERY, *gc.get_threshold()[1:])
 
 
 class _MarkingDoFn(beam.DoFn):
@@ -90,8 +110,12 @@ class ParsedGameCoder(beam.coders.Coder):
     def decode(self, encoded: bytes) -> parse.ParsedGame:
         return pickle.loads(encoded)
 
-    def estimate_size(self, value: parse.ParsedGame) -> int:
-        return self.BYTES_PER_HAND * max(1, len(value.game.hands))
+    def estimate_size(self, value: Any) -> int:
+        return self.BYTES_PER_HAND * max(1, self.hands(value))
+
+    def hands(self, value: Any) -> int:
+        """The hands of a value this coder encodes (a ParsedGame)."""
+        return len(value.game.hands)
 
     def is_deterministic(self) -> bool:
         return False
@@ -107,6 +131,43 @@ class ParsedGameCoder(beam.coders.Coder):
 
 
 beam.coders.registry.register_coder(parse.ParsedGame, ParsedGameCoder)
+
+#: records of a shard validated, audited and written as one element in ``AuditPipeline``: each
+#: step then runs over this many games in a row, its code and data warm (the same instructions
+#: as one game at a time through every step, less CPU time: docs/performance.md, eleventh round)
+GAMES_PER_BATCH = 32
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Batch:
+    """Several games as one element: ParsedGames from the parse, (ParsedGame, audit) pairs
+    from the replay, in record order."""
+
+    items: tuple
+
+    def hands(self) -> int:
+        return sum(len((item[0] if type(item) is tuple else item).game.hands) for item in self.items)
+
+
+class BatchCoder(ParsedGameCoder):
+    """:class:`ParsedGameCoder` for a :class:`Batch`: its size estimated from its hands."""
+
+    def hands(self, value: Any) -> int:
+        """The hands of a Batch."""
+        return value.hands()
+
+    def to_type_hint(self):
+        return Batch
+
+
+beam.coders.registry.register_coder(Batch, BatchCoder)
+
+
+def _in_global_window(out: Any) -> Any:
+    """An output made in ``finish_bundle`` (a value, or a TaggedOutput of one) in the global window."""
+    if isinstance(out, pvalue.TaggedOutput):
+        return pvalue.TaggedOutput(out.tag, WindowedValue(out.value, MIN_TIMESTAMP, (GlobalWindow(),)))
+    return WindowedValue(out, MIN_TIMESTAMP, (GlobalWindow(),))
 
 
 # --------------------------------------------------------------------------- read
@@ -174,24 +235,38 @@ class ParseFn(_MarkingDoFn):
     The records of each file are counted (one per game for a record that holds several)
     and the counts leave on ``counts`` as :class:`rows.FileCount` when the bundle ends, so
     the load can check that every record became a game, a duplicate or a rejection.
+
+    ``batch`` > 1: the records are validated ``batch`` at a time (the last ones when the
+    bundle ends), and their games leave as one :class:`Batch` each time.
     """
 
     phase = "parsed"
 
+    def __init__(self, progress_dir: str | None = None, batch: int = 1):
+        super().__init__(progress_dir)
+        self.batch = batch
+
     def setup(self) -> None:
         super().setup()
-        # The worker's start-up heap (Beam, pydantic, pyarrow: ~10^5-10^6 objects) lives as long
-        # as the process; out of the collector's sight, its full passes over the games' young
-        # objects cost a fraction (validation ran ~30% faster in bench.stage_bench).
-        gc.freeze()
+        set_up_collector()
 
     def start_bundle(self) -> None:
         self._counts: dict[str, int] = {}
+        self._held: list = []  # records waiting for a batch
 
     def process(self, rec):
         if isinstance(rec, splits.PartRead):
             yield pvalue.TaggedOutput(PARTS, rec)
-            return
+        elif self.batch == 1:
+            yield from self._record_outputs(rec)
+        else:
+            self._held.append(rec)
+            if len(self._held) >= self.batch:
+                held, self._held = self._held, []
+                yield from self._batch_outputs(held)
+
+    def _record_outputs(self, rec):
+        """A record's games (main output), rejections and duplicates (tagged)."""
         self._mark()
         seen = {}  # game_id -> ParsedGame of this record
         outs = parse.parse_record(rec, fast=True)  # the engine reads the fast path's dataclasses
@@ -207,24 +282,40 @@ class ParseFn(_MarkingDoFn):
                 seen[out.game.game_id] = out
                 yield out
 
+    def _batch_outputs(self, records: list):
+        """The records' rejections and duplicates, then their games as one Batch."""
+        games = []
+        for rec in records:
+            for out in self._record_outputs(rec):
+                if isinstance(out, pvalue.TaggedOutput):
+                    yield out
+                else:
+                    games.append(out)
+        if games:
+            yield Batch(tuple(games))
+
     def finish_bundle(self):
+        held, self._held = self._held, []
+        for out in self._batch_outputs(held):
+            yield _in_global_window(out)
         super().finish_bundle()
         counts, self._counts = self._counts, {}
         for source, n in sorted(counts.items()):
-            yield pvalue.TaggedOutput(COUNTS, WindowedValue(rows.FileCount(source, n), MIN_TIMESTAMP, [GlobalWindow()]))
+            yield _in_global_window(pvalue.TaggedOutput(COUNTS, rows.FileCount(source, n)))
 
 
 class ParseAndValidate(beam.PTransform):
-    """Records -> ``games`` (ParsedGame), ``rejected`` (Rejection), ``duplicates`` (rows),
-    ``counts`` (FileCount), ``parts`` (PartRead, passed through)."""
+    """Records -> ``games`` (ParsedGame; a Batch of them if ``batch`` > 1), ``rejected``
+    (Rejection), ``duplicates`` (rows), ``counts`` (FileCount), ``parts`` (PartRead, passed through)."""
 
-    def __init__(self, progress_dir: str | None = None):
+    def __init__(self, progress_dir: str | None = None, batch: int = 1):
         super().__init__()
-        self.progress_dir = progress_dir
+        self.progress_dir, self.batch = progress_dir, batch
 
     def expand(self, records):
-        return records | "Parse" >> beam.ParDo(ParseFn(self.progress_dir)).with_output_types(
-            parse.ParsedGame).with_outputs(REJECTED, DUPLICATES, COUNTS, PARTS, main="games")
+        return records | "Parse" >> beam.ParDo(ParseFn(self.progress_dir, self.batch)).with_output_types(
+            Batch if self.batch > 1 else parse.ParsedGame).with_outputs(
+            REJECTED, DUPLICATES, COUNTS, PARTS, main="games")
 
 
 # --------------------------------------------------------------------------- replay
@@ -259,7 +350,20 @@ class ReplayFn(_MarkingDoFn):
         audit: Callable[..., Any] = self.audit_fn or _engine_audit_game()
         self._audit = audit if self.profile is None else functools.partial(audit, profile=self.profile)
 
-    def process(self, parsed):
+    def process(self, item):
+        if not isinstance(item, Batch):
+            yield self._audited(item)
+            return
+        audited = []
+        for parsed in item.items:
+            try:
+                audited.append(self._audited(parsed))
+            except Exception as e:  # noqa: BLE001  the game's dead letter, as with_exception_handling makes one
+                yield pvalue.TaggedOutput(FAILED, (Batch((parsed,)), (type(e), repr(e), traceback.format_exception(e))))
+        if audited:
+            yield Batch(tuple(audited))
+
+    def _audited(self, parsed):
         from mahjong_audit.engine.ruleset import OptionError
 
         try:
@@ -267,29 +371,34 @@ class ReplayFn(_MarkingDoFn):
         except OptionError as e:  # the game's options with the profile's: not a valid combination
             audit = rows.invalid_options(parsed, e, self.profile.name if self.profile is not None else "")
         self._mark()
-        yield parsed, audit
+        return parsed, audit
 
 
-def _dead_letter(failed) -> read.Rejection:
-    parsed, (exc_type, exc_repr, _tb) = failed
-    return rows.engine_error(parsed, exc_repr)
+def _dead_letters(failed) -> list[read.Rejection]:
+    """The rejections of a dead letter: its game, or each game of its Batch."""
+    element, (exc_type, exc_repr, _tb) = failed
+    games = element.items if isinstance(element, Batch) else (element,)
+    return [rows.engine_error(parsed, exc_repr) for parsed in games]
 
 
 class Replay(beam.PTransform):
-    """Games -> ``audited`` (ParsedGame, GameAudit) and ``rejected`` (Rejection).
+    """Games -> ``audited`` (ParsedGame, GameAudit) and ``rejected`` (Rejection); ``batched``:
+    Batches of games -> Batches of those pairs.
 
     An exception from the engine is a dead letter (invalid_log/engine_error)."""
 
-    def __init__(self, audit_fn: AuditFn | None = None, progress_dir: str | None = None, profile: Any = None):
+    def __init__(self, audit_fn: AuditFn | None = None, progress_dir: str | None = None, profile: Any = None,
+                 batched: bool = False):
         super().__init__()
         self.audit_fn, self.progress_dir, self.profile = audit_fn, progress_dir, profile
+        self.batched = batched
 
     def expand(self, games):
+        audited = Batch if self.batched else beam.typehints.Tuple[parse.ParsedGame, Any]
         good, bad = games | "AuditGame" >> beam.ParDo(
             ReplayFn(self.audit_fn, self.progress_dir, self.profile)).with_output_types(
-            beam.typehints.Tuple[parse.ParsedGame, Any]).with_exception_handling(
-            main_tag="audited", dead_letter_tag="failed")
-        failed = bad | "EngineErrors" >> beam.Map(_dead_letter)
+            audited).with_exception_handling(main_tag="audited", dead_letter_tag=FAILED)
+        failed = bad | "EngineErrors" >> beam.FlatMap(_dead_letters)
         return {"audited": good, REJECTED: failed}
 
 
@@ -325,7 +434,8 @@ def item_rows(item: Any, run_id: str) -> tuple[tuple, str | None, int | None, in
 
 
 class WriteRowsFn(beam.DoFn):
-    """Audits, rejections and duplicate rows -> Parquet files in the staging folder.
+    """Audits (one at a time or in Batches), rejections and duplicate rows -> Parquet files in
+    the staging folder.
 
     Each bundle writes files of its own (``staging.TableWriter``); when the bundle ends it
     outputs ``(table, path)`` of each, which the manifest collects."""
@@ -348,6 +458,10 @@ class WriteRowsFn(beam.DoFn):
         self._writer = staging.TableWriter(self.staging_dir, self.batch_rows)
 
     def process(self, item):
+        for one in item.items if isinstance(item, Batch) else (item,):
+            self._write(one)
+
+    def _write(self, item):
         made, source_file, source_line, shard_start = item_rows(item, self.run_id)
         self._writer.add_rows(made, source_file, source_line, shard_start)
         hands = 0
@@ -419,8 +533,9 @@ class AuditPipeline(beam.PTransform):
 
     def expand(self, shards):
         records = shards | "ReadRecords" >> ReadRecords(self.importer, self.progress_dir, self.max_record_bytes)
-        parsed = records | "ParseAndValidate" >> ParseAndValidate(self.progress_dir)
-        replayed = parsed.games | "Replay" >> Replay(self.audit_fn, self.progress_dir, self.profile)
+        parsed = records | "ParseAndValidate" >> ParseAndValidate(self.progress_dir, GAMES_PER_BATCH)
+        replayed = parsed.games | "Replay" >> Replay(self.audit_fn, self.progress_dir, self.profile,
+                                                     batched=GAMES_PER_BATCH > 1)
         outputs = {"Audited": replayed["audited"], "EngineErrors": replayed[REJECTED],
                    "Rejected": parsed[REJECTED], "Duplicates": parsed[DUPLICATES],
                    "Counts": parsed[COUNTS], "Parts": parsed[PARTS]}

@@ -214,3 +214,39 @@ def test_beam_size_sampling_does_not_pickle_the_games(monkeypatch):
         audited = (out.games | T.Replay(audit_fn=fake_audit))["audited"]
         assert_that(audited | beam.Map(lambda pa: pa[1].game_id) | beam.combiners.Count.Globally(), equal_to([40]))
     assert pickled == []
+
+
+def test_batched_parse_gives_the_games_and_rejections_of_one_at_a_time():
+    records = [RawRecord("f.jsonl", i, json.dumps(win_game(f"g{i}"))) for i in range(1, 6)]
+    records += [RawRecord("f.jsonl", 6, "{not json"), RawRecord("f.jsonl", 7, json.dumps(win_game("g1")))]
+    with _pipeline() as p:
+        out = p | beam.Create(records) | T.ParseAndValidate(batch=3)
+        games = out.games | beam.FlatMap(lambda b: [(g.game.game_id, g.line) for g in b.items])
+        assert_that(games, equal_to([(f"g{i}", i) for i in range(1, 6)] + [("g1", 7)]), label="games")
+        assert_that(out[T.REJECTED] | beam.Map(lambda r: (r.line, r.code)), equal_to([(6, "invalid_log/json")]),
+                    label="rejected")
+        assert_that(out[T.COUNTS] | beam.Map(lambda c: (c.source, c.records)), equal_to([("f.jsonl", 7)]),
+                    label="counts")
+
+
+def test_a_batch_replays_each_game_and_dead_letters_only_the_one_that_fails():
+    batch = T.Batch((_parsed("fine"), _parsed("crash-me", line=7), _parsed("also-fine", line=9)))
+    with _pipeline() as p:
+        out = p | beam.Create([batch]) | T.Replay(audit_fn=fake_audit, batched=True)
+        assert_that(out["audited"] | beam.FlatMap(lambda b: [(pa[0].game.game_id, len(pa[1].findings))
+                                                             for pa in b.items]),
+                    equal_to([("fine", 1), ("also-fine", 1)]), label="audited")
+        assert_that(out[T.REJECTED] | beam.Map(lambda r: (r.game_id, r.line, r.code, "cannot replay" in r.message)),
+                    equal_to([("crash-me", 7, "invalid_log/engine_error", True)]), label="failed")
+
+
+def test_batches_are_sized_from_their_hands_without_pickling(monkeypatch):
+    coder = beam.coders.registry.get_coder(T.Batch)
+    batch = T.Batch((_parsed("a"), (_parsed("b"), fake_audit(_parsed("b").game))))
+    assert isinstance(coder, T.BatchCoder) and coder.decode(coder.encode(batch)) == batch
+
+    def no_pickling(*args, **kwargs):
+        raise AssertionError("estimate_size pickled the batch")
+
+    monkeypatch.setattr(T.pickle, "dumps", no_pickling)
+    assert coder.estimate_size(batch) == T.ParsedGameCoder.BYTES_PER_HAND * 2 * len(_parsed("a").game.hands)

@@ -100,3 +100,27 @@ def test_abortive_draw_reason_reaches_the_hands_row():
     audit = dataclasses.replace(audit, hands=(audit.hands[0], drawn))
     hands = R.by_table(R.audit_rows(_parsed(), audit, "run-1"))["hands"]
     assert [h["draw_reason"] for h in hands] == [None, "four_winds"]
+
+
+def test_every_column_of_a_hands_row_comes_from_its_own_fact():
+    """The hands row is built by position (pipeline/rows.py): each column named with a value no other has."""
+    from mahjong_audit.engine.chances import Chances
+    from mahjong_audit.engine.result import ChipFacts
+
+    win = WinFacts(seat=2, from_seat=0, tile="7p", win_type="discard", last_tile=True, legal=True,
+                   score=Score((ScoreItem("七对", 24),), 25), recorded_total=26)
+    chances = Chances(tuple(range(16)), tuple(range(1, 17)), tuple(range(2, 18)), tuple(range(3, 19)))
+    hand = HandFacts(7, 3, "S", "win", (win,), (1,), None, None, (), 50, 4, draw_reason="nine",
+                     players=("p0", "p1", "p2", "p3"), standing=("p4",), chips=(10, 11, 12, 13),
+                     chip_facts=ChipFacts(broke=(8, 9), rebuy=6, ended=True), chances=chances)
+    audit = GameAudit("g", "mcr", "test", ("ann", "bob", "cat", "dan"), (hand,), ())
+    (row,) = R.by_table(R.audit_values(_parsed(), audit, "run-1"))["hands"]
+    assert row == {
+        "game_id": "g", "hand_no": 7, "ruleset": "mcr", "round_wind": "S", "dealer": 3, "started_at": None,
+        "result": "win", "draw_reason": "nine", "winners": [2], "win_type": "discard", "last_tile": True,
+        "winning_tile": "7p", "discarder": 0, "total": 25, "recorded_total": 26, "false_wins": [1],
+        "events": 50, "findings": 4, "players": ["p0", "p1", "p2", "p3"], "standing": ["p4"],
+        "chips": [10, 11, 12, 13], "chips_broke": [8, 9], "chips_rebuy": 6, "chips_end": True,
+        "win_chances": list(range(16)), "wins_passed": list(range(1, 17)),
+        "call_chances": list(range(2, 18)), "calls_passed": list(range(3, 19)),
+    }

@@ -196,3 +196,27 @@ def test_staged_row_groups_hold_at_most_batch_rows_rows(items, tmp_path):
         got = pq.read_table(path).to_pylist()
         own = len(rows.VALUES_OF_TABLE[table]._fields)
         assert [list(r.values())[:own] for r in got] == want[table], table
+
+
+_VALUE = st.one_of(st.none(), st.booleans(), st.text(max_size=3),
+                   st.sampled_from([2**31, 2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64 - 1, 2**64,
+                                    -(2**63), -(2**63) - 1, 207, -49, "a\udc80", "南", 1.5]),
+                   st.integers(min_value=-(2**65), max_value=2**65),
+                   st.lists(st.integers(min_value=-(2**65), max_value=2**65), max_size=3),
+                   st.lists(st.sampled_from(["a", "南", "\udc80"]), max_size=3))
+
+
+@given(st.lists(st.lists(_VALUE, min_size=7, max_size=7), min_size=1, max_size=4))
+def test_the_packed_check_agrees_with_the_check_of_each_value(values):
+    """check_storable's first pass (every row packed at once) raises exactly when, and what,
+    the check of each value does."""
+    made = [rows.PayoutValues(*row) for row in values]
+
+    def outcome(check):
+        try:
+            check(made)
+        except rows.UnstorableRow as e:
+            return str(e)
+        return None
+
+    assert outcome(rows.check_storable) == outcome(rows._check_each)
