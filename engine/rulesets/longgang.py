@@ -84,9 +84,6 @@ SITUATION_FIELDS = MappingProxyType({
                                 "陪家", choices=("winner", *NON_WINNER_ROLES)),
 })
 
-#: hand states whose winning tiles a ruleset instance remembers (four seats, before and after a change)
-MASK_MEMO = 8
-
 #: 136 tiles: suits × 4, 东南西北 × 4, no 白板, 发 中 × 4, 春夏秋冬 once each, no 梅兰竹菊
 COPIES = (4,) * 27 + (4, 4, 4, 4, 0, 4, 4) + (1, 1, 1, 1) + (0, 0, 0, 0)
 
@@ -148,10 +145,6 @@ class Longgang(Ruleset):
         #: (the hand end, every seat's score at it): settle and seat_items both need all four,
         #: and a 陪家's best placement is a search (see :meth:`seat_scores`)
         self._seat_memo: tuple[HandEnd, tuple[Score, ...]] | None = None
-        #: the last hand states' winning tiles: the replay asks them once per hand state for the claims,
-        #: then whether any tile wins the same state as the hand before the seat's draw
-        #: (:meth:`may_complete_with_one`)
-        self._masks: dict[tuple[tuple[int, ...], int, frozenset[int]], int] = {}
 
     @property
     def dead_wall(self) -> int:  # type: ignore[override]
@@ -215,23 +208,13 @@ class Longgang(Ruleset):
         return S.complete(concealed, len(melds), wilds, self.rules)
 
     def may_complete_with_one(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:
-        """The hand with one wild more (see :func:`longgang_score.may_complete_with_one`), or, for a
-        hand state :meth:`winning_tiles` answered a moment ago, whether any tile wins it (the replay
-        asks the state before a seat's draw again, which the claim window asked about)."""
-        known = self._masks.get((counts, len(melds), wilds))
-        if known is not None:
-            return known != 0
-        return S.may_complete_with_one(counts, len(melds), wilds, self.rules)
+        """Whether any tile wins these standing tiles: :meth:`winning_tiles`, which is exact and
+        cheaper than the hand with one wild more (:func:`longgang_score.may_complete_with_one`)."""
+        return W.winning_tiles(counts, len(melds), wilds, self.rules) != 0
 
     def winning_tiles(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> int:
-        """Every tile whose one more wins these standing tiles, at once (:mod:`longgang_waits`), the
-        answers of the last few hand states remembered (for :meth:`may_complete_with_one`)."""
-        mask = W.winning_tiles(counts, len(melds), wilds, self.rules)
-        memo = self._masks
-        if len(memo) >= MASK_MEMO:
-            memo.clear()
-        memo[(counts, len(melds), wilds)] = mask
-        return mask
+        """Every tile whose one more wins these standing tiles, at once (:mod:`longgang_waits`)."""
+        return W.winning_tiles(counts, len(melds), wilds, self.rules)
 
     def instant_win(self, concealed: Sequence[int], seat: int, dealer: int, indicator: int | None) -> bool:
         """三财神 (推土机): holding three 正财 wins at any moment, outside the turn too."""

@@ -30,25 +30,30 @@ from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.decompose import is_complete as shape_complete
 from mahjong_audit.engine.decompose import suit_least
 from mahjong_audit.engine.rulesets import longgang_readings as R
-from mahjong_audit.engine.rulesets.longgang_score import Rules, wild_tally
+from mahjong_audit.engine.rulesets.longgang_score import Rules
 
 #: the 34 kinds
 _KINDS: Final = (1 << 34) - 1
 #: a suit's ways by threshold: kinds whose one more leaves the suit at most ``th`` wilds short,
 #: for ``th`` in 0 … _TH (a larger threshold reads the fewest wilds per kind)
 _TH: Final = 8
-#: per suit's counts (bytes; the honours' prefixed by :data:`_HONOURS`): the fewest wilds the
-#: suit needs in sets alone (m0) and with the pair (m1), the number of kinds held an odd number of
-#: times (八对半's bound), the key and whether the suit is the honours. A cache, filled as suits are met
-#: (every hand state of the right size looks its four suits up).
-_Entry = tuple[int, int, int, bytes, bool]
+#: per suit's counts (bytes: nine for a suit, seven for the honours): the fewest wilds the suit
+#: needs in sets alone (m0) and with the pair (m1), the number of kinds held an odd number of times
+#: (八对半's bound) and its tiles. A cache, filled as suits are met (every hand state looks its four
+#: suits up).
+_Entry = tuple[int, int, int, int]
 _SUITS: dict[bytes, _Entry] = {}
 #: by the same keys, for the suits of a hand that a wild more completes (:func:`_suit_waits`): by
 #: threshold (0 … :data:`_TH`), the kinds whose one more needs at most that many wilds in sets alone,
 #: and with the pair, then those fewest wilds per kind (sets alone, with the pair). A cache too.
 _Waits = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 _WAITS: dict[bytes, _Waits] = {}
-_HONOURS: Final = b"z"
+#: per set of a seat's wilds: their tile bits, the wild kinds among the 34 and the wild flowers
+#: (a cache: a hand has four sets of wilds, one per seat)
+_Plan = tuple[int, tuple[int, ...], tuple[int, ...]]
+_PLANS: dict[frozenset[int], _Plan] = {}
+#: sets of wilds beyond this many are worked out and not kept
+_PLANS_MAX: Final = 4096
 
 
 def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> int:
@@ -66,17 +71,23 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     '25s6z1f'
     """
     n = len(c)
+    wild_mask, wild_kinds, wild_flowers = _plan(wilds)
     if n > T.FLOWER0:
         for t in range(T.FLOWER0, n):
-            if c[t] and t not in wilds:
+            if c[t] and not wild_mask >> t & 1:
                 return 0  # a flower held that should have been set aside
     three = rules.three_caishen
-    nat, real, flowers, flowers_held = wild_tally(c, wilds)  # real: the 正财 held
-    wild_mask = 0
-    for t in wilds:
-        wild_mask |= 1 << t
+    nat = list(c[:34])  # the natural tiles: the wild kinds emptied
+    real = 0  # the 正财 held
+    for t in wild_kinds:
+        real += nat[t]
+        nat[t] = 0
+    flowers_held = 0
+    for t in wild_flowers:
+        if t < n:
+            flowers_held += c[t]
     w = real + flowers_held
-    flower_real = three == 4 or flowers >= 2  # 花财神: a wild flower counts as a 正财
+    flower_real = three == 4 or len(wild_flowers) >= 2  # 花财神: a wild flower counts as a 正财
     if flower_real:
         real += flowers_held
     if real >= three:
@@ -90,15 +101,19 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     n_sets = 5 - n_melds
     if n_sets < 0:
         return mask
-    if sum(nat) + w + 1 != 3 * n_sets + 2:
-        return mask  # both shapes hold 3 × sets + 2 tiles
     try:
-        m = _entry(nat, 0)
-        p = _entry(nat, 1)
-        s = _entry(nat, 2)
-        z = _entry(nat, 3)
+        key = bytes(nat)
     except ValueError:  # a count beyond a byte (no real hand): the plain tests per kind
+        if sum(nat) + w + 1 != 3 * n_sets + 2:
+            return mask
         return mask | _by_kind(nat, n_sets, w, wild_mask, rules.eight_pairs and n_melds == 0)
+    km, kp, ks, kz = key[0:9], key[9:18], key[18:27], key[27:34]
+    m = _entry(km)
+    p = _entry(kp)
+    s = _entry(ks)
+    z = _entry(kz)
+    if m[3] + p[3] + s[3] + z[3] + w + 1 != 3 * n_sets + 2:
+        return mask  # both shapes hold 3 × sets + 2 tiles
     s0 = m[0] + p[0] + s[0] + z[0]  # every suit in sets alone
     dm, dp, ds, dz = m[1] - m[0], p[1] - p[0], s[1] - s[0], z[1] - z[0]  # … and the pair in it
     # a wild more: decompose.is_complete's test (the fewest wilds of the suits, the pair in one
@@ -110,10 +125,10 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
         return mask  # no tile does better than a wild, which wins by no shape
     mask |= wild_mask
     if standard:
-        std = (_suit_waits(m, w - s0 + m[0], min(0, dp, ds, dz))
-               | _suit_waits(p, w - s0 + p[0], min(0, dm, ds, dz)) << 9
-               | _suit_waits(s, w - s0 + s[0], min(0, dm, dp, dz)) << 18
-               | _suit_waits(z, w - s0 + z[0], min(0, dm, dp, ds)) << 27)
+        std = (_suit_waits(km, m, w - s0 + m[0], min(0, dp, ds, dz))
+               | _suit_waits(kp, p, w - s0 + p[0], min(0, dm, ds, dz)) << 9
+               | _suit_waits(ks, s, w - s0 + s[0], min(0, dm, dp, dz)) << 18
+               | _suit_waits(kz, z, w - s0 + z[0], min(0, dm, dp, ds)) << 27)
         mask |= std & ~wild_mask
     if eight:
         for t in range(34):
@@ -125,24 +140,41 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     return mask
 
 
-def _entry(nat: list[int], k: int) -> _Entry:
-    """Suit ``k``'s entry of :data:`_SUITS` (ValueError: a count beyond a byte)."""
-    start = 9 * k
-    part = nat[start:start + (7 if k == 3 else 9)]
-    key = _HONOURS + bytes(part) if k == 3 else bytes(part)
+def _plan(wilds: frozenset[int]) -> _Plan:
+    """The entry of :data:`_PLANS` for a seat's wilds."""
+    plan = _PLANS.get(wilds)
+    if plan is None:
+        bits = 0
+        kinds: list[int] = []
+        flowers: list[int] = []
+        for t in sorted(wilds):
+            bits |= 1 << t
+            if T.is_flower(t):
+                flowers.append(t)
+            else:
+                kinds.append(t)
+        plan = (bits, tuple(kinds), tuple(flowers))
+        if len(_PLANS) < _PLANS_MAX:
+            _PLANS[wilds] = plan
+    return plan
+
+
+def _entry(key: bytes) -> _Entry:
+    """The entry of :data:`_SUITS` for a suit's counts (its key)."""
     e = _SUITS.get(key)
     if e is None:
-        m0, m1 = suit_least(part, k == 3)
-        odd = 0
-        for n in part:
-            odd += n & 1
-        e = (m0, m1, odd, key, k == 3)
+        m0, m1 = suit_least(key, len(key) == 7)
+        odd = tiles = 0
+        for x in key:
+            odd += x & 1
+            tiles += x
+        e = (m0, m1, odd, tiles)
         _SUITS[key] = e
     return e
 
 
-def _suit_waits(e: _Entry, left: int, d: int) -> int:
-    """The kinds of one suit (its entry ``e``) whose one more completes the hand, with ``left``
+def _suit_waits(key: bytes, e: _Entry, left: int, d: int) -> int:
+    """The kinds of one suit (its key and entry ``e``) whose one more completes the hand, with ``left``
     wilds for this suit once every other suit is in sets alone, and ``d`` what the pair in
     another suit adds at best (0: the pair of wilds, or none needed): the tile's suit takes the
     pair (its fewest wilds with the pair at most ``left``) or is in sets alone (at most
@@ -151,10 +183,9 @@ def _suit_waits(e: _Entry, left: int, d: int) -> int:
     t0 = left - d
     if left < 0 and t0 < 0:
         return 0
-    key = e[3]
     ws = _WAITS.get(key)
     if ws is None:
-        ws = _waits_of(key, e[4])
+        ws = _waits_of(key)
         _WAITS[key] = ws
     bits = 0
     if left >= 0:
@@ -172,9 +203,10 @@ def _at_most(least: tuple[int, ...], th: int) -> int:
     return bits
 
 
-def _waits_of(key: bytes, honour: bool) -> _Waits:
+def _waits_of(key: bytes) -> _Waits:
     """The entry of :data:`_WAITS` for one suit's counts (its key)."""
-    part = list(key[len(_HONOURS):] if honour else key)
+    honour = len(key) == 7
+    part = list(key)
     a0: list[int] = []
     a1: list[int] = []
     for r in range(len(part)):
