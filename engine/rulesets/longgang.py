@@ -145,6 +145,11 @@ class Longgang(Ruleset):
         #: (the hand end, every seat's score at it): settle and seat_items both need all four,
         #: and a 陪家's best placement is a search (see :meth:`seat_scores`)
         self._seat_memo: tuple[HandEnd, tuple[Score, ...]] | None = None
+        #: per seat's wilds (one set per seat wind in a hand), the last hand state whose winning tiles
+        #: were worked out, its melds' number and the answer: the replay asks for every state after a
+        #: seat's discard (the claim window), then whether any tile wins the same state again (the
+        #: hand before the seat's next draw, :meth:`may_complete_with_one`)
+        self._last_mask: dict[frozenset[int], tuple[tuple[int, ...], int, int]] = {}
 
     @property
     def dead_wall(self) -> int:  # type: ignore[override]
@@ -208,13 +213,18 @@ class Longgang(Ruleset):
         return S.complete(concealed, len(melds), wilds, self.rules)
 
     def may_complete_with_one(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:
-        """Whether any tile wins these standing tiles: :meth:`winning_tiles`, which is exact and
-        cheaper than the hand with one wild more (:func:`longgang_score.may_complete_with_one`)."""
-        return W.winning_tiles(counts, len(melds), wilds, self.rules) != 0
+        """Whether any tile wins these standing tiles (:meth:`winning_tiles`: exact, and for the
+        state asked about last for these wilds, remembered)."""
+        last = self._last_mask.get(wilds)
+        if last is not None and last[1] == len(melds) and last[0] == counts:
+            return last[2] != 0
+        return self.winning_tiles(counts, melds, wilds) != 0
 
     def winning_tiles(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> int:
         """Every tile whose one more wins these standing tiles, at once (:mod:`longgang_waits`)."""
-        return W.winning_tiles(counts, len(melds), wilds, self.rules)
+        mask = W.winning_tiles(counts, len(melds), wilds, self.rules)
+        self._last_mask[wilds] = (counts, len(melds), mask)
+        return mask
 
     def instant_win(self, concealed: Sequence[int], seat: int, dealer: int, indicator: int | None) -> bool:
         """三财神 (推土机): holding three 正财 wins at any moment, outside the turn too."""

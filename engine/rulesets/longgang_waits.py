@@ -37,21 +37,23 @@ _KINDS: Final = (1 << 34) - 1
 #: a suit's ways by threshold: kinds whose one more leaves the suit at most ``th`` wilds short,
 #: for ``th`` in 0 … _TH (a larger threshold reads the fewest wilds per kind)
 _TH: Final = 8
-#: per suit's counts (bytes: nine for a suit, seven for the honours): the fewest wilds the suit
-#: needs in sets alone (m0) and with the pair (m1), the number of kinds held an odd number of times
-#: (八对半's bound) and its tiles. A cache, filled as suits are met (every hand state looks its four
-#: suits up).
+#: a suit's key: its counts packed four bits a kind, the suit's first kind highest, and this bit for
+#: the honours (above the nine kinds' 36 bits)
+_HONOURS: Final = 1 << 40
+#: per suit's key: the fewest wilds the suit needs in sets alone (m0) and with the pair (m1), the
+#: number of kinds held an odd number of times (八对半's bound) and its tiles. A cache, filled as
+#: suits are met (every hand state of the right size looks its four suits up).
 _Entry = tuple[int, int, int, int]
-_SUITS: dict[bytes, _Entry] = {}
+_SUITS: Final[dict[int, _Entry]] = {}
 #: by the same keys, for the suits of a hand that a wild more completes (:func:`_suit_waits`): by
 #: threshold (0 … :data:`_TH`), the kinds whose one more needs at most that many wilds in sets alone,
 #: and with the pair, then those fewest wilds per kind (sets alone, with the pair). A cache too.
 _Waits = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-_WAITS: dict[bytes, _Waits] = {}
+_WAITS: Final[dict[int, _Waits]] = {}
 #: per set of a seat's wilds: their tile bits, the wild kinds among the 34 and the wild flowers
 #: (a cache: a hand has four sets of wilds, one per seat)
 _Plan = tuple[int, tuple[int, ...], tuple[int, ...]]
-_PLANS: dict[frozenset[int], _Plan] = {}
+_PLANS: Final[dict[frozenset[int], _Plan]] = {}
 #: sets of wilds beyond this many are worked out and not kept
 _PLANS_MAX: Final = 4096
 
@@ -70,22 +72,20 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     >>> T.fmt([t for t in range(42) if winning_tiles(c, 0, w, Rules()) >> t & 1])  # a wild added wins too
     '25s6z1f'
     """
-    n = len(c)
+    h: tuple[int, ...] = c if isinstance(c, tuple) else tuple(c)
+    n = len(h)
     wild_mask, wild_kinds, wild_flowers = _plan(wilds)
-    if n > T.FLOWER0:
-        for t in range(T.FLOWER0, n):
-            if c[t] and not wild_mask >> t & 1:
-                return 0  # a flower held that should have been set aside
+    for t in range(T.FLOWER0, n):
+        if h[t] and not wild_mask >> t & 1:
+            return 0  # a flower held that should have been set aside
     three = rules.three_caishen
-    nat = list(c[:34])  # the natural tiles: the wild kinds emptied
     real = 0  # the 正财 held
     for t in wild_kinds:
-        real += nat[t]
-        nat[t] = 0
+        real += h[t]
     flowers_held = 0
     for t in wild_flowers:
         if t < n:
-            flowers_held += c[t]
+            flowers_held += h[t]
     w = real + flowers_held
     flower_real = three == 4 or len(wild_flowers) >= 2  # 花财神: a wild flower counts as a 正财
     if flower_real:
@@ -101,13 +101,27 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     n_sets = 5 - n_melds
     if n_sets < 0:
         return mask
-    try:
-        key = bytes(nat)
-    except ValueError:  # a count beyond a byte (no real hand): the plain tests per kind
-        if sum(nat) + w + 1 != 3 * n_sets + 2:
+    km = _key(h, 0, 9)
+    kp = _key(h, 9, 18)
+    ks = _key(h, 18, 27)
+    kz = _key(h, 27, 34)
+    if km < 0 or kp < 0 or ks < 0 or kz < 0:  # a count no real hand holds: the plain tests per kind
+        plain = _natural(h, wild_kinds)
+        if sum(plain) + w + 1 != 3 * n_sets + 2:
             return mask
-        return mask | _by_kind(nat, n_sets, w, wild_mask, rules.eight_pairs and n_melds == 0)
-    km, kp, ks, kz = key[0:9], key[9:18], key[18:27], key[27:34]
+        return mask | _by_kind(plain, n_sets, w, wild_mask, rules.eight_pairs and n_melds == 0)
+    kz |= _HONOURS
+    for t in wild_kinds:  # the wild kinds emptied
+        x = h[t]
+        if x:
+            if t < 9:
+                km -= x << 4 * (8 - t)
+            elif t < 18:
+                kp -= x << 4 * (17 - t)
+            elif t < 27:
+                ks -= x << 4 * (26 - t)
+            else:
+                kz -= x << 4 * (33 - t)
     m = _entry(km)
     p = _entry(kp)
     s = _entry(ks)
@@ -118,17 +132,20 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     dm, dp, ds, dz = m[1] - m[0], p[1] - p[0], s[1] - s[0], z[1] - z[0]  # … and the pair in it
     # a wild more: decompose.is_complete's test (the fewest wilds of the suits, the pair in one
     # of them or of wilds), and 八对半 only where no more kinds are odd than the wilds can pair
-    standard = s0 + min(0, dm, dp, ds, dz) <= w + 1
-    eight = (rules.eight_pairs and n_melds == 0 and m[2] + p[2] + s[2] + z[2] <= w + 2
-             and R.is_eight_pairs(nat, w + 1))
+    standard = s0 + _least(dm, dp, ds, dz) <= w + 1
+    eight = rules.eight_pairs and n_melds == 0 and m[2] + p[2] + s[2] + z[2] <= w + 2
+    nat: list[int] = []
+    if eight:
+        nat = _natural(h, wild_kinds)
+        eight = R.is_eight_pairs(nat, w + 1)
     if not standard and not eight:
         return mask  # no tile does better than a wild, which wins by no shape
     mask |= wild_mask
     if standard:
-        std = (_suit_waits(km, m, w - s0 + m[0], min(0, dp, ds, dz))
-               | _suit_waits(kp, p, w - s0 + p[0], min(0, dm, ds, dz)) << 9
-               | _suit_waits(ks, s, w - s0 + s[0], min(0, dm, dp, dz)) << 18
-               | _suit_waits(kz, z, w - s0 + z[0], min(0, dm, dp, ds)) << 27)
+        std = (_suit_waits(km, m, w - s0 + m[0], _least(0, dp, ds, dz))
+               | _suit_waits(kp, p, w - s0 + p[0], _least(dm, 0, ds, dz)) << 9
+               | _suit_waits(ks, s, w - s0 + s[0], _least(dm, dp, 0, dz)) << 18
+               | _suit_waits(kz, z, w - s0 + z[0], _least(dm, dp, ds, 0)) << 27)
         mask |= std & ~wild_mask
     if eight:
         for t in range(34):
@@ -138,6 +155,20 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
                     mask |= 1 << t
                 nat[t] -= 1
     return mask
+
+
+def _least(a: int, b: int, c: int, d: int) -> int:
+    """The least of 0, ``a``, ``b``, ``c`` and ``d`` (the pair's best suit: none, or one of four)."""
+    out = 0
+    if a < out:
+        out = a
+    if b < out:
+        out = b
+    if c < out:
+        out = c
+    if d < out:
+        out = d
+    return out
 
 
 def _plan(wilds: frozenset[int]) -> _Plan:
@@ -159,13 +190,34 @@ def _plan(wilds: frozenset[int]) -> _Plan:
     return plan
 
 
-def _entry(key: bytes) -> _Entry:
-    """The entry of :data:`_SUITS` for a suit's counts (its key)."""
+def _key(h: tuple[int, ...], start: int, stop: int) -> int:
+    """The counts of ``h`` from ``start`` to ``stop`` packed four bits a kind, the first highest;
+    -1 for a count below 0 or beyond 15."""
+    key = 0
+    for t in range(start, stop):
+        x = h[t]
+        if x < 0 or x > 15:
+            return -1
+        key = key << 4 | x
+    return key
+
+
+def _natural(h: tuple[int, ...], wild_kinds: tuple[int, ...]) -> list[int]:
+    """The 34 counts of the natural tiles (the wild kinds emptied)."""
+    nat = list(h[:34])
+    for t in wild_kinds:
+        nat[t] = 0
+    return nat
+
+
+def _entry(key: int) -> _Entry:
+    """The entry of :data:`_SUITS` for a suit's key."""
     e = _SUITS.get(key)
     if e is None:
-        m0, m1 = suit_least(key, len(key) == 7)
+        part = _counts_of(key)
+        m0, m1 = suit_least(part, key >= _HONOURS)
         odd = tiles = 0
-        for x in key:
+        for x in part:
             odd += x & 1
             tiles += x
         e = (m0, m1, odd, tiles)
@@ -173,7 +225,13 @@ def _entry(key: bytes) -> _Entry:
     return e
 
 
-def _suit_waits(key: bytes, e: _Entry, left: int, d: int) -> int:
+def _counts_of(key: int) -> list[int]:
+    """A suit's counts from its key."""
+    n = 7 if key >= _HONOURS else 9
+    return [key >> 4 * (n - 1 - r) & 15 for r in range(n)]
+
+
+def _suit_waits(key: int, e: _Entry, left: int, d: int) -> int:
     """The kinds of one suit (its key and entry ``e``) whose one more completes the hand, with ``left``
     wilds for this suit once every other suit is in sets alone, and ``d`` what the pair in
     another suit adds at best (0: the pair of wilds, or none needed): the tile's suit takes the
@@ -203,10 +261,10 @@ def _at_most(least: tuple[int, ...], th: int) -> int:
     return bits
 
 
-def _waits_of(key: bytes) -> _Waits:
+def _waits_of(key: int) -> _Waits:
     """The entry of :data:`_WAITS` for one suit's counts (its key)."""
-    honour = len(key) == 7
-    part = list(key)
+    honour = key >= _HONOURS
+    part = _counts_of(key)
     a0: list[int] = []
     a1: list[int] = []
     for r in range(len(part)):
@@ -222,7 +280,7 @@ def _waits_of(key: bytes) -> _Waits:
 
 def _by_kind(nat: list[int], n_sets: int, w: int, wild_mask: int, eight: bool) -> int:
     """The natural kinds whose one more wins, by the plain tests kind by kind, and the wilds when a
-    wild more wins (counts no real hand holds: beyond a byte)."""
+    wild more wins (counts no real hand holds: below 0 or beyond 15)."""
     mask = wild_mask if shape_complete(nat, n_sets, w + 1) or (eight and R.is_eight_pairs(nat, w + 1)) else 0
     for t in range(34):
         if not wild_mask >> t & 1:
