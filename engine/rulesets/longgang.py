@@ -84,9 +84,6 @@ SITUATION_FIELDS = MappingProxyType({
                                 "陪家", choices=("winner", *NON_WINNER_ROLES)),
 })
 
-#: hand states whose winning tiles a ruleset instance remembers (four seats, before and after a change)
-MASK_MEMO = 8
-
 #: 136 tiles: suits × 4, 东南西北 × 4, no 白板, 发 中 × 4, 春夏秋冬 once each, no 梅兰竹菊
 COPIES = (4,) * 27 + (4, 4, 4, 4, 0, 4, 4) + (1, 1, 1, 1) + (0, 0, 0, 0)
 
@@ -148,10 +145,11 @@ class Longgang(Ruleset):
         #: (the hand end, every seat's score at it): settle and seat_items both need all four,
         #: and a 陪家's best placement is a search (see :meth:`seat_scores`)
         self._seat_memo: tuple[HandEnd, tuple[Score, ...]] | None = None
-        #: the last hand states' winning tiles: the replay asks them once per hand state for the claims,
-        #: then whether any tile wins the same state as the hand before the seat's draw
-        #: (:meth:`may_complete_with_one`)
-        self._masks: dict[tuple[tuple[int, ...], int, frozenset[int]], int] = {}
+        #: per seat's wilds (one set per seat wind in a hand), the last hand state whose winning tiles
+        #: were worked out, its melds' number and the answer: the replay asks for every state after a
+        #: seat's discard (the claim window), then whether any tile wins the same state again (the
+        #: hand before the seat's next draw, :meth:`may_complete_with_one`)
+        self._last_mask: dict[frozenset[int], tuple[tuple[int, ...], int, int]] = {}
 
     @property
     def dead_wall(self) -> int:  # type: ignore[override]
@@ -215,22 +213,17 @@ class Longgang(Ruleset):
         return S.complete(concealed, len(melds), wilds, self.rules)
 
     def may_complete_with_one(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:
-        """The hand with one wild more (see :func:`longgang_score.may_complete_with_one`), or, for a
-        hand state :meth:`winning_tiles` answered a moment ago, whether any tile wins it (the replay
-        asks the state before a seat's draw again, which the claim window asked about)."""
-        known = self._masks.get((counts, len(melds), wilds))
-        if known is not None:
-            return known != 0
-        return S.may_complete_with_one(counts, len(melds), wilds, self.rules)
+        """Whether any tile wins these standing tiles (:meth:`winning_tiles`: exact, and for the
+        state asked about last for these wilds, remembered)."""
+        last = self._last_mask.get(wilds)
+        if last is not None and last[1] == len(melds) and last[0] == counts:
+            return last[2] != 0
+        return self.winning_tiles(counts, melds, wilds) != 0
 
     def winning_tiles(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> int:
-        """Every tile whose one more wins these standing tiles, at once (:mod:`longgang_waits`), the
-        answers of the last few hand states remembered (for :meth:`may_complete_with_one`)."""
+        """Every tile whose one more wins these standing tiles, at once (:mod:`longgang_waits`)."""
         mask = W.winning_tiles(counts, len(melds), wilds, self.rules)
-        memo = self._masks
-        if len(memo) >= MASK_MEMO:
-            memo.clear()
-        memo[(counts, len(melds), wilds)] = mask
+        self._last_mask[wilds] = (counts, len(melds), mask)
         return mask
 
     def instant_win(self, concealed: Sequence[int], seat: int, dealer: int, indicator: int | None) -> bool:

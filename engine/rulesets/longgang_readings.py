@@ -201,7 +201,10 @@ def winner_readings(nat: tuple[int, ...], win: int | None, win_real: bool, held_
         options = [(x, True, win_real and x == caishen_kind) for x in range(34)]
     held = held_real + held_zuo
     homing = range(held_real + 1) if caishen_kind is not None else range(1)
-    best: dict[tuple, int] = {}
+    # by (the parts' fields, the winning part, the winning kind, wild, shape): the parts and the
+    # fewest substitutions; the fields compare as the parts do, and hash without a call per part
+    best: dict[tuple[tuple[tuple[str, int | None, int], ...], int, int, bool, str],
+               tuple[tuple[Part, ...], int]] = {}
     for x, wild, homed in options:
         for k in homing:
             c = list(nat)
@@ -216,12 +219,18 @@ def winner_readings(nat: tuple[int, ...], win: int | None, win_real: bool, held_
             if eight_pairs:
                 shapes.extend(("eight_pairs", ps) for ps in eight_pairs_parts(c, left))
             for shape, parts in shapes:
+                fields: tuple[tuple[str, int | None, int], ...] | None = None
                 for i, p in enumerate(parts):
                     if contains(p, x):
-                        key = (parts, i, x, wild, shape)
-                        if subs < best.get(key, subs + 1):
-                            best[key] = subs
-    return tuple(Reading(parts, i, x, wild, subs, shape) for (parts, i, x, wild, shape), subs in best.items())
+                        if fields is None:
+                            fields = tuple([(q.kind, q.tile, q.wilds) for q in parts])
+                        key = (fields, i, x, wild, shape)
+                        known = best.get(key)
+                        if known is None:
+                            best[key] = (parts, subs)
+                        elif subs < known[1]:
+                            best[key] = (known[0], subs)
+    return tuple(Reading(parts, i, x, wild, subs, shape) for (_, i, x, wild, shape), (parts, subs) in best.items())
 
 
 def is_eight_pairs(c: Sequence[int], wilds: int) -> bool:

@@ -960,7 +960,7 @@ def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowe
                         chosen, round_wind, used_real)
 
 
-def _other_score(c: Sequence[int], nat: Sequence[int], real: int, melds: Sequence[Meld], flowers: Sequence[int],
+def _other_score(c: Sequence[int], nat: list[int], real: int, melds: Sequence[Meld], flowers: Sequence[int],
                  seat_wind: int, w: Wilds, rules: Rules, chosen: tuple[tuple[int, int], ...], round_wind: int,
                  used_real: int | None) -> Score:
     """:func:`score_other_placement` on the seat's 42 counts ``c``, its natural counts ``nat``
@@ -980,7 +980,7 @@ def _other_score(c: Sequence[int], nat: Sequence[int], real: int, melds: Sequenc
     used_zuo = used - used_real
     triplets = dict(chosen)
     for t in range(34):
-        if not nat[t] and t not in triplets:
+        if not nat[t] and not (triplets and t in triplets):
             continue
         n_trips = triplets.get(t, nat[t] // 3)
         if n_trips:

@@ -30,25 +30,32 @@ from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.decompose import is_complete as shape_complete
 from mahjong_audit.engine.decompose import suit_least
 from mahjong_audit.engine.rulesets import longgang_readings as R
-from mahjong_audit.engine.rulesets.longgang_score import Rules, wild_tally
+from mahjong_audit.engine.rulesets.longgang_score import Rules
 
 #: the 34 kinds
 _KINDS: Final = (1 << 34) - 1
 #: a suit's ways by threshold: kinds whose one more leaves the suit at most ``th`` wilds short,
 #: for ``th`` in 0 … _TH (a larger threshold reads the fewest wilds per kind)
 _TH: Final = 8
-#: per suit's counts (bytes; the honours' prefixed by :data:`_HONOURS`): the fewest wilds the
-#: suit needs in sets alone (m0) and with the pair (m1), the number of kinds held an odd number of
-#: times (八对半's bound), the key and whether the suit is the honours. A cache, filled as suits are met
-#: (every hand state of the right size looks its four suits up).
-_Entry = tuple[int, int, int, bytes, bool]
-_SUITS: dict[bytes, _Entry] = {}
+#: a suit's key: its counts packed four bits a kind, the suit's first kind highest, and this bit for
+#: the honours (above the nine kinds' 36 bits)
+_HONOURS: Final = 1 << 40
+#: per suit's key: the fewest wilds the suit needs in sets alone (m0) and with the pair (m1), the
+#: number of kinds held an odd number of times (八对半's bound) and its tiles. A cache, filled as
+#: suits are met (every hand state of the right size looks its four suits up).
+_Entry = tuple[int, int, int, int]
+_SUITS: Final[dict[int, _Entry]] = {}
 #: by the same keys, for the suits of a hand that a wild more completes (:func:`_suit_waits`): by
 #: threshold (0 … :data:`_TH`), the kinds whose one more needs at most that many wilds in sets alone,
 #: and with the pair, then those fewest wilds per kind (sets alone, with the pair). A cache too.
 _Waits = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-_WAITS: dict[bytes, _Waits] = {}
-_HONOURS: Final = b"z"
+_WAITS: Final[dict[int, _Waits]] = {}
+#: per set of a seat's wilds: their tile bits, the wild kinds among the 34 and the wild flowers
+#: (a cache: a hand has four sets of wilds, one per seat)
+_Plan = tuple[int, tuple[int, ...], tuple[int, ...]]
+_PLANS: Final[dict[frozenset[int], _Plan]] = {}
+#: sets of wilds beyond this many are worked out and not kept
+_PLANS_MAX: Final = 4096
 
 
 def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> int:
@@ -65,18 +72,22 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     >>> T.fmt([t for t in range(42) if winning_tiles(c, 0, w, Rules()) >> t & 1])  # a wild added wins too
     '25s6z1f'
     """
-    n = len(c)
-    if n > T.FLOWER0:
-        for t in range(T.FLOWER0, n):
-            if c[t] and t not in wilds:
-                return 0  # a flower held that should have been set aside
+    h: tuple[int, ...] = c if isinstance(c, tuple) else tuple(c)
+    n = len(h)
+    wild_mask, wild_kinds, wild_flowers = _plan(wilds)
+    for t in range(T.FLOWER0, n):
+        if h[t] and not wild_mask >> t & 1:
+            return 0  # a flower held that should have been set aside
     three = rules.three_caishen
-    nat, real, flowers, flowers_held = wild_tally(c, wilds)  # real: the 正财 held
-    wild_mask = 0
-    for t in wilds:
-        wild_mask |= 1 << t
+    real = 0  # the 正财 held
+    for t in wild_kinds:
+        real += h[t]
+    flowers_held = 0
+    for t in wild_flowers:
+        if t < n:
+            flowers_held += h[t]
     w = real + flowers_held
-    flower_real = three == 4 or flowers >= 2  # 花财神: a wild flower counts as a 正财
+    flower_real = three == 4 or len(wild_flowers) >= 2  # 花财神: a wild flower counts as a 正财
     if flower_real:
         real += flowers_held
     if real >= three:
@@ -90,30 +101,51 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     n_sets = 5 - n_melds
     if n_sets < 0:
         return mask
-    if sum(nat) + w + 1 != 3 * n_sets + 2:
+    km = _key(h, 0, 9)
+    kp = _key(h, 9, 18)
+    ks = _key(h, 18, 27)
+    kz = _key(h, 27, 34)
+    if km < 0 or kp < 0 or ks < 0 or kz < 0:  # a count no real hand holds: the plain tests per kind
+        plain = _natural(h, wild_kinds)
+        if sum(plain) + w + 1 != 3 * n_sets + 2:
+            return mask
+        return mask | _by_kind(plain, n_sets, w, wild_mask, rules.eight_pairs and n_melds == 0)
+    kz |= _HONOURS
+    for t in wild_kinds:  # the wild kinds emptied
+        x = h[t]
+        if x:
+            if t < 9:
+                km -= x << 4 * (8 - t)
+            elif t < 18:
+                kp -= x << 4 * (17 - t)
+            elif t < 27:
+                ks -= x << 4 * (26 - t)
+            else:
+                kz -= x << 4 * (33 - t)
+    m = _entry(km)
+    p = _entry(kp)
+    s = _entry(ks)
+    z = _entry(kz)
+    if m[3] + p[3] + s[3] + z[3] + w + 1 != 3 * n_sets + 2:
         return mask  # both shapes hold 3 × sets + 2 tiles
-    try:
-        m = _entry(nat, 0)
-        p = _entry(nat, 1)
-        s = _entry(nat, 2)
-        z = _entry(nat, 3)
-    except ValueError:  # a count beyond a byte (no real hand): the plain tests per kind
-        return mask | _by_kind(nat, n_sets, w, wild_mask, rules.eight_pairs and n_melds == 0)
     s0 = m[0] + p[0] + s[0] + z[0]  # every suit in sets alone
     dm, dp, ds, dz = m[1] - m[0], p[1] - p[0], s[1] - s[0], z[1] - z[0]  # … and the pair in it
     # a wild more: decompose.is_complete's test (the fewest wilds of the suits, the pair in one
     # of them or of wilds), and 八对半 only where no more kinds are odd than the wilds can pair
-    standard = s0 + min(0, dm, dp, ds, dz) <= w + 1
-    eight = (rules.eight_pairs and n_melds == 0 and m[2] + p[2] + s[2] + z[2] <= w + 2
-             and R.is_eight_pairs(nat, w + 1))
+    standard = s0 + _least(dm, dp, ds, dz) <= w + 1
+    eight = rules.eight_pairs and n_melds == 0 and m[2] + p[2] + s[2] + z[2] <= w + 2
+    nat: list[int] = []
+    if eight:
+        nat = _natural(h, wild_kinds)
+        eight = R.is_eight_pairs(nat, w + 1)
     if not standard and not eight:
         return mask  # no tile does better than a wild, which wins by no shape
     mask |= wild_mask
     if standard:
-        std = (_suit_waits(m, w - s0 + m[0], min(0, dp, ds, dz))
-               | _suit_waits(p, w - s0 + p[0], min(0, dm, ds, dz)) << 9
-               | _suit_waits(s, w - s0 + s[0], min(0, dm, dp, dz)) << 18
-               | _suit_waits(z, w - s0 + z[0], min(0, dm, dp, ds)) << 27)
+        std = (_suit_waits(km, m, w - s0 + m[0], _least(0, dp, ds, dz))
+               | _suit_waits(kp, p, w - s0 + p[0], _least(dm, 0, ds, dz)) << 9
+               | _suit_waits(ks, s, w - s0 + s[0], _least(dm, dp, 0, dz)) << 18
+               | _suit_waits(kz, z, w - s0 + z[0], _least(dm, dp, ds, 0)) << 27)
         mask |= std & ~wild_mask
     if eight:
         for t in range(34):
@@ -125,24 +157,82 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     return mask
 
 
-def _entry(nat: list[int], k: int) -> _Entry:
-    """Suit ``k``'s entry of :data:`_SUITS` (ValueError: a count beyond a byte)."""
-    start = 9 * k
-    part = nat[start:start + (7 if k == 3 else 9)]
-    key = _HONOURS + bytes(part) if k == 3 else bytes(part)
+def _least(a: int, b: int, c: int, d: int) -> int:
+    """The least of 0, ``a``, ``b``, ``c`` and ``d`` (the pair's best suit: none, or one of four)."""
+    out = 0
+    if a < out:
+        out = a
+    if b < out:
+        out = b
+    if c < out:
+        out = c
+    if d < out:
+        out = d
+    return out
+
+
+def _plan(wilds: frozenset[int]) -> _Plan:
+    """The entry of :data:`_PLANS` for a seat's wilds."""
+    plan = _PLANS.get(wilds)
+    if plan is None:
+        bits = 0
+        kinds: list[int] = []
+        flowers: list[int] = []
+        for t in sorted(wilds):
+            bits |= 1 << t
+            if T.is_flower(t):
+                flowers.append(t)
+            else:
+                kinds.append(t)
+        plan = (bits, tuple(kinds), tuple(flowers))
+        if len(_PLANS) < _PLANS_MAX:
+            _PLANS[wilds] = plan
+    return plan
+
+
+def _key(h: tuple[int, ...], start: int, stop: int) -> int:
+    """The counts of ``h`` from ``start`` to ``stop`` packed four bits a kind, the first highest;
+    -1 for a count below 0 or beyond 15."""
+    key = 0
+    for t in range(start, stop):
+        x = h[t]
+        if x < 0 or x > 15:
+            return -1
+        key = key << 4 | x
+    return key
+
+
+def _natural(h: tuple[int, ...], wild_kinds: tuple[int, ...]) -> list[int]:
+    """The 34 counts of the natural tiles (the wild kinds emptied)."""
+    nat = list(h[:34])
+    for t in wild_kinds:
+        nat[t] = 0
+    return nat
+
+
+def _entry(key: int) -> _Entry:
+    """The entry of :data:`_SUITS` for a suit's key."""
     e = _SUITS.get(key)
     if e is None:
-        m0, m1 = suit_least(part, k == 3)
-        odd = 0
-        for n in part:
-            odd += n & 1
-        e = (m0, m1, odd, key, k == 3)
+        part = _counts_of(key)
+        m0, m1 = suit_least(part, key >= _HONOURS)
+        odd = tiles = 0
+        for x in part:
+            odd += x & 1
+            tiles += x
+        e = (m0, m1, odd, tiles)
         _SUITS[key] = e
     return e
 
 
-def _suit_waits(e: _Entry, left: int, d: int) -> int:
-    """The kinds of one suit (its entry ``e``) whose one more completes the hand, with ``left``
+def _counts_of(key: int) -> list[int]:
+    """A suit's counts from its key."""
+    n = 7 if key >= _HONOURS else 9
+    return [key >> 4 * (n - 1 - r) & 15 for r in range(n)]
+
+
+def _suit_waits(key: int, e: _Entry, left: int, d: int) -> int:
+    """The kinds of one suit (its key and entry ``e``) whose one more completes the hand, with ``left``
     wilds for this suit once every other suit is in sets alone, and ``d`` what the pair in
     another suit adds at best (0: the pair of wilds, or none needed): the tile's suit takes the
     pair (its fewest wilds with the pair at most ``left``) or is in sets alone (at most
@@ -151,10 +241,9 @@ def _suit_waits(e: _Entry, left: int, d: int) -> int:
     t0 = left - d
     if left < 0 and t0 < 0:
         return 0
-    key = e[3]
     ws = _WAITS.get(key)
     if ws is None:
-        ws = _waits_of(key, e[4])
+        ws = _waits_of(key)
         _WAITS[key] = ws
     bits = 0
     if left >= 0:
@@ -172,9 +261,10 @@ def _at_most(least: tuple[int, ...], th: int) -> int:
     return bits
 
 
-def _waits_of(key: bytes, honour: bool) -> _Waits:
+def _waits_of(key: int) -> _Waits:
     """The entry of :data:`_WAITS` for one suit's counts (its key)."""
-    part = list(key[len(_HONOURS):] if honour else key)
+    honour = key >= _HONOURS
+    part = _counts_of(key)
     a0: list[int] = []
     a1: list[int] = []
     for r in range(len(part)):
@@ -190,7 +280,7 @@ def _waits_of(key: bytes, honour: bool) -> _Waits:
 
 def _by_kind(nat: list[int], n_sets: int, w: int, wild_mask: int, eight: bool) -> int:
     """The natural kinds whose one more wins, by the plain tests kind by kind, and the wilds when a
-    wild more wins (counts no real hand holds: beyond a byte)."""
+    wild more wins (counts no real hand holds: below 0 or beyond 15)."""
     mask = wild_mask if shape_complete(nat, n_sets, w + 1) or (eight and R.is_eight_pairs(nat, w + 1)) else 0
     for t in range(34):
         if not wild_mask >> t & 1:
