@@ -63,6 +63,7 @@ from mahjong_audit.engine.rulesets.mcr_readings import (
     KONG,
     PAIR,
     PUNG,
+    RANK_BITS,
     RANK_MASK,
     REV,
     TERM_HONOR,
@@ -186,6 +187,12 @@ def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, in
     ``occ``: raw fan codes.  Returns ``((name, count), ...)`` in catalogue order.
     ``implied``: also the optional fans' ``IMPLIED_EXCLUSIONS`` rows.
     """
+    fans, counts = _kept(occ, implied)
+    return tuple([(_FAN_NAME[fans[k]], counts[k]) for k in range(len(fans))])
+
+
+def _kept(occ: tuple[int, ...], implied: bool) -> tuple[list[int], list[int]]:
+    """:func:`_exclude` as fan indices in catalogue order and their counts."""
     hand_x, sets_x = _IMPLIED_X if implied else _DEFAULT_X
     # "hand" rows first, fan by fan in catalogue order; the per-occurrence pass below
     # runs only if a "sets" row meets a fan that is still counted
@@ -212,7 +219,8 @@ def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, in
         if scoped:
             break
     if not scoped:
-        return tuple([(_FAN_NAME[i], n[i]) for i in order if not dead[i]])
+        fans = [i for i in order if not dead[i]]
+        return fans, [n[i] for i in fans]
     groups: dict[int, list[int]] = {}
     for c in occ:
         i = c >> 5
@@ -236,7 +244,8 @@ def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, in
                     groups[j] = keep
                 else:
                     del groups[j]
-    return tuple((_FAN_NAME[i], len(groups[i])) for i in sorted(groups))
+    fans = sorted(groups)
+    return fans, [len(groups[i]) for i in fans]
 
 
 def _apply_exclusions(occ: Iterable[tuple[str, frozenset[int]]]) -> dict[str, int]:
@@ -561,13 +570,13 @@ class _Hand:
     )
 
     def __init__(self, sit: WinSituation, standing: list[int], all_counts: list[int],
-                 subs: tuple[tuple[int, ...], ...], extra: frozenset[str], melded_fixed: int, kong_count: int,
+                 subs: tuple[int, int, int, int], extra: frozenset[str], melded_fixed: int, kong_count: int,
                  last_copy: bool, kong: bool, traits: tuple[int, ...]) -> None:
         self.sit: Final = sit
         #: per-kind counts of the standing tiles with the winning tile, and of every tile
         self.standing: Final = standing
         self.all_counts: Final = all_counts
-        self.subs: Final = subs  # ``standing`` cut into suits (mcr_readings.subs)
+        self.subs: Final = subs  # ``standing``'s suits' keys (mcr_readings.subs)
         self.fixed: Final = sit.melds
         self.win: Final = sit.win_tile
         self.self_drawn: Final = bool(sit.self_drawn)
@@ -598,10 +607,17 @@ class _Hand:
             return False
         win = self.win
         s = win // 9 if win < 27 else 3
-        subs = self.subs
-        sub = list(subs[s])
-        sub[win - 9 * s] -= 1
-        self.unique_wait = unique = R.single_wait((*subs[:s], tuple(sub), *subs[s + 1:]), self.n_standing == 13)
+        k0, k1, k2, k3 = self.subs
+        less = 1 << RANK_BITS * (win - 9 * s)  # the winning tile out of its suit's key
+        if s == 0:
+            k0 -= less
+        elif s == 1:
+            k1 -= less
+        elif s == 2:
+            k2 -= less
+        else:
+            k3 -= less
+        self.unique_wait = unique = R.single_wait((k0, k1, k2, k3), self.n_standing == 13)
         return unique
 
 
@@ -1160,8 +1176,23 @@ def _items(counts: tuple[tuple[str, int], ...], vals: Mapping[str, int], nfl: in
     return tuple(items)
 
 
-_CHICKEN: Final = (("无番和", 1),)
+_CHICKEN: Final = DATA.ORDER["无番和"]  # the fan of a hand without any other
 _TIE_FANS: Final = frozenset(("一色三同顺", "三同刻"))  # an equal total with these replaces the best
+#: per fan index: its default value, and whether it is one of :data:`_TIE_FANS`
+_VALUE_AT: Final = tuple(_DEFAULT_VALUE_OF[name] for name in _FAN_NAME)
+_TIE_AT: Final = tuple(name in _TIE_FANS for name in _FAN_NAME)
+#: the score items of the default values by ``fan index << 8 | count`` (a count is below 256: a hand has
+#: fewer raw fans)
+_DEFAULT_ITEMS: Final[dict[int, ScoreItem]] = {}
+
+
+def _default_item(i: int, count: int) -> ScoreItem:
+    """``_item`` of fan ``i`` with its default value."""
+    key = i << 8 | count
+    got = _DEFAULT_ITEMS.get(key)
+    if got is None:
+        got = _DEFAULT_ITEMS[key] = _item(_FAN_NAME[i], _VALUE_AT[i], count)
+    return got
 
 
 _Evaluation = tuple[tuple[tuple[str, int], ...], int, bool, tuple[ScoreItem, ...]]
@@ -1178,12 +1209,29 @@ def _evaluate(occ: tuple[int, ...], implied: bool = False) -> _Evaluation:
     memo = _EVALUATED[implied]
     ev = memo.get(occ)
     if ev is None:
-        counts = _exclude(occ, implied) or _CHICKEN
-        vals = _DEFAULT_VALUE_OF
-        ev = counts, _total(counts, vals), any(k in _TIE_FANS for k, _ in counts), _items(counts, vals, 0)
+        ev = _new_evaluation(occ, implied)
         if len(memo) < _EVALUATED_MAX:
             memo[occ] = ev
     return ev
+
+
+def _new_evaluation(occ: tuple[int, ...], implied: bool) -> _Evaluation:
+    fans, counts = _kept(occ, implied)
+    if not fans:
+        fans, counts = [_CHICKEN], [1]
+    named = []
+    items = []
+    total = 0
+    tie = False
+    for k in range(len(fans)):
+        i = fans[k]
+        n = counts[k]
+        named.append((_FAN_NAME[i], n))
+        items.append(_default_item(i, n))
+        total += _VALUE_AT[i] * n
+        if _TIE_AT[i]:
+            tie = True
+    return tuple(named), total, tie, tuple(items)
 
 
 _FLOWERS_LAST: Final = DATA.ORDER["花牌"] == len(_FAN_NAME) - 1
