@@ -34,7 +34,7 @@ from mahjong_audit.engine import tiles as T
 
 __all__ = [
     "CHOW", "KONG", "PAIR", "PUNG", "Reading", "SuitFacts", "SuitWaits", "TILE_TRAITS",
-    "canonical_readings", "regular_readings", "single_wait", "subs", "suit_facts", "suit_key", "wait_tiles",
+    "canonical_readings", "regular_readings", "single_wait", "subs", "suit_facts", "suit_key", "tile_keys", "wait_tiles",
 ]
 
 #: kinds of a set in a reading (a kong is read only from the melds)
@@ -308,6 +308,27 @@ def suit_key(counts: Sequence[int], s: int) -> int:
     """Suit ``s``'s counts (of 34 per-kind counts, each at most 7) packed in an int: rank i's
     count at bits 3i..3i+2, so that adding a tile of rank i adds ``1 << 3 * i``."""
     return _key(counts if isinstance(counts, list) else list(counts), 9 * s, _suit_size(s))
+
+
+#: per tile kind: what it adds to its suit's key
+_UNIT_OF: Final = tuple(1 << RANK_BITS * (t % 9 if t < 27 else t - 27) for t in range(34))
+
+
+def tile_keys(tiles: tuple[int, ...], more: int) -> tuple[int, int, int, int]:
+    """The four suits' keys (:func:`suit_key`) of the tiles and one more tile (playing tiles,
+    at most four of a kind): :func:`subs` of their counts, without counting all 34 kinds."""
+    k0 = k1 = k2 = k3 = 0  # in locals, not a list: the keys are ints beyond the small ones Python keeps
+    for t in (*tiles, more):
+        unit = _UNIT_OF[t]
+        if t < 9:
+            k0 += unit
+        elif t < 18:
+            k1 += unit
+        elif t < 27:
+            k2 += unit
+        else:
+            k3 += unit
+    return k0, k1, k2, k3
 
 
 def subs(counts: Sequence[int]) -> tuple[int, int, int, int]:

@@ -130,6 +130,7 @@ _DRAGON_SET: Final = frozenset(range(31, 34))
 # --------------------------------------------------------------------------- fan codes
 
 _FAN_NAME: Final = tuple(f.zh for f in DATA.FANS)
+_ORDER: Final[dict[str, int]] = dict(DATA.ORDER)  # a fan's catalogue index by its name (read only)
 _PAIR_BIT: Final = 1 << 4
 
 
@@ -139,7 +140,7 @@ def _code(name: str, mask: int = 0) -> int:
     The mask is kept only for fans named in a "sets" exclusion row (the only rows that
     look at sets); for the others it is 0, so equal fan lists give equal cache keys.
     """
-    return DATA.ORDER[name] << 5 | (mask if name in _SCOPED else 0)
+    return _ORDER[name] << 5 | (mask if name in _SCOPED else 0)
 
 
 def _mask(sets: Iterable[int]) -> int:
@@ -1071,8 +1072,9 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
             want = 3 if m.kind is _PON else 4
             if len(ts) != want:
                 raise NotAWin("wrong_tile_count", f"{m} must have {want} tiles")
-            if len(set(ts)) != 1:
-                raise NotAWin("not_a_win", f"{m} is not a set of equal tiles")
+            for t in ts:
+                if t != ts[0]:
+                    raise NotAWin("not_a_win", f"{m} is not a set of equal tiles")
     if len(concealed) + 3 * len(melds) + 1 != 14:
         raise NotAWin(
             "wrong_tile_count",
@@ -1082,16 +1084,24 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
     for t in concealed:
         standing[t] += 1
     standing[win] += 1
+    over = standing[win] > 4  # a kind beyond four copies: only a kind just counted can be
+    for t in concealed:
+        if standing[t] > 4:
+            over = True
     if melds:
         cnt = standing[:]
         for m in melds:
             for t in m.tiles:
-                cnt[t] += 1
+                n = cnt[t] + 1
+                cnt[t] = n
+                if n > 4:
+                    over = True
     else:
         cnt = standing
-    for t in range(34):
-        if cnt[t] > 4:
-            raise NotAWin("too_many_copies", f"more than four copies of {T.name(t)}")
+    if over:
+        for t in range(34):
+            if cnt[t] > 4:
+                raise NotAWin("too_many_copies", f"more than four copies of {T.name(t)}")
     w = sit.seat_wind
     if not isinstance(w, int) or not 0 <= w <= 3:
         raise NotAWin("not_a_win", f"wind {w!r} is not 0..3")
@@ -1181,17 +1191,20 @@ _TIE_FANS: Final = frozenset(("一色三同顺", "三同刻"))  # an equal total
 #: per fan index: its default value, and whether it is one of :data:`_TIE_FANS`
 _VALUE_AT: Final = tuple(_DEFAULT_VALUE_OF[name] for name in _FAN_NAME)
 _TIE_AT: Final = tuple(name in _TIE_FANS for name in _FAN_NAME)
-#: the score items of the default values by ``fan index << 8 | count`` (a count is below 256: a hand has
-#: fewer raw fans)
-_DEFAULT_ITEMS: Final[dict[int, ScoreItem]] = {}
+#: the score items of the default values at ``fan index * _DEFAULT_COUNTS + count``, for counts below
+#: ``_DEFAULT_COUNTS`` (None until first made)
+_DEFAULT_COUNTS: Final = 16
+_DEFAULT_ITEMS: Final[list[ScoreItem | None]] = [None] * (_NF * _DEFAULT_COUNTS)
 
 
 def _default_item(i: int, count: int) -> ScoreItem:
     """``_item`` of fan ``i`` with its default value."""
-    key = i << 8 | count
-    got = _DEFAULT_ITEMS.get(key)
+    if not 0 <= count < _DEFAULT_COUNTS:
+        return _item(_FAN_NAME[i], _VALUE_AT[i], count)
+    at = i * _DEFAULT_COUNTS + count
+    got = _DEFAULT_ITEMS[at]
     if got is None:
-        got = _DEFAULT_ITEMS[key] = _item(_FAN_NAME[i], _VALUE_AT[i], count)
+        got = _DEFAULT_ITEMS[at] = _item(_FAN_NAME[i], _VALUE_AT[i], count)
     return got
 
 
@@ -1235,6 +1248,26 @@ def _new_evaluation(occ: tuple[int, ...], implied: bool) -> _Evaluation:
 
 
 _FLOWERS_LAST: Final = DATA.ORDER["花牌"] == len(_FAN_NAME) - 1
+_FLOWER_FAN: Final = DATA.ORDER["花牌"]
+#: per number of flowers (1..8): id of a breakdown of default values -> (it, it with the flowers last); an
+#: entry holds the breakdown, so its id is not reused while there
+_WITH_FLOWERS: Final[tuple[dict[int, tuple[tuple[ScoreItem, ...], tuple[ScoreItem, ...]]], ...]] = tuple(
+    {} for _ in range(9))
+
+
+def _with_flowers(items: tuple[ScoreItem, ...], nfl: int) -> tuple[ScoreItem, ...]:
+    """``items + (花牌 × nfl,)`` with the default values, one tuple per breakdown and number (memoised:
+    the same breakdown is then the same object, whose text the score command keeps)."""
+    if nfl >= len(_WITH_FLOWERS):
+        return items + (_default_item(_FLOWER_FAN, nfl),)
+    memo = _WITH_FLOWERS[nfl]
+    got = memo.get(id(items))
+    if got is not None and got[0] is items:
+        return got[1]
+    out = items + (_default_item(_FLOWER_FAN, nfl),)
+    if len(memo) < _MEMO_MAX:
+        memo[id(items)] = (items, out)
+    return out
 
 
 def score_mcr(
@@ -1298,7 +1331,7 @@ def score_mcr(
             kong = kong_count > 0
         else:
             kong = fixed_win == 0 and standing[win] == 1
-    subs = R.subs(standing)
+    subs = R.tile_keys(sit.concealed, win)
     facts = R.suit_facts(subs)
     i0, i1, i2, i3 = facts
     anyb = i0.any_traits | i1.any_traits | i2.any_traits | i3.any_traits
@@ -1374,7 +1407,7 @@ def score_mcr(
     elif not nfl:
         items = best[3]
     elif _FLOWERS_LAST:
-        items = best[3] + (_item("花牌", vals["花牌"], nfl),)
+        items = _with_flowers(best[3], nfl)
     else:
         items = _items(best[0], vals, nfl)
     base_total = best_total
