@@ -25,9 +25,8 @@ same look-up. Like :mod:`mahjong_audit.engine.rulesets.longgang_readings` beside
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import product
-from types import MappingProxyType
 from typing import Final, final
 
 from mahjong_audit.engine import tiles as T
@@ -92,7 +91,8 @@ TILE_TRAITS: Final = tuple(_traits(t) for t in range(34))
 RANK_BITS: Final = 3
 _RANK_COUNT: Final = 7  # the mask of one rank's count
 
-_SuitTable = Mapping[int, tuple[tuple[tuple[tuple[int, int], ...], int], ...]]
+#: a suit table (read only): key -> readings ``(sets, pair_rank)``
+_SuitTable = dict[int, tuple[tuple[tuple[tuple[int, int], ...], int], ...]]
 
 
 def _canonical_kinds(n: int, chows: bool, base: int) -> list[tuple[int, int]]:
@@ -142,7 +142,7 @@ def _build_suit_table(n: int, chows: bool, base: int) -> _SuitTable:
                 cnt[x] -= step
 
     add([], 0, 0)
-    return MappingProxyType({k: tuple(v) for k, v in table.items()})
+    return {k: tuple(v) for k, v in table.items()}
 
 
 #: per suit shape (numbers, honours): key -> readings ``(sets (kind, rank index), pair rank or -1)``

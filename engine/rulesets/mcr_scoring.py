@@ -262,7 +262,8 @@ def _two_chow_fan(a: int, b: int) -> str | None:
         return "喜相逢" if _rank(a) == _rank(b) else None
     if abs(a - b) == 3:
         return "连六"
-    if {_rank(a), _rank(b)} == {1, 7}:
+    ra, rb = _rank(a), _rank(b)
+    if ra == 1 and rb == 7 or ra == 7 and rb == 1:
         return "老少副"
     if a == b:
         return "一般高"
@@ -305,7 +306,7 @@ def _four_chow_fan(a: int, b: int, c: int, d: int) -> str | None:
 _EXTRA_PRIORITY: Final = ("一般高", "喜相逢", "连六", "老少副")
 
 
-def _pair_fans_limited(fans: list[tuple[str, frozenset[int]]], limit: int) -> list[tuple[str, frozenset[int]]]:
+def _pair_fans_limited(fans: list[tuple[str, int]], limit: int) -> list[tuple[str, int]]:
     """套算一次 / 不得相同 for pair fans: keep at most ``limit``, trimming repeats first."""
     if len(fans) <= limit:
         return fans
@@ -323,19 +324,27 @@ def _pair_fans_limited(fans: list[tuple[str, frozenset[int]]], limit: int) -> li
     return [f for k in _EXTRA_PRIORITY for f in table[k]]
 
 
-def _chow_fans(ch: list[tuple[int, int]]) -> list[tuple[str, frozenset[int]]]:
-    """ch: (first tile, set index) sorted in reference order."""
+def _bits(ix: list[int], at: Iterable[int]) -> int:
+    """The mask of the sets ``ix[i]`` for i in ``at``."""
+    m = 0
+    for i in at:
+        m |= 1 << ix[i]
+    return m
+
+
+def _chow_fans(ch: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    """ch: (first tile, set index) sorted in reference order. Returns (fan, mask of its sets)."""
     n = len(ch)
     t = [c[0] for c in ch]
     ix = [c[1] for c in ch]
     if n == 4:
-        f = _four_chow_fan(*t)
+        f = _four_chow_fan(t[0], t[1], t[2], t[3])
         if f:
-            return [(f, frozenset(ix))]
+            return [(f, _mask(ix))]
         for trio, extra in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
             f = _three_chow_fan(t[trio[0]], t[trio[1]], t[trio[2]])
             if f:
-                out = [(f, frozenset(ix[i] for i in trio))]
+                out = [(f, _bits(ix, trio))]
                 found = {}
                 for i in trio:
                     g = _two_chow_fan(t[i], t[extra])
@@ -343,7 +352,7 @@ def _chow_fans(ch: list[tuple[int, int]]) -> list[tuple[str, frozenset[int]]]:
                         found[g] = i
                 for g in _EXTRA_PRIORITY:
                     if g in found:
-                        out.append((g, frozenset((ix[found[g]], ix[extra]))))
+                        out.append((g, 1 << ix[found[g]] | 1 << ix[extra]))
                         break
                 return out
         pairs = []
@@ -352,23 +361,23 @@ def _chow_fans(ch: list[tuple[int, int]]) -> list[tuple[str, frozenset[int]]]:
             for j in range(i + 1, 4):
                 g = _two_chow_fan(t[i], t[j])
                 if g:
-                    pairs.append((g, frozenset((ix[i], ix[j]))))
+                    pairs.append((g, 1 << ix[i] | 1 << ix[j]))
                     related[i] = related[j] = True
         limit = 3 - related.count(False)
         return _pair_fans_limited(pairs, limit) if limit > 0 else []
     if n == 3:
-        f = _three_chow_fan(*t)
+        f = _three_chow_fan(t[0], t[1], t[2])
         if f:
-            return [(f, frozenset(ix))]
+            return [(f, _mask(ix))]
         pairs = []
         for i, j in ((0, 1), (0, 2), (1, 2)):
             g = _two_chow_fan(t[i], t[j])
             if g:
-                pairs.append((g, frozenset((ix[i], ix[j]))))
+                pairs.append((g, 1 << ix[i] | 1 << ix[j]))
         return _pair_fans_limited(pairs, 2)
     if n == 2:
         g = _two_chow_fan(t[0], t[1])
-        return [(g, frozenset(ix))] if g else []
+        return [(g, _mask(ix))] if g else []
     return []
 
 
@@ -399,42 +408,44 @@ def _three_pung_fan(a: int, b: int, c: int) -> str | None:
     return None
 
 
-def _pung_fans(pg: list[tuple[int, int]]) -> list[tuple[str, frozenset[int]]]:
+def _pung_fans(pg: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    """pg: (tile, set index) in reference order. Returns (fan, mask of its sets)."""
     n = len(pg)
     t = [p[0] for p in pg]
     ix = [p[1] for p in pg]
-    out: list[tuple[str, frozenset[int]]] = []
+    out: list[tuple[str, int]] = []
     if n == 4:
         if _suit(t[0]) == _suit(t[3]) and t[0] < 27 and t[0] + 1 == t[1] and t[1] + 1 == t[2] and t[2] + 1 == t[3]:
-            return [("一色四节高", frozenset(ix))]
+            return [("一色四节高", _mask(ix))]
         if set(t) == _WIND_SET:
-            return [("大四喜", frozenset(ix))]
+            return [("大四喜", _mask(ix))]
         for trio, extra in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
             f = _three_pung_fan(t[trio[0]], t[trio[1]], t[trio[2]])
             if f:
-                out.append((f, frozenset(ix[i] for i in trio)))
+                out.append((f, _bits(ix, trio)))
                 for i in trio:
                     g = _two_pung_fan(t[i], t[extra])
                     if g:
-                        out.append((g, frozenset((ix[i], ix[extra]))))
+                        out.append((g, 1 << ix[i] | 1 << ix[extra]))
                         break
                 return out
     elif n == 3:
-        f = _three_pung_fan(*t)
+        f = _three_pung_fan(t[0], t[1], t[2])
         if f:
-            return [(f, frozenset(ix))]
+            return [(f, _mask(ix))]
     for i in range(n):
         for j in range(i + 1, n):
             g = _two_pung_fan(t[i], t[j])
             if g:
-                out.append((g, frozenset((ix[i], ix[j]))))
+                out.append((g, 1 << ix[i] | 1 << ix[j]))
     return out
 
 
 
 
-def _codes(fans: Iterable[tuple[str, frozenset[int]]]) -> tuple[int, ...]:
-    return tuple(_code(n, _mask(s)) for n, s in fans)
+def _codes(fans: list[tuple[str, int]]) -> tuple[int, ...]:
+    """The raw fan codes of (fan, mask of its sets)."""
+    return tuple([_code(n, m) for n, m in fans])
 
 
 # pack traits (全带幺 / 全带五 / 全双刻): per set, a bit for each shape it fits
