@@ -1,10 +1,10 @@
 """The ``score`` command's work on a line around the ruleset, compiled with the engine.
 
-Two pieces of ``mahjong-audit score`` (mahjong_audit/pipeline/commands/score.py) that run on
-every line: the engine's situation of a validated line's fields (:func:`situation_of`,
-:func:`win_situation`, :func:`meld_of`; the models of mahjong_audit/schemas/situation.py and
-the fast path's Structs call them), and a valid result's JSON text (:func:`valid_text`,
-:func:`items_text`). They live in the engine only so that mypyc compiles them
+Three pieces of ``mahjong-audit score`` (mahjong_audit/pipeline/commands/score.py) that run on
+every line: a meld's shape check (:func:`meld_shape_problem`, :func:`melds_shaped`), the engine's
+situation of a validated line's fields (:func:`situation_of`, :func:`win_situation`,
+:func:`meld_of`; the models of mahjong_audit/schemas/situation.py and the fast path's Structs
+call them), and a valid result's JSON text (:func:`valid_text`, :func:`items_text`). They live in the engine only so that mypyc compiles them
 (mahjong_audit/accel.py): interpreted, they were about a fifth of a fresh line's instructions
 (docs/performance.md, tenth round). Nothing here reads JSON or knows the models; the command
 owns the protocol and its general paths (every invalid line, unusual details).
@@ -34,6 +34,34 @@ _AKONG: Final = MeldKind.CONCEALED_KONG
 #: only a few thousand different ones, so each is built once per process
 _MELDS: Final[dict[tuple[object, ...], Meld]] = {}
 _MELDS_MAX: Final = 1 << 14
+
+
+def meld_shape_problem(kind: str, tiles: list[str] | None, tile: str | None, claimed: str | None,
+                       source: int | None, concealed: bool) -> str | None:
+    """What is wrong with a meld's shape (the ``bad_meld`` message), or None."""
+    if kind == "chi":
+        if tiles is None or len(tiles) != 3:
+            return "a chi needs 'tiles' (three tiles)"
+        if tile is not None or concealed:
+            return "a chi has 'tiles' (and 'claimed'), not 'tile' or 'concealed'"
+        return None
+    if tile is None:
+        return f"a {kind} needs 'tile'"
+    if tiles is not None:
+        return f"a {kind} has 'tile', not 'tiles'"
+    if concealed and kind != "kong":
+        return "only a kong can be concealed"
+    if concealed and (source is not None or claimed is not None):
+        return "a concealed kong has no 'from' or 'claimed'"
+    return None
+
+
+def melds_shaped(melds: list[Any]) -> bool:
+    """No meld (of the model ``MeldIn`` or the fast path's Struct) has a :func:`meld_shape_problem`."""
+    for m in melds:
+        if meld_shape_problem(m.type, m.tiles, m.tile, m.claimed, m.from_, m.concealed) is not None:
+            return False
+    return True
 
 
 def meld_of(kind: str, tiles: list[str] | None, tile: str | None, claimed: str | None, source: int | None,
@@ -183,10 +211,11 @@ def valid_text(score: Score, ruleset: Any, ident: object) -> str | None:
     own = score.details
     if not details and len(own) == 1 and type(own[0][1]) is str and own[0][0] not in OWN_KEYS:
         # one string detail (MCR's decomposition) and no ruleset details: what the general path below writes
-        text = ('{"valid": true, "items": ' if with_unit else '{"valid": true, "fans": ') + \
-            items_text(score.items, with_unit) + ", " + key_text(own[0][0]) + STR(own[0][1]) + \
-            ', "total": ' + value_text(score.total) + (', "below_minimum": true}' if score.below_minimum else "}")
-        return text if ident is None else '{"id": ' + value_text(ident) + ", " + text[1:]
+        head = "{" if ident is None else '{"id": ' + value_text(ident) + ", "
+        listing = '"items": ' if with_unit else '"fans": '
+        end = ', "below_minimum": true}' if score.below_minimum else "}"
+        return f'{head}"valid": true, {listing}{items_text(score.items, with_unit)}, ' \
+            f'{key_text(own[0][0])}{STR(own[0][1])}, "total": {value_text(score.total)}{end}'
     extra: dict[str, object] | None = dict(details) if details else None
     for key, value in own:
         if isinstance(value, SCALARS):
@@ -208,4 +237,4 @@ def valid_text(score: Score, ruleset: Any, ident: object) -> str | None:
 
 
 __all__ = ["ENCODE", "OWN_KEYS", "SCALARS", "STR", "WINDS", "item_plain", "items_text", "key_text", "meld_of",
-           "situation_of", "valid_text", "value_text", "win_situation"]
+           "meld_shape_problem", "melds_shaped", "situation_of", "valid_text", "value_text", "win_situation"]

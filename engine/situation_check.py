@@ -267,6 +267,22 @@ def _plain_hooks(rs: Ruleset) -> bool:
     return plain
 
 
+def _count(counts: list[int], tiles: tuple[int, ...], copies: tuple[int, ...]) -> bool:
+    """Add the tiles to their counts; whether one went beyond its copies."""
+    beyond = False
+    for t in tiles:
+        n = counts[t] + 1
+        counts[t] = n
+        if n > copies[t]:
+            beyond = True
+    return beyond
+
+
+def _beyond(counts: list[int], copies: tuple[int, ...]) -> list[int]:
+    """The tiles counted beyond their copies, in tile order."""
+    return [t for t in range(T.N_TILES) if counts[t] > copies[t]]
+
+
 def check_situation(rs: Ruleset, sit: WinSituation) -> None:
     """Raise :class:`InvalidSituation` if ``sit`` cannot occur under ``rs`` (fields already parsed).
 
@@ -275,15 +291,18 @@ def check_situation(rs: Ruleset, sit: WinSituation) -> None:
     (for a winner) a win on a wild and the flags."""
     copies = rs.copies
     counts = [0] * T.N_TILES
-    for t in sit.concealed:
-        counts[t] += 1
-    counts[sit.win_tile] += 1
+    beyond = _count(counts, sit.concealed, copies)
+    win = sit.win_tile
+    n = counts[win] + 1
+    counts[win] = n
+    if n > copies[win]:
+        beyond = True
     for m in sit.melds:
-        for t in m.tiles:
-            counts[t] += 1
-    for t in sit.flowers:
-        counts[t] += 1
-    over = [t for t in range(T.N_TILES) if counts[t] > copies[t]]
+        if _count(counts, m.tiles, copies):
+            beyond = True
+    if _count(counts, sit.flowers, copies):
+        beyond = True
+    over = _beyond(counts, copies) if beyond else []
     for t in over:
         if not copies[t]:
             raise _fail("tile_not_in_set", f"{T.name(t)} is not among {rs.name}'s tiles")
@@ -298,13 +317,13 @@ def check_situation(rs: Ruleset, sit: WinSituation) -> None:
     if table:
         for t in table:
             counts[t] += 1
-        over = [t for t in range(T.N_TILES) if counts[t] > copies[t]]
+        over = _beyond(counts, copies)
     for t in over:
         n = counts[t]
         if T.is_flower(t):
             raise _fail("duplicate_flower", f"{T.name(t)} appears {n} times; there is one")
         raise _fail("too_many_copies", f"{n} copies of {T.name(t)}; the set has {copies[t]}")
-    if max(sit.full_concealed) >= T.N_KINDS:
+    if win >= T.N_KINDS or any(t >= T.N_KINDS for t in sit.concealed):
         for t in sit.full_concealed:
             if T.is_flower(t) and t not in wilds:
                 raise _fail("flower_in_hand", f"{T.name(t)} is among the standing tiles, but {rs.name} sets it aside")

@@ -27,7 +27,7 @@ from pydantic_core import PydanticCustomError
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import Meld, WinSituation
-from mahjong_audit.engine.score_lines import meld_of, situation_of
+from mahjong_audit.engine.score_lines import meld_of, meld_shape_problem, situation_of
 
 
 def _check_tile(v: str) -> str:
@@ -62,26 +62,6 @@ class MeldIn(BaseModel):
 
     def to_meld(self) -> Meld:
         return meld_of(self.type, self.tiles, self.tile, self.claimed, self.from_, self.concealed)
-
-
-def meld_shape_problem(kind: str, tiles: list[str] | None, tile: str | None, claimed: str | None,
-                       source: int | None, concealed: bool) -> str | None:
-    """What is wrong with a meld's shape (the ``bad_meld`` message), or None."""
-    if kind == "chi":
-        if tiles is None or len(tiles) != 3:
-            return "a chi needs 'tiles' (three tiles)"
-        if tile is not None or concealed:
-            return "a chi has 'tiles' (and 'claimed'), not 'tile' or 'concealed'"
-        return None
-    if tile is None:
-        return f"a {kind} needs 'tile'"
-    if tiles is not None:
-        return f"a {kind} has 'tile', not 'tiles'"
-    if concealed and kind != "kong":
-        return "only a kong can be concealed"
-    if concealed and (source is not None or claimed is not None):
-        return "a concealed kong has no 'from' or 'claimed'"
-    return None
 
 
 class Situation(BaseModel):

@@ -6,7 +6,7 @@ line than the ruleset's checks, so the ``score`` command reads a line here first
 Structs are derived from the models (:func:`mahjong_audit.schemas.fast_structs.derive`): the
 same fields, strict types (no ``"1"`` for an int, no ``1`` for a bool), tile names, winds,
 bounds, unknown keys rejected; then the models' meld shape check
-(:func:`~mahjong_audit.schemas.situation.meld_shape_problem`). Two fields are read narrower
+(:func:`~mahjong_audit.engine.score_lines.meld_shape_problem`). Two fields are read narrower
 than the models': ``id`` takes no float (a float ``id`` goes to the models), and ``options``
 and ``ruleset_fields`` are free-form: msgspec keeps their JSON text and ``json.loads`` reads
 it, as the models' path reads the whole line, so their values (big integers, ``1e400``) are
@@ -30,9 +30,9 @@ import msgspec
 from msgspec import Raw, Struct
 
 from mahjong_audit.engine.hand import WinSituation
+from mahjong_audit.engine.score_lines import melds_shaped
 from mahjong_audit.schemas import situation as S
 from mahjong_audit.schemas.fast_structs import TILE, derive, models_only
-from mahjong_audit.schemas.situation import meld_shape_problem
 
 _NO_OBJECT = Raw(b"{}")  # an absent options / ruleset_fields (the models' default: {})
 _EMPTY: dict[str, Any] = {}
@@ -40,7 +40,7 @@ _EMPTY: dict[str, Any] = {}
 _STRUCTS = derive(
     S.Situation, module=__name__,
     validators={S._check_tile: TILE},
-    after={S.MeldIn._shape},  # meld_shape_problem, in decode_line
+    after={S.MeldIn._shape},  # meld_shape_problem (score_lines.melds_shaped), in decode_line
     narrow={(S.Situation, "id"): (str | int | None, ...),
             (S.Situation, "options"): (Raw, _NO_OBJECT), (S.Situation, "ruleset_fields"): (Raw, _NO_OBJECT)},
 )
@@ -79,10 +79,12 @@ def decode_line(line: str | bytes) -> Read | None:
         s = _DECODE(line)
     except (ValueError, RecursionError):  # msgspec's errors are ValueErrors; nesting past its limit
         return None
-    for m in s.melds:
-        if meld_shape_problem(m.type, m.tiles, m.tile, m.claimed, m.from_, m.concealed) is not None:
-            return None
-    options, fields = _object(s.options), _object(s.ruleset_fields)
+    if s.melds and not melds_shaped(s.melds):
+        return None
+    raw = s.options
+    options = _EMPTY if raw is _NO_OBJECT else _object(raw)
+    raw = s.ruleset_fields
+    fields = _EMPTY if raw is _NO_OBJECT else _object(raw)
     if options is None or fields is None:
         return None
     return Read(s, options, fields)

@@ -6,12 +6,13 @@ module gives it those partitions, per suit, with what else it needs from each su
 same look-up. Like :mod:`mahjong_audit.engine.rulesets.longgang_readings` beside
 :mod:`mahjong_audit.engine.decompose`, it only reads shapes: no fan is named here.
 
-* :data:`SUIT_TABLE` — every way to fill one suit with at most four sets and one pair,
-  built once at import from the counts (tens of milliseconds).
+* :func:`suit_key` — one suit's counts packed in an int, the key of everything per suit.
+* :data:`SUIT_TABLE` — every way to fill one suit with at most four sets and one pair, in
+  canonical order, built once at import (tens of milliseconds).
 * :class:`SuitFacts` — one suit of the standing tiles: its readings in canonical order
   (:class:`Reading`), the OR / AND of its tiles' traits (:data:`TILE_TRAITS`), the kinds
   held four times, whether every count is even, how many kinds. Memoised per suit on the
-  suit's counts.
+  suit's key.
 * :func:`canonical_readings` — the 4-sets + pair readings of a hand from its four suits'
   facts, in the canonical order the scorer's tie-break depends on (mcr_scoring's docstring).
 * :class:`SuitWaits`, :func:`wait_tiles`, :func:`single_wait` — the tiles that would
@@ -24,17 +25,15 @@ same look-up. Like :mod:`mahjong_audit.engine.rulesets.longgang_readings` beside
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import product
-from operator import itemgetter
-from types import MappingProxyType
 from typing import Final, final
 
 from mahjong_audit.engine import tiles as T
 
 __all__ = [
     "CHOW", "KONG", "PAIR", "PUNG", "Reading", "SuitFacts", "SuitWaits", "TILE_TRAITS",
-    "canonical_readings", "regular_readings", "single_wait", "subs", "suit_facts", "wait_tiles",
+    "canonical_readings", "regular_readings", "single_wait", "subs", "suit_facts", "suit_key", "tile_keys", "wait_tiles",
 ]
 
 #: kinds of a set in a reading (a kong is read only from the melds)
@@ -48,8 +47,6 @@ CKEY: Final = tuple(
     [t for t in range(9)] + [t + 9 for t in range(9, 18)] + [t - 9 for t in range(18, 27)]
     + [27, 28, 29, 30, 33, 32, 31]
 )
-#: a set's place in the canonical order: (reference tile order, pung before chow)
-SET_ORDER: Final = MappingProxyType({(k, t): (CKEY[t], 0 if k == PUNG else 1) for k in (CHOW, PUNG) for t in range(34)})
 _CANON_SUITS: Final = (0, 2, 1, 3)  # 万 条 饼 字: the reference tile order
 
 
@@ -90,29 +87,42 @@ TILE_TRAITS: Final = tuple(_traits(t) for t in range(34))
 
 # --------------------------------------------------------------------------- one suit
 
-_SuitTable = Mapping[tuple[int, ...], tuple[tuple[tuple[tuple[int, int], ...], int], ...]]
+#: a suit's counts packed in an int (:func:`suit_key`): rank i's count at bits 3i..3i+2
+RANK_BITS: Final = 3
+_RANK_COUNT: Final = 7  # the mask of one rank's count
+
+#: a suit table (read only): key -> readings ``(sets, pair_rank)``
+_SuitTable = dict[int, tuple[tuple[tuple[tuple[int, int], ...], int], ...]]
 
 
-def _build_suit_table(n: int, chows: bool) -> _SuitTable:
+def _canonical_kinds(n: int, chows: bool, base: int) -> list[tuple[int, int]]:
+    """The sets one suit can hold, (kind, rank index), in canonical order: the reference tile order
+    of their first tiles (``CKEY``; ``base`` is the suit's first tile), a pung before a chow."""
+    kinds = [(PUNG, i) for i in range(n)] + ([(CHOW, i) for i in range(n - 2)] if chows else [])
+    kinds.sort(key=lambda ki: (CKEY[base + ki[1]], 0 if ki[0] == PUNG else 1))
+    return kinds
+
+
+def _build_suit_table(n: int, chows: bool, base: int) -> _SuitTable:
     """Every way to fill one suit with at most four sets and at most one pair.
 
-    Maps the suit's counts to its readings ``(sets, pair_rank)``: sets sorted
-    ``(kind, rank_index)`` tuples, pair_rank -1 when no pair.  Counts go up to 5: the
-    wait analysis adds a tile to a suit and (like the reference calculator) counts a
-    fifth copy as a wait.
+    Maps the suit's key (:func:`suit_key`) to its readings ``(sets, pair_rank)``: sets as
+    ``(kind, rank_index)`` in canonical order, pair_rank -1 when no pair; a key's readings in
+    canonical order too (the sets are enumerated as non-decreasing sequences of
+    :func:`_canonical_kinds`, depth first, and all the readings of one key have as many sets).
+    Counts go up to 5: the wait analysis adds a tile to a suit and (like the reference
+    calculator) counts a fifth copy as a wait.
     """
-    kinds = sorted([(PUNG, i) for i in range(n)] + ([(CHOW, i) for i in range(n - 2)] if chows else []))
-    table: dict[tuple[int, ...], list[tuple[tuple[tuple[int, int], ...], int]]] = {}
+    kinds = _canonical_kinds(n, chows, base)
+    table: dict[int, list[tuple[tuple[tuple[int, int], ...], int]]] = {}
     cnt = [0] * n
 
-    def add(acc: list[tuple[int, int]], start: int) -> None:
+    def add(acc: list[tuple[int, int]], start: int, key: int) -> None:
         sets = tuple(acc)
-        table.setdefault(tuple(cnt), []).append((sets, -1))
+        table.setdefault(key, []).append((sets, -1))
         for p in range(n):
             if cnt[p] <= 3:
-                cnt[p] += 2
-                table.setdefault(tuple(cnt), []).append((sets, p))
-                cnt[p] -= 2
+                table.setdefault(key + (2 << RANK_BITS * p), []).append((sets, p))
         if len(acc) == 4:
             return
         for j in range(start, len(kinds)):
@@ -121,23 +131,25 @@ def _build_suit_table(n: int, chows: bool) -> _SuitTable:
             step = 3 if k == PUNG else 1
             if any(cnt[x] + step > 5 for x in span):
                 continue
+            more = 0
             for x in span:
                 cnt[x] += step
+                more += step << RANK_BITS * x
             acc.append((k, i))
-            add(acc, j)
+            add(acc, j, key + more)
             acc.pop()
             for x in span:
                 cnt[x] -= step
 
-    add([], 0)
-    return MappingProxyType({k: tuple(v) for k, v in table.items()})
+    add([], 0, 0)
+    return {k: tuple(v) for k, v in table.items()}
 
 
-#: per suit shape (numbers, honours): counts -> readings ``(sets (kind, rank index), pair rank or -1)``
-SUIT_TABLE: Final = (_build_suit_table(9, True), _build_suit_table(7, False))
-#: per suit shape: counts -> 0 (splits into sets) or 1 (sets and the pair); absent: cannot be split
-_SUIT_STATUS: Final = tuple(
-    MappingProxyType({k: (1 if v[0][1] >= 0 else 0) for k, v in tb.items()}) for tb in SUIT_TABLE
+#: per suit shape (numbers, honours): key -> readings ``(sets (kind, rank index), pair rank or -1)``
+SUIT_TABLE: Final = (_build_suit_table(9, True, 0), _build_suit_table(7, False, 27))
+#: per suit shape: key -> 0 (splits into sets) or 1 (sets and the pair); absent: cannot be split
+_SUIT_STATUS: Final[tuple[dict[int, int], dict[int, int]]] = tuple(  # type: ignore[assignment]
+    {k: (1 if v[0][1] >= 0 else 0) for k, v in tb.items()} for tb in SUIT_TABLE
 )
 
 
@@ -199,96 +211,134 @@ class SuitWaits:
         self.odd: Final = odd
 
 
-def _suit_readings(sub: tuple[int, ...], s: int) -> tuple[Reading, ...]:
-    """Readings of one suit with absolute tiles, in canonical order: the sets sorted by
-    (reference tile order, pung before chow) and the readings sorted by their sets, so that
-    concatenating suits in the order 万 条 饼 字 gives the canonical hand order."""
+def _suit_size(s: int) -> int:
+    return 7 if s == 3 else 9
+
+
+def _suit_readings(key: int, s: int) -> tuple[Reading, ...]:
+    """Readings of one suit with absolute tiles, in canonical order (:data:`SUIT_TABLE` holds them
+    so), so that concatenating suits in the order 万 条 饼 字 gives the canonical hand order."""
     base = 9 * s
     out = []
-    key_of = SET_ORDER.__getitem__
-    for rsets, p in SUIT_TABLE[s == 3].get(sub, ()):
-        sets = sorted([(k, base + i) for k, i in rsets], key=key_of)
-        out.append((tuple(map(key_of, sets)), Reading(
-            tuple(sets),
+    for rsets, p in SUIT_TABLE[s == 3].get(key, ()):
+        sets = tuple([(k, base + i) for k, i in rsets])
+        out.append(Reading(
+            sets,
             tuple([t for k, t in sets if k == CHOW]),
             tuple([t for k, t in sets if k != CHOW]),
             base + p if p >= 0 else -1,
-        )))
-    out.sort(key=itemgetter(0))
-    return tuple([r for _, r in out])
+        ))
+    return tuple(out)
 
 
-def _suit_facts(sub: tuple[int, ...], s: int) -> SuitFacts:
+def _suit_facts(key: int, s: int) -> SuitFacts:
     lo = 9 * s
     anyb = 0
     allb = -1
     fours = 0
-    for i, n in enumerate(sub):
+    even = True
+    kinds = 0
+    for i in range(_suit_size(s)):
+        n = key >> RANK_BITS * i & _RANK_COUNT
         if n:
             p = TILE_TRAITS[lo + i]
             anyb |= p
             allb &= p
+            kinds += 1
             if n == 4:
                 fours += 1
-    return SuitFacts(_suit_readings(sub, s), anyb, allb, fours, all(n % 2 == 0 for n in sub),
-                     sum(1 for n in sub if n))
+            if n & 1:
+                even = False
+    return SuitFacts(_suit_readings(key, s), anyb, allb, fours, even, kinds)
 
 
-def _suit_waits(sub: tuple[int, ...], s: int) -> SuitWaits:
-    status = _SUIT_STATUS[s == 3].get
+def _suit_waits(key: int, s: int) -> SuitWaits:
+    status = _SUIT_STATUS[s == 3]
     base = 9 * s
     waits = []
-    lst = list(sub)
-    for i in range(len(sub)):
-        lst[i] += 1
-        st = status(tuple(lst), -1)
-        lst[i] -= 1
+    odd = []
+    for i in range(_suit_size(s)):
+        st = status.get(key + (1 << RANK_BITS * i), -1)
         if st >= 0:
             waits.append((base + i, st))
-    odd = tuple(base + i for i, n in enumerate(sub) if n % 2)
-    return SuitWaits(status(sub, -1), tuple(waits), odd)
+        if key >> RANK_BITS * i & 1:
+            odd.append(base + i)
+    return SuitWaits(status.get(key, -1), tuple(waits), tuple(odd))
 
 
 #: the most shapes each memo below keeps (then it computes what it does not hold)
 MEMO_MAX: Final = 1 << 16
-#: per suit (万 饼 条 字 as tiles number them): its counts -> :class:`SuitFacts` / :class:`SuitWaits`,
-#: memoised as they are met (plain dicts: a look-up is one hash of the counts)
-_FACTS: Final[tuple[dict[tuple[int, ...], SuitFacts], ...]] = ({}, {}, {}, {})
-_WAITS: Final[tuple[dict[tuple[int, ...], SuitWaits], ...]] = ({}, {}, {}, {})
+#: per suit (万 饼 条 字 as tiles number them): its key -> :class:`SuitFacts` / :class:`SuitWaits`,
+#: memoised as they are met (plain dicts keyed by an int)
+_FACTS: Final[tuple[dict[int, SuitFacts], ...]] = ({}, {}, {}, {})
+_WAITS: Final[tuple[dict[int, SuitWaits], ...]] = ({}, {}, {}, {})
 
 
-def _facts_of(sub: tuple[int, ...], s: int) -> SuitFacts:
+def _facts_of(key: int, s: int) -> SuitFacts:
     memo = _FACTS[s]
-    f = memo.get(sub)
+    f = memo.get(key)
     if f is None:
-        f = _suit_facts(sub, s)
+        f = _suit_facts(key, s)
         if len(memo) < MEMO_MAX:
-            memo[sub] = f
+            memo[key] = f
     return f
 
 
-def _waits_of(sub: tuple[int, ...], s: int) -> SuitWaits:
+def _waits_of(key: int, s: int) -> SuitWaits:
     memo = _WAITS[s]
-    w = memo.get(sub)
+    w = memo.get(key)
     if w is None:
-        w = _suit_waits(sub, s)
+        w = _suit_waits(key, s)
         if len(memo) < MEMO_MAX:
-            memo[sub] = w
+            memo[key] = w
     return w
 
 
 # --------------------------------------------------------------------------- the hand
 
 
-def subs(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    """The 34 per-kind counts cut into the four suits' counts."""
-    if isinstance(counts, list):  # the scorer's counts: list slices, not a generic slice of a sequence
-        return tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34])
-    return tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34])
+def _key(counts: list[int], lo: int, n: int) -> int:
+    key = 0
+    for i in range(n):
+        key |= counts[lo + i] << RANK_BITS * i
+    return key
 
 
-def suit_facts(suits: tuple[tuple[int, ...], ...]) -> tuple[SuitFacts, SuitFacts, SuitFacts, SuitFacts]:
-    """The four suits' :class:`SuitFacts` (``suits`` as :func:`subs` cuts them)."""
+def suit_key(counts: Sequence[int], s: int) -> int:
+    """Suit ``s``'s counts (of 34 per-kind counts, each at most 7) packed in an int: rank i's
+    count at bits 3i..3i+2, so that adding a tile of rank i adds ``1 << 3 * i``."""
+    return _key(counts if isinstance(counts, list) else list(counts), 9 * s, _suit_size(s))
+
+
+#: per tile kind: what it adds to its suit's key
+_UNIT_OF: Final = tuple(1 << RANK_BITS * (t % 9 if t < 27 else t - 27) for t in range(34))
+
+
+def tile_keys(tiles: tuple[int, ...], more: int) -> tuple[int, int, int, int]:
+    """The four suits' keys (:func:`suit_key`) of the tiles and one more tile (playing tiles,
+    at most four of a kind): :func:`subs` of their counts, without counting all 34 kinds."""
+    k0 = k1 = k2 = k3 = 0  # in locals, not a list: the keys are ints beyond the small ones Python keeps
+    for t in (*tiles, more):
+        unit = _UNIT_OF[t]
+        if t < 9:
+            k0 += unit
+        elif t < 18:
+            k1 += unit
+        elif t < 27:
+            k2 += unit
+        else:
+            k3 += unit
+    return k0, k1, k2, k3
+
+
+def subs(counts: Sequence[int]) -> tuple[int, int, int, int]:
+    """The 34 per-kind counts (each at most 4 here) cut into the four suits' keys (:func:`suit_key`)."""
+    c = counts if isinstance(counts, list) else list(counts)
+    return _key(c, 0, 9), _key(c, 9, 9), _key(c, 18, 9), _key(c, 27, 7)
+
+
+def suit_facts(suits: tuple[int, int, int, int]) -> tuple[SuitFacts, SuitFacts, SuitFacts, SuitFacts]:
+    """The four suits' :class:`SuitFacts` (``suits``: their keys, as :func:`subs` gives them)."""
     return _facts_of(suits[0], 0), _facts_of(suits[1], 1), _facts_of(suits[2], 2), _facts_of(suits[3], 3)
 
 
@@ -336,13 +386,13 @@ def regular_readings(counts: Sequence[int]) -> list[Reading]:
     return canonical_readings(suit_facts(subs(counts)))
 
 
-def _suit_waits_of(suits: Sequence[tuple[int, ...]]) -> tuple[SuitWaits, SuitWaits, SuitWaits, SuitWaits]:
+def _suit_waits_of(suits: Sequence[int]) -> tuple[SuitWaits, SuitWaits, SuitWaits, SuitWaits]:
     return _waits_of(suits[0], 0), _waits_of(suits[1], 1), _waits_of(suits[2], 2), _waits_of(suits[3], 3)
 
 
-def wait_tiles(suits: Sequence[tuple[int, ...]], seven: bool) -> set[int]:
-    """Tiles that would complete the standing tiles without the winning tile (``suits`` as
-    :func:`subs` cuts them; ``seven``: 七对 counts too)."""
+def wait_tiles(suits: Sequence[int], seven: bool) -> set[int]:
+    """Tiles that would complete the standing tiles without the winning tile (``suits``: their
+    keys, as :func:`subs` gives them; ``seven``: 七对 counts too)."""
     infos = _suit_waits_of(suits)
     out = set()
     bad = 0
@@ -368,7 +418,7 @@ def wait_tiles(suits: Sequence[tuple[int, ...]], seven: bool) -> set[int]:
     return out
 
 
-def single_wait(suits: Sequence[tuple[int, ...]], seven: bool) -> bool:
+def single_wait(suits: Sequence[int], seven: bool) -> bool:
     """``len(wait_tiles(suits, seven)) == 1``, without building the set."""
     infos = _suit_waits_of(suits)
     bad = 0

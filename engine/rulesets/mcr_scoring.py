@@ -63,6 +63,7 @@ from mahjong_audit.engine.rulesets.mcr_readings import (
     KONG,
     PAIR,
     PUNG,
+    RANK_BITS,
     RANK_MASK,
     REV,
     TERM_HONOR,
@@ -129,6 +130,7 @@ _DRAGON_SET: Final = frozenset(range(31, 34))
 # --------------------------------------------------------------------------- fan codes
 
 _FAN_NAME: Final = tuple(f.zh for f in DATA.FANS)
+_ORDER: Final[dict[str, int]] = dict(DATA.ORDER)  # a fan's catalogue index by its name (read only)
 _PAIR_BIT: Final = 1 << 4
 
 
@@ -138,7 +140,7 @@ def _code(name: str, mask: int = 0) -> int:
     The mask is kept only for fans named in a "sets" exclusion row (the only rows that
     look at sets); for the others it is 0, so equal fan lists give equal cache keys.
     """
-    return DATA.ORDER[name] << 5 | (mask if name in _SCOPED else 0)
+    return _ORDER[name] << 5 | (mask if name in _SCOPED else 0)
 
 
 def _mask(sets: Iterable[int]) -> int:
@@ -186,6 +188,12 @@ def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, in
     ``occ``: raw fan codes.  Returns ``((name, count), ...)`` in catalogue order.
     ``implied``: also the optional fans' ``IMPLIED_EXCLUSIONS`` rows.
     """
+    fans, counts = _kept(occ, implied)
+    return tuple([(_FAN_NAME[fans[k]], counts[k]) for k in range(len(fans))])
+
+
+def _kept(occ: tuple[int, ...], implied: bool) -> tuple[list[int], list[int]]:
+    """:func:`_exclude` as fan indices in catalogue order and their counts."""
     hand_x, sets_x = _IMPLIED_X if implied else _DEFAULT_X
     # "hand" rows first, fan by fan in catalogue order; the per-occurrence pass below
     # runs only if a "sets" row meets a fan that is still counted
@@ -212,7 +220,8 @@ def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, in
         if scoped:
             break
     if not scoped:
-        return tuple([(_FAN_NAME[i], n[i]) for i in order if not dead[i]])
+        fans = [i for i in order if not dead[i]]
+        return fans, [n[i] for i in fans]
     groups: dict[int, list[int]] = {}
     for c in occ:
         i = c >> 5
@@ -236,7 +245,8 @@ def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, in
                     groups[j] = keep
                 else:
                     del groups[j]
-    return tuple((_FAN_NAME[i], len(groups[i])) for i in sorted(groups))
+    fans = sorted(groups)
+    return fans, [len(groups[i]) for i in fans]
 
 
 def _apply_exclusions(occ: Iterable[tuple[str, frozenset[int]]]) -> dict[str, int]:
@@ -252,7 +262,8 @@ def _two_chow_fan(a: int, b: int) -> str | None:
         return "喜相逢" if _rank(a) == _rank(b) else None
     if abs(a - b) == 3:
         return "连六"
-    if {_rank(a), _rank(b)} == {1, 7}:
+    ra, rb = _rank(a), _rank(b)
+    if ra == 1 and rb == 7 or ra == 7 and rb == 1:
         return "老少副"
     if a == b:
         return "一般高"
@@ -295,7 +306,7 @@ def _four_chow_fan(a: int, b: int, c: int, d: int) -> str | None:
 _EXTRA_PRIORITY: Final = ("一般高", "喜相逢", "连六", "老少副")
 
 
-def _pair_fans_limited(fans: list[tuple[str, frozenset[int]]], limit: int) -> list[tuple[str, frozenset[int]]]:
+def _pair_fans_limited(fans: list[tuple[str, int]], limit: int) -> list[tuple[str, int]]:
     """套算一次 / 不得相同 for pair fans: keep at most ``limit``, trimming repeats first."""
     if len(fans) <= limit:
         return fans
@@ -313,19 +324,27 @@ def _pair_fans_limited(fans: list[tuple[str, frozenset[int]]], limit: int) -> li
     return [f for k in _EXTRA_PRIORITY for f in table[k]]
 
 
-def _chow_fans(ch: list[tuple[int, int]]) -> list[tuple[str, frozenset[int]]]:
-    """ch: (first tile, set index) sorted in reference order."""
+def _bits(ix: list[int], at: Iterable[int]) -> int:
+    """The mask of the sets ``ix[i]`` for i in ``at``."""
+    m = 0
+    for i in at:
+        m |= 1 << ix[i]
+    return m
+
+
+def _chow_fans(ch: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    """ch: (first tile, set index) sorted in reference order. Returns (fan, mask of its sets)."""
     n = len(ch)
     t = [c[0] for c in ch]
     ix = [c[1] for c in ch]
     if n == 4:
-        f = _four_chow_fan(*t)
+        f = _four_chow_fan(t[0], t[1], t[2], t[3])
         if f:
-            return [(f, frozenset(ix))]
+            return [(f, _mask(ix))]
         for trio, extra in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
             f = _three_chow_fan(t[trio[0]], t[trio[1]], t[trio[2]])
             if f:
-                out = [(f, frozenset(ix[i] for i in trio))]
+                out = [(f, _bits(ix, trio))]
                 found = {}
                 for i in trio:
                     g = _two_chow_fan(t[i], t[extra])
@@ -333,7 +352,7 @@ def _chow_fans(ch: list[tuple[int, int]]) -> list[tuple[str, frozenset[int]]]:
                         found[g] = i
                 for g in _EXTRA_PRIORITY:
                     if g in found:
-                        out.append((g, frozenset((ix[found[g]], ix[extra]))))
+                        out.append((g, 1 << ix[found[g]] | 1 << ix[extra]))
                         break
                 return out
         pairs = []
@@ -342,23 +361,23 @@ def _chow_fans(ch: list[tuple[int, int]]) -> list[tuple[str, frozenset[int]]]:
             for j in range(i + 1, 4):
                 g = _two_chow_fan(t[i], t[j])
                 if g:
-                    pairs.append((g, frozenset((ix[i], ix[j]))))
+                    pairs.append((g, 1 << ix[i] | 1 << ix[j]))
                     related[i] = related[j] = True
         limit = 3 - related.count(False)
         return _pair_fans_limited(pairs, limit) if limit > 0 else []
     if n == 3:
-        f = _three_chow_fan(*t)
+        f = _three_chow_fan(t[0], t[1], t[2])
         if f:
-            return [(f, frozenset(ix))]
+            return [(f, _mask(ix))]
         pairs = []
         for i, j in ((0, 1), (0, 2), (1, 2)):
             g = _two_chow_fan(t[i], t[j])
             if g:
-                pairs.append((g, frozenset((ix[i], ix[j]))))
+                pairs.append((g, 1 << ix[i] | 1 << ix[j]))
         return _pair_fans_limited(pairs, 2)
     if n == 2:
         g = _two_chow_fan(t[0], t[1])
-        return [(g, frozenset(ix))] if g else []
+        return [(g, _mask(ix))] if g else []
     return []
 
 
@@ -389,42 +408,44 @@ def _three_pung_fan(a: int, b: int, c: int) -> str | None:
     return None
 
 
-def _pung_fans(pg: list[tuple[int, int]]) -> list[tuple[str, frozenset[int]]]:
+def _pung_fans(pg: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    """pg: (tile, set index) in reference order. Returns (fan, mask of its sets)."""
     n = len(pg)
     t = [p[0] for p in pg]
     ix = [p[1] for p in pg]
-    out: list[tuple[str, frozenset[int]]] = []
+    out: list[tuple[str, int]] = []
     if n == 4:
         if _suit(t[0]) == _suit(t[3]) and t[0] < 27 and t[0] + 1 == t[1] and t[1] + 1 == t[2] and t[2] + 1 == t[3]:
-            return [("一色四节高", frozenset(ix))]
+            return [("一色四节高", _mask(ix))]
         if set(t) == _WIND_SET:
-            return [("大四喜", frozenset(ix))]
+            return [("大四喜", _mask(ix))]
         for trio, extra in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
             f = _three_pung_fan(t[trio[0]], t[trio[1]], t[trio[2]])
             if f:
-                out.append((f, frozenset(ix[i] for i in trio)))
+                out.append((f, _bits(ix, trio)))
                 for i in trio:
                     g = _two_pung_fan(t[i], t[extra])
                     if g:
-                        out.append((g, frozenset((ix[i], ix[extra]))))
+                        out.append((g, 1 << ix[i] | 1 << ix[extra]))
                         break
                 return out
     elif n == 3:
-        f = _three_pung_fan(*t)
+        f = _three_pung_fan(t[0], t[1], t[2])
         if f:
-            return [(f, frozenset(ix))]
+            return [(f, _mask(ix))]
     for i in range(n):
         for j in range(i + 1, n):
             g = _two_pung_fan(t[i], t[j])
             if g:
-                out.append((g, frozenset((ix[i], ix[j]))))
+                out.append((g, 1 << ix[i] | 1 << ix[j]))
     return out
 
 
 
 
-def _codes(fans: Iterable[tuple[str, frozenset[int]]]) -> tuple[int, ...]:
-    return tuple(_code(n, _mask(s)) for n, s in fans)
+def _codes(fans: list[tuple[str, int]]) -> tuple[int, ...]:
+    """The raw fan codes of (fan, mask of its sets)."""
+    return tuple([_code(n, m) for n, m in fans])
 
 
 # pack traits (全带幺 / 全带五 / 全双刻): per set, a bit for each shape it fits
@@ -561,13 +582,13 @@ class _Hand:
     )
 
     def __init__(self, sit: WinSituation, standing: list[int], all_counts: list[int],
-                 subs: tuple[tuple[int, ...], ...], extra: frozenset[str], melded_fixed: int, kong_count: int,
+                 subs: tuple[int, int, int, int], extra: frozenset[str], melded_fixed: int, kong_count: int,
                  last_copy: bool, kong: bool, traits: tuple[int, ...]) -> None:
         self.sit: Final = sit
         #: per-kind counts of the standing tiles with the winning tile, and of every tile
         self.standing: Final = standing
         self.all_counts: Final = all_counts
-        self.subs: Final = subs  # ``standing`` cut into suits (mcr_readings.subs)
+        self.subs: Final = subs  # ``standing``'s suits' keys (mcr_readings.subs)
         self.fixed: Final = sit.melds
         self.win: Final = sit.win_tile
         self.self_drawn: Final = bool(sit.self_drawn)
@@ -598,10 +619,17 @@ class _Hand:
             return False
         win = self.win
         s = win // 9 if win < 27 else 3
-        subs = self.subs
-        sub = list(subs[s])
-        sub[win - 9 * s] -= 1
-        self.unique_wait = unique = R.single_wait((*subs[:s], tuple(sub), *subs[s + 1:]), self.n_standing == 13)
+        k0, k1, k2, k3 = self.subs
+        less = 1 << RANK_BITS * (win - 9 * s)  # the winning tile out of its suit's key
+        if s == 0:
+            k0 -= less
+        elif s == 1:
+            k1 -= less
+        elif s == 2:
+            k2 -= less
+        else:
+            k3 -= less
+        self.unique_wait = unique = R.single_wait((k0, k1, k2, k3), self.n_standing == 13)
         return unique
 
 
@@ -1055,8 +1083,9 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
             want = 3 if m.kind is _PON else 4
             if len(ts) != want:
                 raise NotAWin("wrong_tile_count", f"{m} must have {want} tiles")
-            if len(set(ts)) != 1:
-                raise NotAWin("not_a_win", f"{m} is not a set of equal tiles")
+            for t in ts:
+                if t != ts[0]:
+                    raise NotAWin("not_a_win", f"{m} is not a set of equal tiles")
     if len(concealed) + 3 * len(melds) + 1 != 14:
         raise NotAWin(
             "wrong_tile_count",
@@ -1066,16 +1095,24 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
     for t in concealed:
         standing[t] += 1
     standing[win] += 1
+    over = standing[win] > 4  # a kind beyond four copies: only a kind just counted can be
+    for t in concealed:
+        if standing[t] > 4:
+            over = True
     if melds:
         cnt = standing[:]
         for m in melds:
             for t in m.tiles:
-                cnt[t] += 1
+                n = cnt[t] + 1
+                cnt[t] = n
+                if n > 4:
+                    over = True
     else:
         cnt = standing
-    for t in range(34):
-        if cnt[t] > 4:
-            raise NotAWin("too_many_copies", f"more than four copies of {T.name(t)}")
+    if over:
+        for t in range(34):
+            if cnt[t] > 4:
+                raise NotAWin("too_many_copies", f"more than four copies of {T.name(t)}")
     w = sit.seat_wind
     if not isinstance(w, int) or not 0 <= w <= 3:
         raise NotAWin("not_a_win", f"wind {w!r} is not 0..3")
@@ -1160,8 +1197,26 @@ def _items(counts: tuple[tuple[str, int], ...], vals: Mapping[str, int], nfl: in
     return tuple(items)
 
 
-_CHICKEN: Final = (("无番和", 1),)
+_CHICKEN: Final = DATA.ORDER["无番和"]  # the fan of a hand without any other
 _TIE_FANS: Final = frozenset(("一色三同顺", "三同刻"))  # an equal total with these replaces the best
+#: per fan index: its default value, and whether it is one of :data:`_TIE_FANS`
+_VALUE_AT: Final = tuple(_DEFAULT_VALUE_OF[name] for name in _FAN_NAME)
+_TIE_AT: Final = tuple(name in _TIE_FANS for name in _FAN_NAME)
+#: the score items of the default values at ``fan index * _DEFAULT_COUNTS + count``, for counts below
+#: ``_DEFAULT_COUNTS`` (None until first made)
+_DEFAULT_COUNTS: Final = 16
+_DEFAULT_ITEMS: Final[list[ScoreItem | None]] = [None] * (_NF * _DEFAULT_COUNTS)
+
+
+def _default_item(i: int, count: int) -> ScoreItem:
+    """``_item`` of fan ``i`` with its default value."""
+    if not 0 <= count < _DEFAULT_COUNTS:
+        return _item(_FAN_NAME[i], _VALUE_AT[i], count)
+    at = i * _DEFAULT_COUNTS + count
+    got = _DEFAULT_ITEMS[at]
+    if got is None:
+        got = _DEFAULT_ITEMS[at] = _item(_FAN_NAME[i], _VALUE_AT[i], count)
+    return got
 
 
 _Evaluation = tuple[tuple[tuple[str, int], ...], int, bool, tuple[ScoreItem, ...]]
@@ -1178,15 +1233,52 @@ def _evaluate(occ: tuple[int, ...], implied: bool = False) -> _Evaluation:
     memo = _EVALUATED[implied]
     ev = memo.get(occ)
     if ev is None:
-        counts = _exclude(occ, implied) or _CHICKEN
-        vals = _DEFAULT_VALUE_OF
-        ev = counts, _total(counts, vals), any(k in _TIE_FANS for k, _ in counts), _items(counts, vals, 0)
+        ev = _new_evaluation(occ, implied)
         if len(memo) < _EVALUATED_MAX:
             memo[occ] = ev
     return ev
 
 
+def _new_evaluation(occ: tuple[int, ...], implied: bool) -> _Evaluation:
+    fans, counts = _kept(occ, implied)
+    if not fans:
+        fans, counts = [_CHICKEN], [1]
+    named = []
+    items = []
+    total = 0
+    tie = False
+    for k in range(len(fans)):
+        i = fans[k]
+        n = counts[k]
+        named.append((_FAN_NAME[i], n))
+        items.append(_default_item(i, n))
+        total += _VALUE_AT[i] * n
+        if _TIE_AT[i]:
+            tie = True
+    return tuple(named), total, tie, tuple(items)
+
+
 _FLOWERS_LAST: Final = DATA.ORDER["花牌"] == len(_FAN_NAME) - 1
+_FLOWER_FAN: Final = DATA.ORDER["花牌"]
+#: per number of flowers (1..8): id of a breakdown of default values -> (it, it with the flowers last); an
+#: entry holds the breakdown, so its id is not reused while there
+_WITH_FLOWERS: Final[tuple[dict[int, tuple[tuple[ScoreItem, ...], tuple[ScoreItem, ...]]], ...]] = tuple(
+    {} for _ in range(9))
+
+
+def _with_flowers(items: tuple[ScoreItem, ...], nfl: int) -> tuple[ScoreItem, ...]:
+    """``items + (花牌 × nfl,)`` with the default values, one tuple per breakdown and number (memoised:
+    the same breakdown is then the same object, whose text the score command keeps)."""
+    if nfl >= len(_WITH_FLOWERS):
+        return items + (_default_item(_FLOWER_FAN, nfl),)
+    memo = _WITH_FLOWERS[nfl]
+    got = memo.get(id(items))
+    if got is not None and got[0] is items:
+        return got[1]
+    out = items + (_default_item(_FLOWER_FAN, nfl),)
+    if len(memo) < _MEMO_MAX:
+        memo[id(items)] = (items, out)
+    return out
 
 
 def score_mcr(
@@ -1250,7 +1342,7 @@ def score_mcr(
             kong = kong_count > 0
         else:
             kong = fixed_win == 0 and standing[win] == 1
-    subs = R.subs(standing)
+    subs = R.tile_keys(sit.concealed, win)
     facts = R.suit_facts(subs)
     i0, i1, i2, i3 = facts
     anyb = i0.any_traits | i1.any_traits | i2.any_traits | i3.any_traits
@@ -1326,7 +1418,7 @@ def score_mcr(
     elif not nfl:
         items = best[3]
     elif _FLOWERS_LAST:
-        items = best[3] + (_item("花牌", vals["花牌"], nfl),)
+        items = _with_flowers(best[3], nfl)
     else:
         items = _items(best[0], vals, nfl)
     base_total = best_total
