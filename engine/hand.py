@@ -9,7 +9,7 @@ is compiled (mahjong_audit/accel.py), while mypyc compiles this one, each
 ``object.__setattr__(self, "field", value)`` a store into the object (and in Python the frozen
 dataclass's usual way round its ``__setattr__``). Equality, hashing, ``repr``, ``fields`` and
 ``dataclasses.replace`` stay the dataclass's; the ``__init__``'s arguments are the fields, in
-order, with the fields' defaults (tests/test_hand_init.py compares them).
+order, with the fields' defaults (tests/test_native_inits.py compares them).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""The per-hand value objects of engine/result.py, engine/ruleset.py and engine/chances.py (and the
-decompositions' parts, 广东's shapes) write their own ``__init__`` (compiled, native; the one
-``dataclasses`` generates stays interpreted), as engine/hand.py's do (tests/test_hand_init.py): it
-must take the fields, in order, with their defaults, and leave the dataclass behaviour as it was
-(equality, hashing, repr, ``replace``, immutability, pickling), on either engine."""
+"""The engine's value objects write their own ``__init__`` (compiled, native; the one ``dataclasses``
+generates stays interpreted): engine/hand.py's, the per-hand ones of engine/result.py,
+engine/ruleset.py and engine/chances.py, the decompositions' parts and 广东's shapes. It must take the
+fields, in order, with their defaults, and leave the dataclass behaviour as it was (equality,
+hashing, repr, ``fields``, ``replace``, immutability, pickling), on either engine."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.chances import Chances
 from mahjong_audit.engine.decompose import Part
 from mahjong_audit.engine.findings import Finding
-from mahjong_audit.engine.hand import Meld, Score, ScoreItem, WinSituation
+from mahjong_audit.engine.hand import Meld, MeldKind, Score, ScoreItem, WinSituation
 from mahjong_audit.engine.replay import SeatState, WinRecordInternal
 from mahjong_audit.engine.result import GameAudit, HandFacts, WinFacts
 from mahjong_audit.engine.ruleset import HandEnd, SeatEnd, Settlement, WinEnd
@@ -32,7 +32,15 @@ HAND_FACTS = HandFacts(3, 1, "E", "win", (WIN_FACTS,), (), (8, -8, 0, 0), None, 
                        None, ("a", "b", "c", "d"), (), None, None, (0, 0, 0, 0), None, None, CHANCES)
 SEAT_END = SeatEnd(2, T.parse("123m"), (Meld.pon(T.tile("5z")),), (T.tile("1f"),), frozenset({T.tile("1z")}), False)
 WIN_END = WinEnd(1, None, SITUATION, SCORE)
+FLOWERED = WinSituation(T.parse("123m456p789s1z"), (Meld.pon(T.tile("5z")),), T.tile("1z"), False, 1, 0,
+                        (T.tile("1f"),), False, False, True, (("seat", 1),))
 EXAMPLES = [
+    Meld(MeldKind.CHI, (0, 1, 2), 1, 1),
+    Meld.kong(T.tile("7z"), 2, added=True),
+    FLOWERED,
+    ScoreItem("花牌", 1, 2),
+    ScoreItem("门风刻", 2, unit="tai", seat=3),
+    Score((ScoreItem("碰碰和", 6),), 6, True, (("decomposition", "[555z] 123m 456p 789s 11z"),)),
     CHANCES,
     WIN_FACTS,
     HAND_FACTS,
@@ -76,6 +84,21 @@ def test_positional_keyword_and_replace_build_equal_objects(obj):
     assert type(obj)(*values) == by_keywords == obj
     assert hash(by_keywords) == hash(obj)
     assert dataclasses.replace(obj) == obj
+    assert dataclasses.replace(obj, **{names[0]: values[0]}) == obj
+
+
+@pytest.mark.parametrize("obj", EXAMPLES[:6], ids=lambda o: type(o).__name__)
+def test_hand_values_hash_as_their_fields(obj):
+    """engine/hand.py's objects (every field compared) hash as the tuple of their fields, as the dataclass's do."""
+    assert hash(obj) == hash(_field_values(obj))
+
+
+def test_replace_changes_only_the_fields_named():
+    """``dataclasses.replace`` builds through the class's own ``__init__`` (tests/test_speed_paths.py replaces a situation)."""
+    changed = dataclasses.replace(FLOWERED, self_drawn=True, kong=True)
+    assert (changed.self_drawn, changed.kong) == (True, True)
+    assert _field_values(changed) == (*_field_values(FLOWERED)[:3], True, *_field_values(FLOWERED)[4:8], True,
+                                      *_field_values(FLOWERED)[9:])
 
 
 @pytest.mark.parametrize("obj", EXAMPLES + INNER, ids=lambda o: type(o).__name__)
