@@ -290,3 +290,16 @@ def test_a_recorded_score_reads_the_same_on_both_paths(name, score, plain):
     text = json.dumps(game, ensure_ascii=False)
     assert (F.decode_game(text) is None) == (model is None)  # what the model does not keep as it is, it decides
     _both_paths_agree(text)
+
+
+_PLAIN_SCORES = [s[:2] for s in _SCORES if s[2]]
+
+
+@pytest.mark.parametrize(("name", "score"), _PLAIN_SCORES, ids=[s[0] for s in _PLAIN_SCORES])
+def test_a_plain_score_is_the_object_model_construct_builds(name, score):
+    built, constructed = F._constructed(dict(score)), L.RecordedScore.model_construct(**score)
+    assert list(built.__dict__.items()) == list(constructed.__dict__.items())  # the fields' order too
+    assert built.__pydantic_fields_set__ == constructed.__pydantic_fields_set__
+    assert built.__pydantic_extra__ == constructed.__pydantic_extra__ == {}
+    assert built.__pydantic_private__ is constructed.__pydantic_private__ is None
+    assert pickle.loads(pickle.dumps(built)) == constructed
