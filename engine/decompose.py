@@ -392,10 +392,10 @@ def decompositions(counts: Sequence[int], n_sets: int, wilds: int = 0) -> list[t
         for code in parts:
             extra.append(_tile_major(code))
         extra.sort()
-        key = tuple(extra)
-        if key not in seen:
-            seen.add(key)
-            out.append(tuple([_part_of(code) for code in key]))
+        found = tuple(extra)
+        if found not in seen:
+            seen.add(found)
+            out.append(tuple([_part_of(code) for code in found]))
     return out
 
 
