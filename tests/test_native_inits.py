@@ -1,6 +1,6 @@
 """The engine's value objects write their own ``__init__`` (compiled, native; the one ``dataclasses``
 generates stays interpreted): engine/hand.py's, the per-hand ones of engine/result.py,
-engine/ruleset.py and engine/chances.py, the decompositions' parts and 广东's shapes. It must take the
+engine/ruleset.py and engine/chances.py, the decompositions' parts, 龙港's readings and 广东's shapes. It must take the
 fields, in order, with their defaults, and leave the dataclass behaviour as it was (equality,
 hashing, repr, ``fields``, ``replace``, immutability, pickling), on either engine."""
 
@@ -22,6 +22,7 @@ from mahjong_audit.engine.replay import SeatState, WinRecordInternal
 from mahjong_audit.engine.result import GameAudit, HandFacts, WinFacts
 from mahjong_audit.engine.ruleset import HandEnd, SeatEnd, Settlement, WinEnd
 from mahjong_audit.engine.rulesets.guangdong import _Shape
+from mahjong_audit.engine.rulesets.longgang_readings import Reading
 
 SITUATION = WinSituation(T.parse("123m456p789s1z"), (Meld.pon(T.tile("5z")),), T.tile("1z"), False, 1, 0,
                          (), False, False, False, ())
@@ -52,7 +53,8 @@ EXAMPLES = [
     Settlement((8, -8, 0, 0), (0, 0, -1, 1), ((1, 0, 8),)),
 ]
 #: built inside the engine only (not pickled): the same ``__init__`` checks, not the pickling
-INNER = [Part("seq", 3, 1), _Shape("standard", (27,), (0, 9, 18), 33)]
+INNER = [Part("seq", 3, 1), _Shape("standard", (27,), (0, 9, 18), 33),
+         Reading((Part("seq", 3, 1), Part("pair", None, 2)), 0, 4, True, 1, "standard")]
 CLASSES = sorted({type(e) for e in EXAMPLES + INNER}, key=lambda c: c.__name__)
 
 

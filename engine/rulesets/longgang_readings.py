@@ -45,6 +45,16 @@ class Reading:
     substitutes: int
     shape: str  # "standard" | "eight_pairs"
 
+    def __init__(self, parts: tuple[Part, ...], win_idx: int, win_kind: int, win_wild: bool, substitutes: int,
+                 shape: str) -> None:
+        # its own (the fields in order): compiled, native, where the dataclass's stays interpreted
+        object.__setattr__(self, "parts", parts)
+        object.__setattr__(self, "win_idx", win_idx)
+        object.__setattr__(self, "win_kind", win_kind)
+        object.__setattr__(self, "win_wild", win_wild)
+        object.__setattr__(self, "substitutes", substitutes)
+        object.__setattr__(self, "shape", shape)
+
 
 def part_size(p: Part) -> int:
     return 2 if p.kind == PAIR else 3

@@ -878,8 +878,8 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     wild_n = sum(c[t] for t in w.all)
     real = sum(c[t] for t in w.real)
     limits = copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
-    placements = other_placements(nat, wild_n, limits, rules.non_winner_single_two_wilds,
-                                  rules.non_winner_split_triplet)
+    placements = _placements(nat, wild_n, limits, rules.non_winner_single_two_wilds,
+                             rules.non_winner_split_triplet)
     # Each placement is valued by its numbers alone (total, 台, 胡: what score_other_placement
     # gives), the first best in this order kept; only that one is scored in full.
     swt = T.wind_tile(seat_wind)
@@ -904,7 +904,7 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     best_at: tuple[tuple[tuple[int, int], ...], int] = ((), 0)
     #: (胡, 台) a kind's change from its plain triplets to ``trips``, by kind × 16 + trips
     grown: dict[int, tuple[int, int]] = {}
-    for chosen in placements:
+    for chosen, used in placements:
         p_hu, p_tai = hu, tai
         for t, trips in chosen:
             key_t = t * 16 + trips
@@ -914,7 +914,6 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
                 nh, nt = _kind_value(t, nat[t], trips, seat_wind, swt, round_wind, w, rules)
                 change = grown[key_t] = (nh - oh, nt - ot)
             p_hu, p_tai = p_hu + change[0], p_tai + change[1]
-        used = wild_cost(nat, chosen)
         if rules.non_winner_wild_choice == "best":
             splits = range(max(0, used - (wild_n - real)), min(real, used) + 1)
         else:
@@ -1042,7 +1041,15 @@ def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4
     Without ``single_two_wilds`` (option ``non_winner_single_two_wilds``) every triplet holds
     two natural tiles (``m ≤ n // 2``).
     Returns the (kind, m) choices that differ from the plain ``n // 3`` (∅ first)."""
-    out: list[tuple[tuple[int, int], ...]] = [()]
+    return [chosen for chosen, _ in _placements(nat, budget, limits, single_two_wilds, split)]
+
+
+def _placements(nat: Sequence[int], budget: int, limits: Sequence[int], single_two_wilds: bool,
+                split: bool) -> list[tuple[tuple[tuple[int, int], ...], int]]:
+    """:func:`other_placements`, each with the wilds it uses (:func:`wild_cost`): every m beyond
+    the plain ``n // 3`` takes ``3m − n > 0`` wilds, so a placement's cost is the sum of its
+    choices' costs, carried along as the placements grow."""
+    out: list[tuple[tuple[tuple[int, int], ...], int]] = [((), 0)]
     if budget <= 0:
         return out  # every triplet beyond the plain ones takes a wild
     for t in range(34):
@@ -1050,14 +1057,18 @@ def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4
         if not n:
             continue
         top = (n if split else -(-n // 3)) if single_two_wilds else n // 2
-        grown = []
-        for chosen in out:
-            left = budget - sum(3 * m - nat[k] for k, m in chosen if 3 * m > nat[k])
-            for m in range(n // 3 + 1, top + 1):
+        low = n // 3 + 1
+        if low > top:
+            continue
+        limit = limits[t]
+        grown: list[tuple[tuple[tuple[int, int], ...], int]] = []
+        for chosen, used in out:
+            left = budget - used
+            for m in range(low, top + 1):
                 cost = 3 * m - n
-                if cost > left or 3 * m > limits[t]:
+                if cost > left or 3 * m > limit:
                     break
-                grown.append(chosen + ((t, m),))
+                grown.append((chosen + ((t, m),), used + cost))
         out += grown
     return out
 
