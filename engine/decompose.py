@@ -27,7 +27,9 @@ from typing import Final
 
 from mahjong_audit.engine.tiles import TERMINALS_AND_HONOURS
 
-SEQ, TRIPLET, PAIR = "seq", "triplet", "pair"
+SEQ: Final = "seq"
+TRIPLET: Final = "triplet"
+PAIR: Final = "pair"
 
 
 @dataclass(frozen=True, slots=True, order=True)

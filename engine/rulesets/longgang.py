@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import Meld, Score, WinSituation
@@ -59,7 +59,7 @@ def liability_draw(drawable_left: int, seabed: int) -> int:
     return drawable_left - seabed + 1
 
 #: roles of a scored situation that mean a seat that did not win (陪家)
-NON_WINNER_ROLES = ("other", "loser", "peijia")
+NON_WINNER_ROLES: Final = ("other", "loser", "peijia")
 
 #: the ``ruleset_fields`` of a scored situation (see the module docstring)
 SITUATION_FIELDS = MappingProxyType({
