@@ -155,6 +155,13 @@ class Wilds:
     flower_mode: bool
     caishen_kind: int | None  # the suited/honour 财神 kind (None under 花财神)
 
+    def __init__(self, real: frozenset[int], zuo: int | None, flower_mode: bool, caishen_kind: int | None) -> None:
+        # its own (the fields in order): compiled, native, where the dataclass's stays interpreted
+        object.__setattr__(self, "real", real)
+        object.__setattr__(self, "zuo", zuo)
+        object.__setattr__(self, "flower_mode", flower_mode)
+        object.__setattr__(self, "caishen_kind", caishen_kind)
+
     @property
     def all(self) -> frozenset[int]:
         return self.real | ({self.zuo} if self.zuo is not None else frozenset())
@@ -358,6 +365,15 @@ class WinnerContext:
     zuo: int
     flower_items: tuple[tuple[str, int, str], ...]
     special: tuple[str, ...]
+
+    def __init__(self, wilds: Wilds, real: int, zuo: int, flower_items: tuple[tuple[str, int, str], ...],
+                 special: tuple[str, ...]) -> None:
+        # its own (the fields in order): compiled, native, where the dataclass's stays interpreted
+        object.__setattr__(self, "wilds", wilds)
+        object.__setattr__(self, "real", real)
+        object.__setattr__(self, "zuo", zuo)
+        object.__setattr__(self, "flower_items", flower_items)
+        object.__setattr__(self, "special", special)
 
 
 def winner_context(sit: WinSituation, rules: Rules) -> WinnerContext:
