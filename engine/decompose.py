@@ -27,7 +27,9 @@ from typing import Final
 
 from mahjong_audit.engine.tiles import TERMINALS_AND_HONOURS
 
-SEQ, TRIPLET, PAIR = "seq", "triplet", "pair"
+SEQ: Final = "seq"
+TRIPLET: Final = "triplet"
+PAIR: Final = "pair"
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -236,89 +238,167 @@ def suit_least(counts: Sequence[int], honour: bool) -> tuple[int, int]:
     return least & _LOW, least >> _M1
 
 
-@lru_cache(maxsize=65536)
-def _suit_parts(c: tuple[int, ...], base: int, honour: bool, maxw: int) -> tuple[tuple[tuple[Part, ...], int], ...]:
-    """Every way to use up one suit's tiles as parts: (sorted parts, wilds used)."""
-    i = next((k for k, n in enumerate(c) if n), -1)
-    if i < 0:
-        return (((), 0),)
-    out: set[tuple[tuple[Part, ...], int]] = set()
-    lst = list(c)
+#: a part as one int, in :class:`Part`'s own order (kind, then tile, then wilds: "pair" < "seq" <
+#: "triplet" as strings) so that tuples of codes sort as tuples of parts do: the kind's rank from
+#: bit :data:`_RANK_AT`, the tile + 1 (0: all wilds) from bit 4, the wilds below
+_RANK_AT: Final = 12
+_KINDS: Final = (PAIR, SEQ, TRIPLET)
+_PAIR_RANK: Final = 0
+_SEQ_RANK: Final = 1
+_TRIPLET_RANK: Final = 2
+#: the all-wild parts :func:`decompositions` adds, in :func:`_tile_major` form
+_WILD_PAIR: Final = _PAIR_RANK << 4 | 2
+_WILD_TRIPLET: Final = _TRIPLET_RANK << 4 | 3
 
-    def recurse(part: Part, w: int) -> None:
-        if w > maxw:
-            return
-        for parts, w2 in _suit_parts(tuple(lst), base, honour, maxw - w):
-            out.add((tuple(sorted((part, *parts))), w + w2))
+#: one suit's options (:func:`_suit_codes`) by the suit's packed counts, their width and the suit's
+#: number: (the wild budget they were worked out for, the options). A cache: an entry is replaced
+#: only by one for a larger budget (whose options within the smaller budget are the same).
+_SUIT_CODES: Final[dict[int, tuple[int, tuple[tuple[tuple[int, ...], int, int], ...]]]] = {}
+#: entries beyond this many are worked out and not kept (a bound on the memory of a long run)
+_SUIT_CODES_MAX: Final = 1 << 16
+#: the :class:`Part` of each code in :func:`_tile_major` form (one object per distinct part)
+_PART_OF: Final[dict[int, Part]] = {}
 
-    n = c[i]
+
+def _code(rank: int, tile: int, wilds: int) -> int:
+    """A part's code (see :data:`_RANK_AT`) from its kind's rank, its tile and its wilds."""
+    return rank << _RANK_AT | (tile + 1) << 4 | wilds
+
+
+def _tile_major(code: int) -> int:
+    """The same part with the tile first (tile + 1, rank, wilds): the order of a
+    decomposition's parts (by tile, all wilds first, then kind, then wilds)."""
+    return (code >> 4 & 255) << 8 | (code >> _RANK_AT) << 4 | (code & 15)
+
+
+def _part_of(code: int) -> Part:
+    """The :class:`Part` of a :func:`_tile_major` code."""
+    part = _PART_OF.get(code)
+    if part is None:
+        tile = code >> 8
+        part = _PART_OF[code] = Part(_KINDS[code >> 4 & 15], None if tile == 0 else tile - 1, code & 15)
+    return part
+
+
+def _suit_codes(key: int, width: int, suit: int, maxw: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """Every way to use up one suit's tiles as parts with at most one pair and at most ``maxw``
+    wilds: (the parts' codes sorted, wilds used, pairs), sorted. ``key`` holds the suit's counts
+    ``width`` bits a kind, its first kind lowest; ``suit``: 0–2 the numbered suits, 3 the honours.
+
+    Each part holds the suit's first tile left: its triplet (as many natural tiles as there are, up
+    to three), its pair, or a run through it, wilds filling the places missing. Ways with two pairs
+    or more are left out (no decomposition keeps them). The answer may also hold ways beyond
+    ``maxw`` (an entry worked out for a larger budget: the ways within ``maxw`` are the same and in
+    the same order); callers skip those."""
+    memo = key << 8 | width << 2 | suit
+    hit = _SUIT_CODES.get(memo)
+    if hit is not None and hit[0] >= maxw:
+        return hit[1]
+    if key == 0:
+        return (((), 0, 0),)
+    base = 9 * suit
+    mask = (1 << width) - 1
+    i = 0
+    while key >> width * i & mask == 0:
+        i += 1
+    at = width * i
+    n = key >> at & mask
+    out: set[tuple[tuple[int, ...], int, int]] = set()
     take = min(n, 3)
-    lst[i] -= take
-    recurse(Part(TRIPLET, base + i, 3 - take), 3 - take)
-    lst[i] += take
+    _grow(out, key - (take << at), width, suit, maxw, _code(_TRIPLET_RANK, base + i, 3 - take), 0, 3 - take)
     take = min(n, 2)
-    lst[i] -= take
-    recurse(Part(PAIR, base + i, 2 - take), 2 - take)
-    lst[i] += take
-    if not honour:
+    _grow(out, key - (take << at), width, suit, maxw, _code(_PAIR_RANK, base + i, 2 - take), 1, 2 - take)
+    if suit != 3:
         for start in (i - 2, i - 1, i):
             if start < 0 or start + 2 > 8:
                 continue
             w = 0
-            used = []
-            for k in (start, start + 1, start + 2):
-                if lst[k] > 0:
-                    lst[k] -= 1
-                    used.append(k)
+            sub = key
+            for k in range(start, start + 3):
+                if key >> width * k & mask:
+                    sub -= 1 << width * k
                 else:
                     w += 1
-            recurse(Part(SEQ, base + start, w), w)
-            for k in used:
-                lst[k] += 1
-    return tuple(sorted(out))
+            _grow(out, sub, width, suit, maxw, _code(_SEQ_RANK, base + start, w), 0, w)
+    options = tuple(sorted(out))
+    if hit is not None or len(_SUIT_CODES) < _SUIT_CODES_MAX:
+        _SUIT_CODES[memo] = (maxw, options)
+    return options
+
+
+def _grow(out: set[tuple[tuple[int, ...], int, int]], rest: int, width: int, suit: int, maxw: int,
+          part: int, pair: int, w: int) -> None:
+    """Add to ``out`` the ways of :func:`_suit_codes` that start with ``part`` (``pair``: 1 for the
+    pair; ``w`` wilds) and use up ``rest`` as it says."""
+    if w > maxw:
+        return
+    for codes, w2, pairs in _suit_codes(rest, width, suit, maxw - w):
+        if w + w2 <= maxw and pair + pairs <= 1:
+            out.add((tuple(sorted((part, *codes))), w + w2, pair + pairs))
+
+
+def _suit_key(counts: Sequence[int], start: int, n: int) -> tuple[int, int]:
+    """The ``n`` counts of ``counts`` from ``start`` packed (the first kind lowest), and the bits a kind
+    (four, or as many as the largest count needs)."""
+    key = top = 0
+    for k in range(n):
+        c: int = counts[start + k]
+        if c < 0:
+            raise ValueError(f"a negative tile count ({c}) in a suit")
+        if c > top:
+            top = c
+        key |= c << 4 * k
+    if top <= 15:
+        return key, 4
+    width = top.bit_length()
+    key = 0
+    for k in range(n):
+        key |= counts[start + k] << width * k
+    return key, width
 
 
 def decompositions(counts: Sequence[int], n_sets: int, wilds: int = 0) -> list[tuple[Part, ...]]:
     """All distinct decompositions into ``n_sets`` sets + one pair (parts sorted).
 
-    Parts made only of wild tiles have ``tile=None``.
+    Parts made only of wild tiles have ``tile=None``. The suits' ways (:func:`_suit_codes`) are
+    combined in their order, suit by suit; the decompositions come in the order they are first
+    met, their parts sorted by tile (all wilds first), kind and wilds (:func:`_tile_major`).
     """
     total = sum(counts[:34]) + wilds
     if total != 3 * n_sets + 2:
         return []
-    partial: list[tuple[tuple[Part, ...], int]] = [((), 0)]
-    for k, suit_counts in enumerate(_split(counts)):
-        options = _suit_parts(suit_counts, 9 * k, k == 3, wilds)
-        if not options:
+    partial: list[tuple[tuple[int, ...], int, int]] = [((), 0, 0)]
+    for k in range(4):
+        key, width = _suit_key(counts, 9 * k, 7 if k == 3 else 9)
+        options = _suit_codes(key, width, k, wilds)
+        grown: list[tuple[tuple[int, ...], int, int]] = []
+        for parts, w, pairs in partial:
+            for more, w2, p2 in options:
+                if w + w2 <= wilds and pairs + p2 <= 1:
+                    grown.append((parts + more, w + w2, pairs + p2))
+        if not grown:
             return []
-        partial = [
-            (parts + more, w + w2)
-            for parts, w in partial
-            for more, w2 in options
-            if w + w2 <= wilds
-        ]
-    seen: set[tuple[Part, ...]] = set()
+        partial = grown
+    seen: set[tuple[int, ...]] = set()
     out: list[tuple[Part, ...]] = []
-    for parts, w in partial:
-        pairs = sum(1 for p in parts if p.kind == PAIR)
+    for parts, w, pairs in partial:
         sets = len(parts) - pairs
         left = wilds - w
-        extra: tuple[Part, ...]
+        extra: list[int]
         if pairs == 1 and left % 3 == 0 and sets + left // 3 == n_sets:
-            extra = (Part(TRIPLET, None, 3),) * (left // 3)
+            extra = [_WILD_TRIPLET] * (left // 3)
         elif pairs == 0 and left >= 2 and (left - 2) % 3 == 0 and sets + (left - 2) // 3 == n_sets:
-            extra = (Part(PAIR, None, 2),) + (Part(TRIPLET, None, 3),) * ((left - 2) // 3)
+            extra = [_WILD_PAIR] + [_WILD_TRIPLET] * ((left - 2) // 3)
         else:
             continue
-        key = tuple(sorted(parts + extra, key=_part_key))
-        if key not in seen:
-            seen.add(key)
-            out.append(key)
+        for code in parts:
+            extra.append(_tile_major(code))
+        extra.sort()
+        found = tuple(extra)
+        if found not in seen:
+            seen.add(found)
+            out.append(tuple([_part_of(code) for code in found]))
     return out
-
-
-def _part_key(p: Part) -> tuple[int, str, int]:
-    return (-1 if p.tile is None else p.tile, p.kind, p.wilds)
 
 
 def is_seven_pairs(counts: Sequence[int], wilds: int = 0, pairs: int = 7) -> bool:

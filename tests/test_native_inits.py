@@ -1,6 +1,7 @@
 """The engine's value objects write their own ``__init__`` (compiled, native; the one ``dataclasses``
 generates stays interpreted): engine/hand.py's, the per-hand ones of engine/result.py,
-engine/ruleset.py and engine/chances.py, the decompositions' parts and 广东's shapes. It must take the
+engine/ruleset.py and engine/chances.py, the decompositions' parts, 龙港's readings,
+wilds and winner contexts, and 广东's shapes. It must take the
 fields, in order, with their defaults, and leave the dataclass behaviour as it was (equality,
 hashing, repr, ``fields``, ``replace``, immutability, pickling), on either engine."""
 
@@ -22,6 +23,8 @@ from mahjong_audit.engine.replay import SeatState, WinRecordInternal
 from mahjong_audit.engine.result import GameAudit, HandFacts, WinFacts
 from mahjong_audit.engine.ruleset import HandEnd, SeatEnd, Settlement, WinEnd
 from mahjong_audit.engine.rulesets.guangdong import _Shape
+from mahjong_audit.engine.rulesets.longgang_readings import Reading
+from mahjong_audit.engine.rulesets.longgang_score import WinnerContext, Wilds
 
 SITUATION = WinSituation(T.parse("123m456p789s1z"), (Meld.pon(T.tile("5z")),), T.tile("1z"), False, 1, 0,
                          (), False, False, False, ())
@@ -51,8 +54,11 @@ EXAMPLES = [
     HandEnd(0, 1, (WIN_END,), (3,), (SEAT_END,) * 4, ((1,), (), (), ())),
     Settlement((8, -8, 0, 0), (0, 0, -1, 1), ((1, 0, 8),)),
 ]
+WILDS = Wilds(frozenset({T.tile("5z")}), T.tile("1f"), False, T.tile("5z"))
 #: built inside the engine only (not pickled): the same ``__init__`` checks, not the pickling
-INNER = [Part("seq", 3, 1), _Shape("standard", (27,), (0, 9, 18), 33)]
+INNER = [Part("seq", 3, 1), _Shape("standard", (27,), (0, 9, 18), 33),
+         Reading((Part("seq", 3, 1), Part("pair", None, 2)), 0, 4, True, 1, "standard"),
+         WILDS, WinnerContext(WILDS, 1, 0, (("花", 4, "hu"),), ())]
 CLASSES = sorted({type(e) for e in EXAMPLES + INNER}, key=lambda c: c.__name__)
 
 

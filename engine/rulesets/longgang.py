@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import Meld, Score, WinSituation
@@ -59,7 +59,7 @@ def liability_draw(drawable_left: int, seabed: int) -> int:
     return drawable_left - seabed + 1
 
 #: roles of a scored situation that mean a seat that did not win (陪家)
-NON_WINNER_ROLES = ("other", "loser", "peijia")
+NON_WINNER_ROLES: Final = ("other", "loser", "peijia")
 
 #: the ``ruleset_fields`` of a scored situation (see the module docstring)
 SITUATION_FIELDS = MappingProxyType({
@@ -108,6 +108,21 @@ def _wilds_from_set(wilds: frozenset[int], seat_wind: int) -> S.Wilds:
     real = frozenset(wilds - {zuo})
     kind = None if flower_mode else next((t for t in real if not T.is_flower(t)), None)
     return S.Wilds(real, zuo if zuo in wilds else None, flower_mode, kind)
+
+
+def _one_more(before: tuple[int, ...], after: list[int]) -> int:
+    """The tile by which the counts ``after`` exceed ``before`` by one (a count beyond either's
+    length: 0), or -1 when they differ otherwise."""
+    n = len(before)
+    m = len(after)
+    added = -1
+    for t in range(n if n > m else m):
+        d = (after[t] if t < m else 0) - (before[t] if t < n else 0)
+        if d:
+            if d != 1 or added >= 0:
+                return -1
+            added = t
+    return added
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a test's subclass may wrap its methods
@@ -209,7 +224,17 @@ class Longgang(Ruleset):
 
     # --- wins --------------------------------------------------------------------------
     def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int] = frozenset()) -> bool:
-        """Standing tiles (a tile sequence, or 34/42 per-tile counts) incl. the winning tile."""
+        """Standing tiles (a tile sequence, or 34/42 per-tile counts) incl. the winning tile.
+
+        Counts one tile more than the state whose winning tiles were worked out last for these
+        wilds and melds (a seat's draw: the replay asks right after the quick no on the hand before
+        it) are answered by that state's mask, which is exact (:meth:`winning_tiles`)."""
+        if isinstance(concealed, list) and len(concealed) in (34, 42):
+            last = self._last_mask.get(wilds)
+            if last is not None and last[1] == len(melds):
+                t = _one_more(last[0], concealed)
+                if t >= 0:
+                    return last[2] >> t & 1 != 0
         return S.complete(concealed, len(melds), wilds, self.rules)
 
     def may_complete_with_one(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:

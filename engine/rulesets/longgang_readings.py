@@ -45,6 +45,16 @@ class Reading:
     substitutes: int
     shape: str  # "standard" | "eight_pairs"
 
+    def __init__(self, parts: tuple[Part, ...], win_idx: int, win_kind: int, win_wild: bool, substitutes: int,
+                 shape: str) -> None:
+        # its own (the fields in order): compiled, native, where the dataclass's stays interpreted
+        object.__setattr__(self, "parts", parts)
+        object.__setattr__(self, "win_idx", win_idx)
+        object.__setattr__(self, "win_kind", win_kind)
+        object.__setattr__(self, "win_wild", win_wild)
+        object.__setattr__(self, "substitutes", substitutes)
+        object.__setattr__(self, "shape", shape)
+
 
 def part_size(p: Part) -> int:
     return 2 if p.kind == PAIR else 3
@@ -200,7 +210,12 @@ def winner_readings(nat: tuple[int, ...], win: int | None, win_real: bool, held_
     else:
         options = [(x, True, win_real and x == caishen_kind) for x in range(34)]
     held = held_real + held_zuo
-    homing = range(held_real + 1) if caishen_kind is not None else range(1)
+    homing: Sequence[int] = range(held_real + 1) if caishen_kind is not None else range(1)
+    if win is None and not eight_pairs:
+        # A wild winning tile stands for some x: no x completes the standard shape where one wild
+        # more does not (that wild could stand for x), so a number of 正财 at home that fails so is
+        # not tried tile by tile (34 shape tests).
+        homing = [k for k in homing if is_complete(_homed(nat, caishen_kind, k), n_sets, held - k + 1)]
     # by (the parts' fields, the winning part, the winning kind, wild, shape): the parts and the
     # fewest substitutions; the fields compare as the parts do, and hash without a call per part
     best: dict[tuple[tuple[tuple[str, int | None, int], ...], int, int, bool, str],
@@ -231,6 +246,14 @@ def winner_readings(nat: tuple[int, ...], win: int | None, win_real: bool, held_
                         elif subs < known[1]:
                             best[key] = (known[0], subs)
     return tuple(Reading(parts, i, x, wild, subs, shape) for (_, i, x, wild, shape), (parts, subs) in best.items())
+
+
+def _homed(nat: tuple[int, ...], caishen_kind: int | None, k: int) -> list[int]:
+    """The natural counts with ``k`` 正财 at home (read as the 财神 kind itself)."""
+    c = list(nat)
+    if k and caishen_kind is not None:
+        c[caishen_kind] += k
+    return c
 
 
 def is_eight_pairs(c: Sequence[int], wilds: int) -> bool:

@@ -37,29 +37,29 @@ from mahjong_audit.engine.rulesets.longgang_readings import Reading
 # ------------------------------------------------------------------ tables
 
 #: 胡 of one set: (kind, 大子?) -> 胡. Kinds: an (un)konged concealed triplet counts as 暗刻.
-SET_HU = MappingProxyType({
+SET_HU: Final = MappingProxyType({
     ("暗杠", False): 16, ("暗杠", True): 32,
     ("明杠", False): 8, ("明杠", True): 16,
     ("暗刻", False): 4, ("暗刻", True): 8,
     ("明刻", False): 2, ("明刻", True): 4,
 })
 #: the item name of each row of SET_HU: 暗杠大子, 明刻小子, …
-SET_NAMES = MappingProxyType({(name, big): f"{name}{'大子' if big else '小子'}" for name, big in SET_HU})
+SET_NAMES: Final = MappingProxyType({(name, big): f"{name}{'大子' if big else '小子'}" for name, big in SET_HU})
 #: a pair (将) of 中, 发 or the seat's own wind
-PAIR_HU = 2
+PAIR_HU: Final = 2
 #: each flower set aside (补花)
-FLOWER_HU = 4
+FLOWER_HU: Final = 4
 #: the winner's base (底胡)
-WINNER_BASE = 20
+WINNER_BASE: Final = 20
 #: winner's bonus by wait, self-drawn: 卡档/坎张 4, 单吊 0, anything else 2 (plain 自摸)
-SELF_DRAWN_HU = MappingProxyType({"closed": 4, "edge": 2, "two_sided": 2, "triplet": 2, "single": 0})
+SELF_DRAWN_HU: Final = MappingProxyType({"closed": 4, "edge": 2, "two_sided": 2, "triplet": 2, "single": 0})
 #: winner's bonus by wait, on a discard (or robbing a kong): only 卡档/坎张 scores
-DISCARD_HU = MappingProxyType({"closed": 2, "edge": 0, "two_sided": 0, "triplet": 0, "single": 0})
+DISCARD_HU: Final = MappingProxyType({"closed": 2, "edge": 0, "two_sided": 0, "triplet": 0, "single": 0})
 #: self-drawn on a kong replacement (杠上开花): only the plain self-draw bonus
-KONG_REPLACEMENT_HU = 2
+KONG_REPLACEMENT_HU: Final = 2
 
 #: 台 of each item (each 台 doubles)
-TAI = MappingProxyType({
+TAI: Final = MappingProxyType({
     "双财神": 1,  # two wilds (正财, or 坐花 + 正财)
     "硬胡": 1,  # no wild substitutes for another tile (none held, or 财神归位)
     "坐花": 1,
@@ -74,18 +74,18 @@ TAI = MappingProxyType({
     "一条龙": 1,  # option pure_straight_tai
 })
 #: limit hands (腊子): scored at the cap, counted as 3 台 for 跟胡数
-LIMIT_TAI = 3
+LIMIT_TAI: Final = 3
 #: every limit hand (腊子) but the appendix's, the one list of their names: first the wins that are limits
 #: whatever the tiles (推土机 三财神, 天胡, 地胡, 人胡: :func:`winner_context`), then the rows of
 #: :data:`TAI_ROWS` in its order (五、(二)6 "腊子情况")
-LIMITS = ("三财神", "天胡", "地胡", "人胡", "财神会", "清一色", "字一色", "大四喜", "小四喜", "清老头", "混老头",
+LIMITS: Final = ("三财神", "天胡", "地胡", "人胡", "财神会", "清一色", "字一色", "大四喜", "小四喜", "清老头", "混老头",
           "四金刚", "八对半")
 THREE_CAISHEN, HEAVENLY, EARTHLY, HUMAN = LIMITS[:4]
 #: limit hands after which the other seats score 0 (四、6 "其他三家不能算胡数"; 7 推土机)
-LIMITS_ZERO_OTHERS = frozenset(LIMITS[:4])
+LIMITS_ZERO_OTHERS: Final = frozenset(LIMITS[:4])
 #: 附一 (the seed's appendix of rare hands "有此地方玩法算腊子"): counted only when named in the
 #: ``appendix_hands`` option. Value: 台 added, or None for a limit hand (腊子).
-APPENDIX_TAI: MappingProxyType[str, int | None] = MappingProxyType({
+APPENDIX_TAI: Final[MappingProxyType[str, int | None]] = MappingProxyType({
     "金门桥": None,  # four runs of one suit, each one step above the last (四步高)
     "四连太宝": 3,  # four identical runs of one suit (一色四同顺): "计3台"
     "绿一色": None,  # only 23468s and 发
@@ -107,26 +107,26 @@ APPENDIX_TAI: MappingProxyType[str, int | None] = MappingProxyType({
     "三同杠": 3,  # kongs of one rank in the three suits
 })
 #: appendix rows a higher row of the same series replaces (one row per series)
-APPENDIX_EXCLUDES = MappingProxyType({
+APPENDIX_EXCLUDES: Final = MappingProxyType({
     "五杠子": ("四杠子", "三杠子"),
     "四杠子": ("三杠子",),
     "五暗刻": ("四暗刻",),
     "五连刻": ("四连刻",),
 })
-GREEN_TILES = frozenset(T.parse("23468s6z"))
-RED_PEACOCK_TILES = frozenset(T.parse("1579s7z"))
-RED_DOTS_TILES = frozenset(T.parse("135679p7z"))
-ONE_RED_TILES = frozenset(T.parse("23468s7z"))
-CAP = 300
-UNIT = 10  # totals are rounded up to a multiple of 10 胡
-HU_PER_CHIP = 10
+GREEN_TILES: Final = frozenset(T.parse("23468s6z"))
+RED_PEACOCK_TILES: Final = frozenset(T.parse("1579s7z"))
+RED_DOTS_TILES: Final = frozenset(T.parse("135679p7z"))
+ONE_RED_TILES: Final = frozenset(T.parse("23468s7z"))
+CAP: Final = 300
+UNIT: Final = 10  # totals are rounded up to a multiple of 10 胡
+HU_PER_CHIP: Final = 10
 #: 跟胡数 by the winner's 台 (capped at 3); the second table after a seat went broke (断筹)
-FOLLOW_HU = (30, 60, 90, 120)
-FOLLOW_HU_REBOUGHT = (50, 100, 150, 200)
+FOLLOW_HU: Final = (30, 60, 90, 120)
+FOLLOW_HU_REBOUGHT: Final = (50, 100, 150, 200)
 #: 诈胡 penalties in chips: (paid to the dealer, paid to each other seat)
-FALSE_WIN_CHIPS = MappingProxyType({"dealer_pays_each": 20, "to_dealer": 20, "to_other": 10})
+FALSE_WIN_CHIPS: Final = MappingProxyType({"dealer_pays_each": 20, "to_dealer": 20, "to_other": 10})
 
-DRAGON_KINDS = (T.GREEN, T.RED)  # no 白板 in this set
+DRAGON_KINDS: Final = (T.GREEN, T.RED)  # no 白板 in this set
 
 
 def ceil_cap(hu: int) -> int:
@@ -154,6 +154,13 @@ class Wilds:
     zuo: int | None
     flower_mode: bool
     caishen_kind: int | None  # the suited/honour 财神 kind (None under 花财神)
+
+    def __init__(self, real: frozenset[int], zuo: int | None, flower_mode: bool, caishen_kind: int | None) -> None:
+        # its own (the fields in order): compiled, native, where the dataclass's stays interpreted
+        object.__setattr__(self, "real", real)
+        object.__setattr__(self, "zuo", zuo)
+        object.__setattr__(self, "flower_mode", flower_mode)
+        object.__setattr__(self, "caishen_kind", caishen_kind)
 
     @property
     def all(self) -> frozenset[int]:
@@ -359,6 +366,15 @@ class WinnerContext:
     flower_items: tuple[tuple[str, int, str], ...]
     special: tuple[str, ...]
 
+    def __init__(self, wilds: Wilds, real: int, zuo: int, flower_items: tuple[tuple[str, int, str], ...],
+                 special: tuple[str, ...]) -> None:
+        # its own (the fields in order): compiled, native, where the dataclass's stays interpreted
+        object.__setattr__(self, "wilds", wilds)
+        object.__setattr__(self, "real", real)
+        object.__setattr__(self, "zuo", zuo)
+        object.__setattr__(self, "flower_items", flower_items)
+        object.__setattr__(self, "special", special)
+
 
 def winner_context(sit: WinSituation, rules: Rules) -> WinnerContext:
     """The shared part of a winner's scoring; raise NotAWin for a flower that should have
@@ -425,7 +441,7 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
 
 #: kinds a wild may stand for beyond the fourth copy (二、三)e "如手牌已碰红中（青发，坐风同理）,
 #: 再胡红中配两财神…或手中有四个红中配双财神也计3台"): 中, 发 and (below) the seat's own wind
-BEYOND_FOURTH_COPY = DRAGON_KINDS
+BEYOND_FOURTH_COPY: Final = DRAGON_KINDS
 
 
 def copy_limits_of(melds: Sequence[Meld], seat_wind: int, nat: Sequence[int],
@@ -660,7 +676,7 @@ def _limit(name: str) -> str:
 #: (from :data:`TAI`; None: a limit hand of :data:`LIMITS`, scored at the cap) and its detector.
 #: A tuple of :class:`SetTaiRow` counts once per set (each set: the first row it fits). The
 #: appendix rows (附一, :data:`APPENDIX_TAI`) count only when named in ``appendix_hands``.
-TAI_ROWS: tuple[TaiRow | tuple[SetTaiRow, ...], ...] = (
+TAI_ROWS: Final[tuple[TaiRow | tuple[SetTaiRow, ...], ...]] = (
     TaiRow(_limit("财神会"), None, _caishen_hui),  # 四、15 "两个正财神配坐花三张组成刻子…按三台腊子胡牌"
     TaiRow("四花", TAI["四花"], _four_flowers_row),  # 四、5 "坐花胡牌的，又杠了其他三个花牌的可计2台"
     TaiRow("坐花", TAI["坐花"], _zuohua),  # 四、3 "坐花胡牌的都可计算1台"
@@ -878,8 +894,8 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     wild_n = sum(c[t] for t in w.all)
     real = sum(c[t] for t in w.real)
     limits = copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
-    placements = other_placements(nat, wild_n, limits, rules.non_winner_single_two_wilds,
-                                  rules.non_winner_split_triplet)
+    placements = _placements(nat, wild_n, limits, rules.non_winner_single_two_wilds,
+                             rules.non_winner_split_triplet)
     # Each placement is valued by its numbers alone (total, 台, 胡: what score_other_placement
     # gives), the first best in this order kept; only that one is scored in full.
     swt = T.wind_tile(seat_wind)
@@ -904,7 +920,7 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     best_at: tuple[tuple[tuple[int, int], ...], int] = ((), 0)
     #: (胡, 台) a kind's change from its plain triplets to ``trips``, by kind × 16 + trips
     grown: dict[int, tuple[int, int]] = {}
-    for chosen in placements:
+    for chosen, used in placements:
         p_hu, p_tai = hu, tai
         for t, trips in chosen:
             key_t = t * 16 + trips
@@ -914,7 +930,6 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
                 nh, nt = _kind_value(t, nat[t], trips, seat_wind, swt, round_wind, w, rules)
                 change = grown[key_t] = (nh - oh, nt - ot)
             p_hu, p_tai = p_hu + change[0], p_tai + change[1]
-        used = wild_cost(nat, chosen)
         if rules.non_winner_wild_choice == "best":
             splits = range(max(0, used - (wild_n - real)), min(real, used) + 1)
         else:
@@ -1042,7 +1057,15 @@ def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4
     Without ``single_two_wilds`` (option ``non_winner_single_two_wilds``) every triplet holds
     two natural tiles (``m ≤ n // 2``).
     Returns the (kind, m) choices that differ from the plain ``n // 3`` (∅ first)."""
-    out: list[tuple[tuple[int, int], ...]] = [()]
+    return [chosen for chosen, _ in _placements(nat, budget, limits, single_two_wilds, split)]
+
+
+def _placements(nat: Sequence[int], budget: int, limits: Sequence[int], single_two_wilds: bool,
+                split: bool) -> list[tuple[tuple[tuple[int, int], ...], int]]:
+    """:func:`other_placements`, each with the wilds it uses (:func:`wild_cost`): every m beyond
+    the plain ``n // 3`` takes ``3m − n > 0`` wilds, so a placement's cost is the sum of its
+    choices' costs, carried along as the placements grow."""
+    out: list[tuple[tuple[tuple[int, int], ...], int]] = [((), 0)]
     if budget <= 0:
         return out  # every triplet beyond the plain ones takes a wild
     for t in range(34):
@@ -1050,14 +1073,18 @@ def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4
         if not n:
             continue
         top = (n if split else -(-n // 3)) if single_two_wilds else n // 2
-        grown = []
-        for chosen in out:
-            left = budget - sum(3 * m - nat[k] for k, m in chosen if 3 * m > nat[k])
-            for m in range(n // 3 + 1, top + 1):
+        low = n // 3 + 1
+        if low > top:
+            continue
+        limit = limits[t]
+        grown: list[tuple[tuple[tuple[int, int], ...], int]] = []
+        for chosen, used in out:
+            left = budget - used
+            for m in range(low, top + 1):
                 cost = 3 * m - n
-                if cost > left or 3 * m > limits[t]:
+                if cost > left or 3 * m > limit:
                     break
-                grown.append(chosen + ((t, m),))
+                grown.append((chosen + ((t, m),), used + cost))
         out += grown
     return out
 

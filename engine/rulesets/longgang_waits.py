@@ -37,19 +37,21 @@ _KINDS: Final = (1 << 34) - 1
 #: a suit's ways by threshold: kinds whose one more leaves the suit at most ``th`` wilds short,
 #: for ``th`` in 0 … _TH (a larger threshold reads the fewest wilds per kind)
 _TH: Final = 8
-#: a suit's key: its counts packed four bits a kind, the suit's first kind highest, and this bit for
-#: the honours (above the nine kinds' 36 bits)
-_HONOURS: Final = 1 << 40
-#: per suit's key: the fewest wilds the suit needs in sets alone (m0) and with the pair (m1), the
-#: number of kinds held an odd number of times (八对半's bound) and its tiles. A cache, filled as
-#: suits are met (every hand state of the right size looks its four suits up).
+#: per suit's natural counts (a tuple: nine kinds, or the seven honours; a slice of the hand's
+#: counts, hashed and compared in C, small ints being shared objects): the fewest wilds the suit
+#: needs in sets alone (m0) and with the pair (m1), the number of kinds held an odd number of times
+#: (八对半's bound) and its tiles; :data:`_OFF` for a count below 0 or beyond 15, which no real hand
+#: holds. A cache, filled as suits are met (every hand state of the right size looks its four
+#: suits up).
 _Entry = tuple[int, int, int, int]
-_SUITS: Final[dict[int, _Entry]] = {}
+_SUITS: Final[dict[tuple[int, ...], _Entry]] = {}
+#: :data:`_SUITS`' entry for counts no real hand holds (the plain tests kind by kind answer those)
+_OFF: Final = (-1, -1, -1, -1)
 #: by the same keys, for the suits of a hand that a wild more completes (:func:`_suit_waits`): by
 #: threshold (0 … :data:`_TH`), the kinds whose one more needs at most that many wilds in sets alone,
 #: and with the pair, then those fewest wilds per kind (sets alone, with the pair). A cache too.
 _Waits = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-_WAITS: Final[dict[int, _Waits]] = {}
+_WAITS: Final[dict[tuple[int, ...], _Waits]] = {}
 #: per set of a seat's wilds: their tile bits, the wild kinds among the 34 and the wild flowers
 #: (a cache: a hand has four sets of wilds, one per seat)
 _Plan = tuple[int, tuple[int, ...], tuple[int, ...]]
@@ -101,31 +103,29 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     n_sets = 5 - n_melds
     if n_sets < 0:
         return mask
-    km = _key(h, 0, 9)
-    kp = _key(h, 9, 18)
-    ks = _key(h, 18, 27)
-    kz = _key(h, 27, 34)
-    if km < 0 or kp < 0 or ks < 0 or kz < 0:  # a count no real hand holds: the plain tests per kind
-        plain = _natural(h, wild_kinds)
-        if sum(plain) + w + 1 != 3 * n_sets + 2:
-            return mask
-        return mask | _by_kind(plain, n_sets, w, wild_mask, rules.eight_pairs and n_melds == 0)
-    kz |= _HONOURS
+    km = h[0:9]
+    kp = h[9:18]
+    ks = h[18:27]
+    kz = h[27:34]
     for t in wild_kinds:  # the wild kinds emptied
-        x = h[t]
-        if x:
+        if h[t]:
             if t < 9:
-                km -= x << 4 * (8 - t)
+                km = _emptied(km, t)
             elif t < 18:
-                kp -= x << 4 * (17 - t)
+                kp = _emptied(kp, t - 9)
             elif t < 27:
-                ks -= x << 4 * (26 - t)
+                ks = _emptied(ks, t - 18)
             else:
-                kz -= x << 4 * (33 - t)
+                kz = _emptied(kz, t - 27)
     m = _entry(km)
     p = _entry(kp)
     s = _entry(ks)
     z = _entry(kz)
+    if m[3] < 0 or p[3] < 0 or s[3] < 0 or z[3] < 0:  # a count no real hand holds: the plain tests per kind
+        plain = _natural(h, wild_kinds)
+        if sum(plain) + w + 1 != 3 * n_sets + 2:
+            return mask
+        return mask | _by_kind(plain, n_sets, w, wild_mask, rules.eight_pairs and n_melds == 0)
     if m[3] + p[3] + s[3] + z[3] + w + 1 != 3 * n_sets + 2:
         return mask  # both shapes hold 3 × sets + 2 tiles
     s0 = m[0] + p[0] + s[0] + z[0]  # every suit in sets alone
@@ -190,16 +190,11 @@ def _plan(wilds: frozenset[int]) -> _Plan:
     return plan
 
 
-def _key(h: tuple[int, ...], start: int, stop: int) -> int:
-    """The counts of ``h`` from ``start`` to ``stop`` packed four bits a kind, the first highest;
-    -1 for a count below 0 or beyond 15."""
-    key = 0
-    for t in range(start, stop):
-        x = h[t]
-        if x < 0 or x > 15:
-            return -1
-        key = key << 4 | x
-    return key
+def _emptied(suit: tuple[int, ...], r: int) -> tuple[int, ...]:
+    """A suit's counts with its kind ``r`` (a wild kind) emptied."""
+    out = list(suit)
+    out[r] = 0
+    return tuple(out)
 
 
 def _natural(h: tuple[int, ...], wild_kinds: tuple[int, ...]) -> list[int]:
@@ -210,29 +205,28 @@ def _natural(h: tuple[int, ...], wild_kinds: tuple[int, ...]) -> list[int]:
     return nat
 
 
-def _entry(key: int) -> _Entry:
-    """The entry of :data:`_SUITS` for a suit's key."""
+def _entry(key: tuple[int, ...]) -> _Entry:
+    """The entry of :data:`_SUITS` for a suit's counts."""
     e = _SUITS.get(key)
     if e is None:
-        part = _counts_of(key)
-        m0, m1 = suit_least(part, key >= _HONOURS)
         odd = tiles = 0
-        for x in part:
+        off = False
+        for x in key:
+            if x < 0 or x > 15:
+                off = True
             odd += x & 1
             tiles += x
-        e = (m0, m1, odd, tiles)
+        if off:
+            e = _OFF
+        else:
+            m0, m1 = suit_least(key, len(key) == 7)
+            e = (m0, m1, odd, tiles)
         _SUITS[key] = e
     return e
 
 
-def _counts_of(key: int) -> list[int]:
-    """A suit's counts from its key."""
-    n = 7 if key >= _HONOURS else 9
-    return [key >> 4 * (n - 1 - r) & 15 for r in range(n)]
-
-
-def _suit_waits(key: int, e: _Entry, left: int, d: int) -> int:
-    """The kinds of one suit (its key and entry ``e``) whose one more completes the hand, with ``left``
+def _suit_waits(key: tuple[int, ...], e: _Entry, left: int, d: int) -> int:
+    """The kinds of one suit (its counts and entry ``e``) whose one more completes the hand, with ``left``
     wilds for this suit once every other suit is in sets alone, and ``d`` what the pair in
     another suit adds at best (0: the pair of wilds, or none needed): the tile's suit takes the
     pair (its fewest wilds with the pair at most ``left``) or is in sets alone (at most
@@ -261,10 +255,10 @@ def _at_most(least: tuple[int, ...], th: int) -> int:
     return bits
 
 
-def _waits_of(key: int) -> _Waits:
-    """The entry of :data:`_WAITS` for one suit's counts (its key)."""
-    honour = key >= _HONOURS
-    part = _counts_of(key)
+def _waits_of(key: tuple[int, ...]) -> _Waits:
+    """The entry of :data:`_WAITS` for one suit's counts."""
+    honour = len(key) == 7
+    part = list(key)
     a0: list[int] = []
     a1: list[int] = []
     for r in range(len(part)):
