@@ -122,8 +122,39 @@ class SeatState:
         if (c < 0 or c > 15) != (c - n < 0 or c - n > 15):
             self.off_keys += 1 if c < 0 or c > 15 else -1
 
+    def take_dealt(self, tiles: list[int]) -> None:
+        """The dealt ``tiles`` join the hand at once: the counts first, then what :meth:`add` keeps
+        worked out from them (:meth:`rekey`), not tile by tile (a fifth of the deal's cost)."""
+        hand = self.hand
+        for t in tiles:
+            hand[t] = hand[t] + 1
+        self.size += len(tiles)
+        self.version += 1
+        self.rekey()
+
+    def rekey(self) -> None:
+        """The suit keys, ``off_keys`` and ``flowers_held`` of the hand as it stands: what :meth:`add`
+        keeps up to date one change at a time (tests/test_replay_core.py compares the two)."""
+        hand = self.hand
+        keys = [0, 0, 0, HONOURS_EMPTY]
+        off = 0
+        for t in range(T.N_KINDS):
+            c = hand[t]
+            keys[t // 9] += c << KEY_SHIFT[t]
+            if c < 0 or c > 15:
+                off += 1
+        self.key_m, self.key_p, self.key_s, self.key_z = keys
+        self.off_keys = off
+        self.flowers_held = sum([1 for t in range(T.FLOWER0, T.N_TILES) if hand[t] != 0])
+
     def count(self) -> int:
+        """The tiles the seat holds, a meld counted as three (a kong too)."""
         return self.size + 3 * len(self.melds)
+
+    def due(self, hand_size: int, acting: int) -> int:
+        """The count (:meth:`count`) the seat's place in the play calls for: a hand, one tile more for
+        the ``acting`` seat, its seabed tiles, less the replacement draws it still owes."""
+        return hand_size + (1 if self.seat == acting else 0) + self.seabed_draws - self.pending_back
 
     def concealed(self) -> tuple[int, ...]:
         return tiles_of(self.hand)
@@ -267,16 +298,18 @@ class HandReplay:
     def take_from_pool(self, t: int, what: str, seat: int | None) -> None:
         """Tile ``t`` comes out of the set; ``what`` names the move in a finding, ``{seat}`` in it
         filled in then (not on every draw)."""
-        if self.copies[t] == 0:
-            self.find("tile_conservation/not_in_set",
-                      f"{what.format(seat=seat)}: {T.name(t)} is not in the {self.rs.name} tile set",
-                      seat=seat, recorded=T.name(t))
-        elif self.pool[t] <= 0:
-            self.find("tile_conservation/too_many_copies",
-                      f"{what.format(seat=seat)}: a copy of {T.name(t)} beyond the {self.copies[t]} in the set",
-                      seat=seat, expected=f"≤{self.copies[t]}", recorded=self.copies[t] - self.pool[t] + 1)
         pool = self.pool
-        pool[t] = pool[t] - 1  # not `-=`: compiled, an item's `-=` is a generic subtraction
+        left = pool[t]
+        if left <= 0:  # a kind the set has none of starts at 0 too: one test for both findings
+            if self.copies[t] == 0:
+                self.find("tile_conservation/not_in_set",
+                          f"{what.format(seat=seat)}: {T.name(t)} is not in the {self.rs.name} tile set",
+                          seat=seat, recorded=T.name(t))
+            else:
+                self.find("tile_conservation/too_many_copies",
+                          f"{what.format(seat=seat)}: a copy of {T.name(t)} beyond the {self.copies[t]} in the set",
+                          seat=seat, expected=f"≤{self.copies[t]}", recorded=self.copies[t] - left + 1)
+        pool[t] = left - 1  # not `-=`: compiled, an item's `-=` is a generic subtraction
 
     def mark_dead(self, s: int, code: str, message: str, **kw: object) -> None:
         st = self.seats[s]
@@ -311,7 +344,9 @@ class HandReplay:
             return  # a legal win is in: winners hold the winning tile, a robbed konger lost its kong tile
         if turn_before == s and (acting == s or acting == -1) and (last == s or last == -1) \
                 and not self.FULL_COUNT_CHECK:
-            self.check_count(self.seats[s], acting)
+            st = self.seats[s]
+            if st.dead is None and st.count() != st.due(self.hand_size, acting):  # the rule: all is well
+                self.check_count(st, acting)
         else:
             for st in self.seats:
                 self.check_count(st, acting)
@@ -320,9 +355,8 @@ class HandReplay:
         """:meth:`check_counts` for one seat (``acting``: the seat holding one tile more, -1 none)."""
         if st.dead is not None:
             return
-        # expected_count(), inlined: this runs after every event
-        want = self.hand_size + (1 if st.seat == acting else 0) + st.seabed_draws - st.pending_back
-        have = st.size + 3 * len(st.melds)
+        want = st.due(self.hand_size, acting)
+        have = st.count()
         if have > want:
             self.mark_dead(st.seat, "dead_hand/too_many",
                            f"seat {st.seat} holds {have} tiles where {want} are due (大相公)",
@@ -354,18 +388,19 @@ class HandReplay:
     # ------------------------------------------------------------------ the deal
     def deal(self) -> None:
         hs = self.rs.hand_size
+        dealt = self.h.deal
         for s in range(4):
             st = self.seats[s]
             st.wilds = self.rs.wild_tiles(s, self.dealer, self.indicator)
-            tiles = [T.tile(x) for x in self.h.deal[s]]
-            allowed = (hs, hs + 1) if s == self.dealer else (hs,)
-            if len(tiles) not in allowed:
+            tiles = [T.tile(x) for x in dealt[s]]
+            if len(tiles) != hs and not (s == self.dealer and len(tiles) == hs + 1):
+                allowed = (hs, hs + 1) if s == self.dealer else (hs,)
                 self.find("tile_conservation/deal_size",
                           f"seat {s} was dealt {len(tiles)} tiles, expected {' or '.join(map(str, allowed))}",
                           seat=s, expected="/".join(map(str, allowed)), recorded=len(tiles), seq=None)
             for t in tiles:
                 self.take_from_pool(t, "deal of seat {seat}", s)
-                st.add(t)
+            st.take_dealt(tiles)
         if self.indicator is not None:
             self.take_from_pool(self.indicator, "wildcard indicator", None)
         elif self.rs.wildcard_indicator_required():
@@ -596,7 +631,8 @@ class HandReplay:
                           seat=s, recorded=ev.tile)
             self.live_drawn += 1
             self.first_go_round = self.first_go_round and self.live_drawn <= 4
-        self.check_wall(s, t, back, wall_index)
+        if self.wall is not None or self.own_wall_sizes is not None:  # else no wall to check against
+            self.check_wall(s, t, back, wall_index)
         self.take_from_pool(t, "draw by seat {seat}", s)
         st.add(t)
         st.last_draw = t
@@ -693,7 +729,7 @@ class HandReplay:
             self.saved = None
         elif not (self.phase == ACT and s == self.turn):
             self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
-        if t in st.wilds:
+        if st.wilds and t in st.wilds:  # most rulesets have no wilds: no look-up then
             self.find("illegal_discard/wild", f"seat {s} discarded a wild tile {ev.tile}", seat=s, recorded=ev.tile)
             st.barred = st.barred or "illegal_discard/wild"
         elif T.is_flower(t) and not self.rs.flower_kept(s, self.dealer, t, self.indicator):
@@ -834,22 +870,27 @@ class HandReplay:
         the one ``executed`` (None: nothing was carried out)."""
         if claims is None:
             return
-        # each claim but the discarder's own as (seat, call), read once (attributes of log objects)
-        valid = [(c.seat, c.call) for c in claims]
-        valid = [c for c in valid if c[0] != discarder]
-        if executed is not None and executed not in valid:
+        # one pass over the claims but the discarder's own (attributes of log objects, each read once):
+        # the executed call among them?, the first claim of the highest priority (as max() picks it)
+        declared = executed is None
+        best_seat, best_call, top = -1, "", -1
+        for c in claims:
+            seat = c.seat
+            if seat == discarder:
+                continue
+            call = c.call
+            if not declared and executed is not None and seat == executed[0] and call == executed[1]:
+                declared = True
+            key = self.priority_key(seat, call, discarder)
+            if key > top:
+                best_seat, best_call, top = seat, call, key
+        if executed is not None and not declared:
             ex_seat, ex_call = executed
             self.find("claim_priority/undeclared",
                       f"seat {ex_seat}'s {ex_call} is not among the declared claims", seat=ex_seat,
                       severity=Severity.WARNING, recorded=f"{ex_call} by {ex_seat}")
-        if not valid:
-            return
-        best_seat, best_call = valid[0]  # the first claim of the highest priority (as max() picks it)
-        top = self.priority_key(best_seat, best_call, discarder)
-        for seat, call in valid:
-            key = self.priority_key(seat, call, discarder)
-            if key > top:
-                best_seat, best_call, top = seat, call, key
+        if best_seat < 0:
+            return  # no claim but the discarder's own
         if executed is None:
             if best_call == "win" and not self.seats[best_seat].barred:
                 self.find("claim_priority/ignored_win",
@@ -862,8 +903,10 @@ class HandReplay:
             self.find(code, f"{executed[1]} by seat {executed[0]} carried out over {best_call} by seat {best_seat}",
                       seat=executed[0], expected=f"{best_call} by {best_seat}", recorded=f"{executed[1]} by {executed[0]}")
         elif best_call == "win" and self.multiple_winners:
-            for seat, call in valid:
-                if call == "win" and seat not in self.window_wins and not self.seats[seat].barred:
+            for c in claims:
+                seat, call = c.seat, c.call
+                if seat != discarder and call == "win" and seat not in self.window_wins and \
+                        not self.seats[seat].barred:
                     self.find("claim_priority/ignored_win",
                               f"seat {seat} declared a win on the discard at seq {seq_of(opened)}, which allows several "
                               f"winners, and its win was not carried out", seat=seat,
