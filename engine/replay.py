@@ -56,9 +56,16 @@ def seq_of(ev: L.Event | None) -> int | None:
 
 def tiles_of(counts: list[int]) -> tuple[int, ...]:
     """Per-tile counts -> the sorted tiles they hold."""
-    # a comprehension over plain ints: compiled, a native loop (itertools' chain/repeat are looked up
-    # and called through Python on every tile kind)
-    return tuple([t for t, n in enumerate(counts) if n > 0 for _ in range(n)])
+    # compiled, a native loop over plain ints (itertools' chain/repeat are looked up and called through
+    # Python on every tile kind; enumerate() boxes every index): most kinds held are held once
+    out: list[int] = []
+    for t in range(len(counts)):
+        n = counts[t]
+        if n == 1:
+            out.append(t)
+        elif n > 1:
+            out.extend([t] * n)
+    return tuple(out)
 
 
 class SeatState:
@@ -136,25 +143,31 @@ class SeatState:
         """The suit keys, ``off_keys`` and ``flowers_held`` of the hand as it stands: what :meth:`add`
         keeps up to date one change at a time (tests/test_replay_core.py compares the two)."""
         hand = self.hand
-        keys = [0, 0, 0, HONOURS_EMPTY]
+        km, kp, ks, kz = 0, 0, 0, HONOURS_EMPTY  # plain ints, not a list's items: compiled, native adds
         off = 0
         for t in range(T.N_KINDS):
             c = hand[t]
-            keys[t // 9] += c << KEY_SHIFT[t]
+            d = c << KEY_SHIFT[t]
+            if t < 9:
+                km += d
+            elif t < 18:
+                kp += d
+            elif t < 27:
+                ks += d
+            else:
+                kz += d
             if c < 0 or c > 15:
                 off += 1
-        self.key_m, self.key_p, self.key_s, self.key_z = keys
+        flowers = 0
+        for t in range(T.FLOWER0, T.N_TILES):
+            if hand[t] != 0:
+                flowers += 1
+        self.key_m, self.key_p, self.key_s, self.key_z = km, kp, ks, kz
         self.off_keys = off
-        self.flowers_held = sum([1 for t in range(T.FLOWER0, T.N_TILES) if hand[t] != 0])
+        self.flowers_held = flowers
 
     def count(self) -> int:
-        """The tiles the seat holds, a meld counted as three (a kong too)."""
         return self.size + 3 * len(self.melds)
-
-    def due(self, hand_size: int, acting: int) -> int:
-        """The count (:meth:`count`) the seat's place in the play calls for: a hand, one tile more for
-        the ``acting`` seat, its seabed tiles, less the replacement draws it still owes."""
-        return hand_size + (1 if self.seat == acting else 0) + self.seabed_draws - self.pending_back
 
     def concealed(self) -> tuple[int, ...]:
         return tiles_of(self.hand)
@@ -344,9 +357,7 @@ class HandReplay:
             return  # a legal win is in: winners hold the winning tile, a robbed konger lost its kong tile
         if turn_before == s and (acting == s or acting == -1) and (last == s or last == -1) \
                 and not self.FULL_COUNT_CHECK:
-            st = self.seats[s]
-            if st.dead is None and st.count() != st.due(self.hand_size, acting):  # the rule: all is well
-                self.check_count(st, acting)
+            self.check_count(self.seats[s], acting)
         else:
             for st in self.seats:
                 self.check_count(st, acting)
@@ -355,8 +366,9 @@ class HandReplay:
         """:meth:`check_counts` for one seat (``acting``: the seat holding one tile more, -1 none)."""
         if st.dead is not None:
             return
-        want = st.due(self.hand_size, acting)
-        have = st.count()
+        # expected_count(), inlined: this runs after every event
+        want = self.hand_size + (1 if st.seat == acting else 0) + st.seabed_draws - st.pending_back
+        have = st.size + 3 * len(st.melds)
         if have > want:
             self.mark_dead(st.seat, "dead_hand/too_many",
                            f"seat {st.seat} holds {have} tiles where {want} are due (大相公)",
@@ -958,8 +970,8 @@ class HandReplay:
             self.find("illegal_call/not_left_player",
                       f"seat {s} chi'd a discard of seat {discarder}; only seat {(s + 3) % 4} (left) may be chi'd",
                       seat=s, expected=f"from {(s + 3) % 4}", recorded=f"from {discarder}")
-        own = sorted(T.tile(x) for x in ev.tiles)
-        seq = sorted([t, *own])
+        own = sorted([T.tile(x) for x in ev.tiles])  # a list, not a generator: compiled, a native loop
+        seq = sorted(own + [t])
         if not (T.is_suited(seq[0]) and T.suit(seq[0]) == T.suit(seq[2]) and seq[1] == seq[0] + 1 and seq[2] == seq[0] + 2):
             self.find("illegal_call/not_a_sequence", f"chi {T.fmt(seq)} is not a sequence", seat=s,
                       recorded=T.fmt(seq))
@@ -1313,7 +1325,7 @@ class HandReplay:
     def situation_extra(self, s: int, from_seat: int | None) -> tuple[tuple[str, object], ...]:
         out = situation_extra(
             dealer=self.dealer, seat=s, from_seat=from_seat, discards_made=self.discards_made,
-            first_go_round=self.first_go_round, any_melds=sum(len(x.melds) for x in self.seats) > self.deal_melds,
+            first_go_round=self.first_go_round, any_melds=sum([len(x.melds) for x in self.seats]) > self.deal_melds,
             ready=self.seats[s].ready, indicator=self.indicator, wilds=self.seats[s].wilds)
         more = list(self.discard_fields) if from_seat is not None and self.phase == CLAIM else []
         if self.seats[s].declined_win:
