@@ -56,16 +56,9 @@ def seq_of(ev: L.Event | None) -> int | None:
 
 def tiles_of(counts: list[int]) -> tuple[int, ...]:
     """Per-tile counts -> the sorted tiles they hold."""
-    # compiled, a native loop over plain ints (itertools' chain/repeat are looked up and called through
-    # Python on every tile kind; enumerate() boxes every index): most kinds held are held once
-    out: list[int] = []
-    for t in range(len(counts)):
-        n = counts[t]
-        if n == 1:
-            out.append(t)
-        elif n > 1:
-            out.extend([t] * n)
-    return tuple(out)
+    # a comprehension over plain ints: compiled, a native loop (itertools' chain/repeat are looked up
+    # and called through Python on every tile kind)
+    return tuple([t for t, n in enumerate(counts) if n > 0 for _ in range(n)])
 
 
 class SeatState:
@@ -128,43 +121,6 @@ class SeatState:
         c += n
         if (c < 0 or c > 15) != (c - n < 0 or c - n > 15):
             self.off_keys += 1 if c < 0 or c > 15 else -1
-
-    def take_dealt(self, tiles: list[int]) -> None:
-        """The dealt ``tiles`` join the hand at once: the counts first, then what :meth:`add` keeps
-        worked out from them (:meth:`rekey`), not tile by tile (a fifth of the deal's cost)."""
-        hand = self.hand
-        for t in tiles:
-            hand[t] = hand[t] + 1
-        self.size += len(tiles)
-        self.version += 1
-        self.rekey()
-
-    def rekey(self) -> None:
-        """The suit keys, ``off_keys`` and ``flowers_held`` of the hand as it stands: what :meth:`add`
-        keeps up to date one change at a time (tests/test_replay_core.py compares the two)."""
-        hand = self.hand
-        km, kp, ks, kz = 0, 0, 0, HONOURS_EMPTY  # plain ints, not a list's items: compiled, native adds
-        off = 0
-        for t in range(T.N_KINDS):
-            c = hand[t]
-            d = c << KEY_SHIFT[t]
-            if t < 9:
-                km += d
-            elif t < 18:
-                kp += d
-            elif t < 27:
-                ks += d
-            else:
-                kz += d
-            if c < 0 or c > 15:
-                off += 1
-        flowers = 0
-        for t in range(T.FLOWER0, T.N_TILES):
-            if hand[t] != 0:
-                flowers += 1
-        self.key_m, self.key_p, self.key_s, self.key_z = km, kp, ks, kz
-        self.off_keys = off
-        self.flowers_held = flowers
 
     def count(self) -> int:
         return self.size + 3 * len(self.melds)
@@ -412,7 +368,7 @@ class HandReplay:
                           seat=s, expected="/".join(map(str, allowed)), recorded=len(tiles), seq=None)
             for t in tiles:
                 self.take_from_pool(t, "deal of seat {seat}", s)
-            st.take_dealt(tiles)
+                st.add(t)
         if self.indicator is not None:
             self.take_from_pool(self.indicator, "wildcard indicator", None)
         elif self.rs.wildcard_indicator_required():

@@ -44,28 +44,3 @@ def test_the_facts_name_who_sat_where():
     raw["players"] = ["ann", "bob", "cy", "dee"]
     audit = audit_game(decode_game(json.dumps(raw)))
     assert [(h.players, h.standing) for h in audit.hands] == [(("ann", "bob", "cy", "dee"), ())] * len(audit.hands)
-
-
-def test_a_seat_rekeyed_from_its_counts_keeps_what_add_kept():
-    """``SeatState.rekey`` (the deal's keys, worked out at once) against ``add`` one tile at a
-    time, counts beyond 0..15 (no hand: malformed logs) and flowers included."""
-    from mahjong_audit.engine.replay import SeatState
-
-    def kept(st: SeatState) -> tuple[int, ...]:
-        return st.key_m, st.key_p, st.key_s, st.key_z, st.off_keys, st.flowers_held
-
-    rng = random.Random(12)
-    for _ in range(300):
-        one, dealt = SeatState(0), SeatState(0)
-        tiles = [rng.randrange(T.N_TILES) for _ in range(rng.choice((0, 1, 13, 14, 20)))]
-        tiles += [rng.randrange(3)] * rng.choice((0, 16, 17))  # a count beyond a key's nibble
-        for t in tiles:
-            one.add(t)
-        dealt.take_dealt(tiles)
-        assert kept(dealt) == kept(one) and dealt.hand == one.hand and dealt.size == one.size
-        for _ in range(rng.randrange(6)):  # and later changes, below 0 too
-            t, n = rng.randrange(T.N_TILES), rng.choice((-3, -1, 1, 2))
-            one.add(t, n)
-            dealt.add(t, n)
-        dealt.rekey()
-        assert kept(dealt) == kept(one)
