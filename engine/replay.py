@@ -724,7 +724,10 @@ class HandReplay:
             self.find("illegal_discard/swap_call",
                       f"seat {s} discarded {ev.tile} straight after calling {st.called} (换张)", seat=s,
                       recorded=ev.tile)
-        self.remove(s, t, 1, "discarded {tile}", "illegal_discard/not_held")
+        if st.hand[t] > 0:
+            st.add(t, -1)  # remove(), its usual way inlined: a discard is every other event
+        else:
+            self.remove(s, t, 1, "discarded {tile}", "illegal_discard/not_held")
         st.discards.append(t)
         self.discard_log.append(s << 6 | t)
         visible = self.visible
