@@ -204,7 +204,7 @@ def situation_extra(*, dealer: int, seat: int, from_seat: int | None, discards_m
     if indicator is not None:
         out.append(("indicator", indicator))
     out.append(("wilds", tuple(sorted(wilds))))
-    return tuple(sorted(out, key=lambda kv: kv[0]))
+    return tuple(sorted(out))  # by name: the names differ, so the values are never compared
 
 
 #: 地听 (seed 002) "起牌后海底八张牌…以内": ready while at most this many tiles have been drawn from the wall

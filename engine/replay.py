@@ -267,16 +267,18 @@ class HandReplay:
     def take_from_pool(self, t: int, what: str, seat: int | None) -> None:
         """Tile ``t`` comes out of the set; ``what`` names the move in a finding, ``{seat}`` in it
         filled in then (not on every draw)."""
-        if self.copies[t] == 0:
-            self.find("tile_conservation/not_in_set",
-                      f"{what.format(seat=seat)}: {T.name(t)} is not in the {self.rs.name} tile set",
-                      seat=seat, recorded=T.name(t))
-        elif self.pool[t] <= 0:
-            self.find("tile_conservation/too_many_copies",
-                      f"{what.format(seat=seat)}: a copy of {T.name(t)} beyond the {self.copies[t]} in the set",
-                      seat=seat, expected=f"≤{self.copies[t]}", recorded=self.copies[t] - self.pool[t] + 1)
         pool = self.pool
-        pool[t] = pool[t] - 1  # not `-=`: compiled, an item's `-=` is a generic subtraction
+        left = pool[t]
+        if left <= 0:  # a kind the set has none of starts at 0 too: one test for both findings
+            if self.copies[t] == 0:
+                self.find("tile_conservation/not_in_set",
+                          f"{what.format(seat=seat)}: {T.name(t)} is not in the {self.rs.name} tile set",
+                          seat=seat, recorded=T.name(t))
+            else:
+                self.find("tile_conservation/too_many_copies",
+                          f"{what.format(seat=seat)}: a copy of {T.name(t)} beyond the {self.copies[t]} in the set",
+                          seat=seat, expected=f"≤{self.copies[t]}", recorded=self.copies[t] - left + 1)
+        pool[t] = left - 1  # not `-=`: compiled, an item's `-=` is a generic subtraction
 
     def mark_dead(self, s: int, code: str, message: str, **kw: object) -> None:
         st = self.seats[s]
@@ -354,12 +356,13 @@ class HandReplay:
     # ------------------------------------------------------------------ the deal
     def deal(self) -> None:
         hs = self.rs.hand_size
+        dealt = self.h.deal
         for s in range(4):
             st = self.seats[s]
             st.wilds = self.rs.wild_tiles(s, self.dealer, self.indicator)
-            tiles = [T.tile(x) for x in self.h.deal[s]]
-            allowed = (hs, hs + 1) if s == self.dealer else (hs,)
-            if len(tiles) not in allowed:
+            tiles = [T.tile(x) for x in dealt[s]]
+            if len(tiles) != hs and not (s == self.dealer and len(tiles) == hs + 1):
+                allowed = (hs, hs + 1) if s == self.dealer else (hs,)
                 self.find("tile_conservation/deal_size",
                           f"seat {s} was dealt {len(tiles)} tiles, expected {' or '.join(map(str, allowed))}",
                           seat=s, expected="/".join(map(str, allowed)), recorded=len(tiles), seq=None)
@@ -596,7 +599,8 @@ class HandReplay:
                           seat=s, recorded=ev.tile)
             self.live_drawn += 1
             self.first_go_round = self.first_go_round and self.live_drawn <= 4
-        self.check_wall(s, t, back, wall_index)
+        if self.wall is not None or self.own_wall_sizes is not None:  # else no wall to check against
+            self.check_wall(s, t, back, wall_index)
         self.take_from_pool(t, "draw by seat {seat}", s)
         st.add(t)
         st.last_draw = t
@@ -693,7 +697,7 @@ class HandReplay:
             self.saved = None
         elif not (self.phase == ACT and s == self.turn):
             self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
-        if t in st.wilds:
+        if st.wilds and t in st.wilds:  # most rulesets have no wilds: no look-up then
             self.find("illegal_discard/wild", f"seat {s} discarded a wild tile {ev.tile}", seat=s, recorded=ev.tile)
             st.barred = st.barred or "illegal_discard/wild"
         elif T.is_flower(t) and not self.rs.flower_kept(s, self.dealer, t, self.indicator):
@@ -720,7 +724,10 @@ class HandReplay:
             self.find("illegal_discard/swap_call",
                       f"seat {s} discarded {ev.tile} straight after calling {st.called} (换张)", seat=s,
                       recorded=ev.tile)
-        self.remove(s, t, 1, "discarded {tile}", "illegal_discard/not_held")
+        if st.hand[t] > 0:
+            st.add(t, -1)  # remove(), its usual way inlined: a discard is every other event
+        else:
+            self.remove(s, t, 1, "discarded {tile}", "illegal_discard/not_held")
         st.discards.append(t)
         self.discard_log.append(s << 6 | t)
         visible = self.visible
@@ -834,22 +841,27 @@ class HandReplay:
         the one ``executed`` (None: nothing was carried out)."""
         if claims is None:
             return
-        # each claim but the discarder's own as (seat, call), read once (attributes of log objects)
-        valid = [(c.seat, c.call) for c in claims]
-        valid = [c for c in valid if c[0] != discarder]
-        if executed is not None and executed not in valid:
+        # one pass over the claims but the discarder's own (attributes of log objects, each read once):
+        # the executed call among them?, the first claim of the highest priority (as max() picks it)
+        declared = executed is None
+        best_seat, best_call, top = -1, "", -1
+        for c in claims:
+            seat = c.seat
+            if seat == discarder:
+                continue
+            call = c.call
+            if not declared and executed is not None and seat == executed[0] and call == executed[1]:
+                declared = True
+            key = self.priority_key(seat, call, discarder)
+            if key > top:
+                best_seat, best_call, top = seat, call, key
+        if executed is not None and not declared:
             ex_seat, ex_call = executed
             self.find("claim_priority/undeclared",
                       f"seat {ex_seat}'s {ex_call} is not among the declared claims", seat=ex_seat,
                       severity=Severity.WARNING, recorded=f"{ex_call} by {ex_seat}")
-        if not valid:
-            return
-        best_seat, best_call = valid[0]  # the first claim of the highest priority (as max() picks it)
-        top = self.priority_key(best_seat, best_call, discarder)
-        for seat, call in valid:
-            key = self.priority_key(seat, call, discarder)
-            if key > top:
-                best_seat, best_call, top = seat, call, key
+        if best_seat < 0:
+            return  # no claim but the discarder's own
         if executed is None:
             if best_call == "win" and not self.seats[best_seat].barred:
                 self.find("claim_priority/ignored_win",
@@ -862,8 +874,10 @@ class HandReplay:
             self.find(code, f"{executed[1]} by seat {executed[0]} carried out over {best_call} by seat {best_seat}",
                       seat=executed[0], expected=f"{best_call} by {best_seat}", recorded=f"{executed[1]} by {executed[0]}")
         elif best_call == "win" and self.multiple_winners:
-            for seat, call in valid:
-                if call == "win" and seat not in self.window_wins and not self.seats[seat].barred:
+            for c in claims:
+                seat, call = c.seat, c.call
+                if seat != discarder and call == "win" and seat not in self.window_wins and \
+                        not self.seats[seat].barred:
                     self.find("claim_priority/ignored_win",
                               f"seat {seat} declared a win on the discard at seq {seq_of(opened)}, which allows several "
                               f"winners, and its win was not carried out", seat=seat,
@@ -915,8 +929,8 @@ class HandReplay:
             self.find("illegal_call/not_left_player",
                       f"seat {s} chi'd a discard of seat {discarder}; only seat {(s + 3) % 4} (left) may be chi'd",
                       seat=s, expected=f"from {(s + 3) % 4}", recorded=f"from {discarder}")
-        own = sorted(T.tile(x) for x in ev.tiles)
-        seq = sorted([t, *own])
+        own = sorted([T.tile(x) for x in ev.tiles])  # a list, not a generator: compiled, a native loop
+        seq = sorted(own + [t])
         if not (T.is_suited(seq[0]) and T.suit(seq[0]) == T.suit(seq[2]) and seq[1] == seq[0] + 1 and seq[2] == seq[0] + 2):
             self.find("illegal_call/not_a_sequence", f"chi {T.fmt(seq)} is not a sequence", seat=s,
                       recorded=T.fmt(seq))
@@ -1270,7 +1284,7 @@ class HandReplay:
     def situation_extra(self, s: int, from_seat: int | None) -> tuple[tuple[str, object], ...]:
         out = situation_extra(
             dealer=self.dealer, seat=s, from_seat=from_seat, discards_made=self.discards_made,
-            first_go_round=self.first_go_round, any_melds=sum(len(x.melds) for x in self.seats) > self.deal_melds,
+            first_go_round=self.first_go_round, any_melds=sum([len(x.melds) for x in self.seats]) > self.deal_melds,
             ready=self.seats[s].ready, indicator=self.indicator, wilds=self.seats[s].wilds)
         more = list(self.discard_fields) if from_seat is not None and self.phase == CLAIM else []
         if self.seats[s].declined_win:

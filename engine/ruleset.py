@@ -536,7 +536,7 @@ class Ruleset:
             ours: dict[str, int] = {}
             for i in score.items:
                 ours[i.name] = ours.get(i.name, 0) + i.value * i.count
-            items_ok = sorted(rec.items()) == sorted(ours.items())
+            items_ok = rec == ours  # the same names with the same values
         total = recorded.total
         total_ok = total is None or total == score.total
         return items_ok, total_ok
