@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from mahjong_audit.engine import tiles as T
-from mahjong_audit.engine.decompose import suit_least
 from mahjong_audit.engine.pickling import by_fields
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets.guangdong import Guangdong
@@ -107,9 +106,17 @@ def gate_of_keys(km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
 
 
 def _facts(key: int) -> int:
-    """The :data:`_FACTS` entry of one suit's key (worked out on first sight)."""
+    """The :data:`_FACTS` entry of one suit's key (worked out on first sight), through its front
+    (:data:`_FRONT`): a hit reads a list item and a pair, where the dict boxes and hashes the key."""
+    slot = (key ^ key >> _FRONT_BITS ^ key >> 2 * _FRONT_BITS) & (_FRONT_SLOTS - 1)
+    k, f = _FRONT[slot]
+    if k == key:
+        return f
     f = _FACTS.get(key, -1)
-    return f if f >= 0 else _suit_facts(key)
+    if f < 0:
+        f = _suit_facts(key)
+    _FRONT[slot] = (key, f)  # one item replaced at once: safe under threads
+    return f
 
 
 def _gate_of_facts(m: int, p: int, s: int, z: int, km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
@@ -168,6 +175,11 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
 #: in one int as :func:`_pack` packs them (the same for every place of a suit in the hand). A
 #: cache, filled as suits are met.
 _FACTS: Final[dict[int, int]] = {}
+#: a direct-mapped front of :data:`_FACTS` (:func:`_facts`): per slot (a few bits of the key, mixed),
+#: the key last looked up there (-1: none) and its entry
+_FRONT_BITS: Final = 16
+_FRONT_SLOTS: Final = 1 << _FRONT_BITS
+_FRONT: Final[list[tuple[int, int]]] = [(-1, 0)] * _FRONT_SLOTS
 _HONOUR_KEY: Final = 1 << 9  # shifted with the honours' 7 counts, bit 37: above every suit's 36 bits
 #: a tile's count's place in its suit's key (bits from the right; kinds 0..33): a key is the sum of
 #: ``count << KEY_SHIFT[t]`` over its suit's kinds (plus :data:`HONOURS_EMPTY` for the honours'), so a
@@ -218,41 +230,107 @@ def _suit_counts(key: int) -> tuple[bool, list[int]]:
     """Whether a :data:`_FACTS` key is the honours', and the counts it packs."""
     honour = key >> 36 != 0
     n = 7 if honour else 9
-    return honour, [key >> 4 * (n - 1 - r) & 15 for r in range(n)]
+    counts = [0] * n
+    for r in range(n - 1, -1, -1):
+        counts[r] = key & 15
+        key >>= 4
+    return honour, counts
+
+
+def _sets_only(c: list[int], honour: bool) -> bool:
+    """Whether one suit's counts are used up in sets alone, without wild tiles: the kinds in
+    turn, each first giving a tile to every sequence begun at the two kinds before it; of what
+    is left, as many sequences begin at the kind as three leaves over (three equal sequences are
+    three triplets), the rest are triplets. No sequence begins at the suit's last two kinds, nor
+    among the honours. (The same answer as ``decompose.suit_least``'s "no wilds without the
+    pair", which searches with wilds; the gate asks only about none: tests/test_speed_paths.py.)"""
+    back1 = back2 = 0  # the sequences begun one and two kinds back
+    last = len(c) - 2  # no sequence begins here or after
+    for r in range(len(c)):
+        left = c[r] - back1 - back2
+        if left < 0:
+            return False
+        begun = left % 3
+        if begun and (honour or r >= last):
+            return False
+        back2 = back1
+        back1 = begun
+    return True
+
+
+def _pair_and_sets(c: list[int], honour: bool) -> bool:
+    """Whether one suit's counts are used up in sets and one pair, without wild tiles
+    (:func:`_sets_only` once the pair is taken out). The pair's kind ``r`` is one where twice ``r``
+    and the sum of kind times count agree modulo 3 (every set's kinds add up to a multiple of 3),
+    so at most three kinds are tried."""
+    weight = 0
+    for r in range(len(c)):
+        weight += r * c[r]
+    for r in range(len(c)):
+        n = c[r]
+        if n >= 2 and (weight - 2 * r) % 3 == 0:
+            c[r] = n - 2
+            used = _sets_only(c, honour)
+            c[r] = n
+            if used:
+                return True
+    return False
 
 
 def _suit_facts(key: int) -> int:
-    """The entry of :data:`_FACTS` for one suit's counts (built on first sight)."""
-    honour, counts = _suit_counts(key)
-    m0, m1 = suit_least(counts, honour)
-    held = pairs = 0
-    for r in range(len(counts)):
-        n = counts[r]
-        if n:
+    """The entry of :data:`_FACTS` for one suit's counts (built on first sight): its numbers read
+    off the key's nibbles (native ints, no list), then :func:`_sets_only` or :func:`_pair_and_sets`
+    for the one of the two its tile count allows."""
+    honour = key >> 36 != 0
+    n = 7 if honour else 9
+    held = tiles = pairs = kinds = ends = 0
+    row0 = row1 = row2 = 0  # the kinds held of each knitted row (147, 258, 369)
+    for r in range(n):
+        c = key >> 4 * (n - 1 - r) & 15
+        if c:
             held |= 1 << r
-            pairs += n // 2
-    ends = held if honour else held & 0b100000001
-    knit = 0 if honour else max((held & (0b1001001 << i)).bit_count() for i in range(3))
-    classes = (m0 == 0) | (m1 == 0) << 1
-    facts = _pack(sum(counts), pairs, held.bit_count(), ends.bit_count(), knit, classes, held)
+            tiles += c
+            pairs += c >> 1
+            kinds += 1
+            if honour or r == 0 or r == 8:
+                ends += 1
+            row = r % 3
+            if row == 0:
+                row0 += 1
+            elif row == 1:
+                row1 += 1
+            else:
+                row2 += 1
+    knit = 0
+    if not honour:
+        knit = row0 if row0 > row1 else row1
+        knit = knit if knit > row2 else row2
+    left = tiles % 3  # sets alone use up a multiple of 3 tiles, sets and the pair 2 more
+    classes = 0  # bit 1: used up in sets alone; bit 2: in sets and the pair
+    if left == 0 and _sets_only(_suit_counts(key)[1], honour):
+        classes = 1
+    elif left == 2 and _pair_and_sets(_suit_counts(key)[1], honour):
+        classes = 2
+    facts = _pack(tiles, pairs, kinds, ends, knit, classes, held)
     _FACTS[key] = facts
     return facts
 
 
 def _suit_waits(key: int) -> int:
-    """The entry of :data:`_WAITS` for one suit's counts (built on first need)."""
+    """The entry of :data:`_WAITS` for one suit's counts (built on first need): with one tile more,
+    the suit is used up in sets alone only when it holds 2 modulo 3 tiles, in sets and the pair
+    only when it holds 1 modulo 3, so one of the two is tried, kind by kind."""
     honour, c = _suit_counts(key)
-    w0 = w1 = 0
-    for r in range(len(c)):
+    left = sum(c) % 3
+    waits = 0
+    for r in range(len(c) if left else 0):
         n = c[r]
         c[r] = n + 1
-        a0, a1 = suit_least(c, honour)
+        if left == 2 and _sets_only(c, honour):
+            waits |= 1 << r  # bits 0..8: without the pair
+        elif left == 1 and _pair_and_sets(c, honour):
+            waits |= 1 << (r + 9)  # bits 9..17: with it
         c[r] = n
-        if a0 == 0:
-            w0 |= 1 << r
-        if a1 == 0:
-            w1 |= 1 << r
-    waits = w0 | w1 << 9
     _WAITS[key] = waits
     return waits
 

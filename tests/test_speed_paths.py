@@ -16,11 +16,14 @@
   every reading in full (``score_reading`` over every row of ``TAI_ROWS``) and keeping the first best.
 * :func:`chances.shape_gate` (the tiles that may win a hand state, from per-suit answers)
   names exactly the tiles ``is_complete`` completes, and asks about every tile exactly where
-  the gate before it saw a special shape near.
+  the gate before it saw a special shape near; its per-suit pass (``chances._sets_only``,
+  ``_pair_and_sets``: used up without wilds, one greedy pass) says "no wilds needed" exactly where
+  ``decompose.suit_least`` does.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from dataclasses import replace
@@ -32,7 +35,7 @@ from mahjong_audit.engine import chances
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.audit import WINDS
 from mahjong_audit.engine.chances import ASK, shape_gate
-from mahjong_audit.engine.decompose import is_complete
+from mahjong_audit.engine.decompose import is_complete, suit_least
 from mahjong_audit.engine.hand import NotAWin
 from mahjong_audit.engine.replay import HandReplay
 from mahjong_audit.engine.ruleset import Ruleset
@@ -380,3 +383,26 @@ def test_shape_gate_names_exactly_the_tiles_that_make_a_standard_hand():
         named += want != 0
         none += want == 0
     assert asked > 300 and named > 1000 and none > 1000
+
+
+def test_gate_suit_pass_agrees_with_the_fewest_wilds():
+    """``chances._sets_only`` / ``_pair_and_sets`` (one greedy pass, the pair's kind picked by the
+    kinds' sum modulo 3) say True exactly where ``suit_least`` needs no wilds without the pair /
+    with it: every suit of up to eight tiles (counts up to four), and random suits with counts no
+    hand holds (up to 16, as the gate's waits ask one tile beyond a count of 15); the counts are
+    left as given."""
+    def check(c: tuple[int, ...], honour: bool) -> None:
+        m0, m1 = suit_least(c, honour)
+        counts = list(c)
+        assert chances._sets_only(counts, honour) == (m0 == 0), (c, honour)
+        assert chances._pair_and_sets(counts, honour) == (m1 == 0), (c, honour)
+        assert counts == list(c)
+
+    for honour in (False, True):
+        for c in itertools.product(range(5), repeat=7 if honour else 9):
+            if sum(c) <= 8:
+                check(c, honour)
+    r = random.Random(30)
+    for _ in range(3000):
+        honour = r.random() < 0.3
+        check(tuple(r.choice((0, 0, 1, 2, 3, 4, 5, 6, 7, 15, 16)) for _ in range(7 if honour else 9)), honour)
