@@ -107,15 +107,15 @@ def gate_of_keys(km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
 
 def _facts(key: int) -> int:
     """The :data:`_FACTS` entry of one suit's key (worked out on first sight), through its front
-    (:data:`_FRONT`): a hit reads a list item and a pair, where the dict boxes and hashes the key."""
-    slot = (key ^ key >> _FRONT_BITS ^ key >> 2 * _FRONT_BITS) & (_FRONT_SLOTS - 1)
-    k, f = _FRONT[slot]
-    if k == key:
-        return f
+    (:data:`_FRONT_KEYS`): a hit costs two list items, where the dict boxes and hashes the key."""
+    slot = (key ^ key >> _FRONT_BITS ^ key >> 2 * _FRONT_BITS) & (_FRONT - 1)
+    if _FRONT_KEYS[slot] == key:
+        return _FRONT_FACTS[slot]
     f = _FACTS.get(key, -1)
     if f < 0:
         f = _suit_facts(key)
-    _FRONT[slot] = (key, f)  # one item replaced at once: safe under threads
+    _FRONT_KEYS[slot] = key
+    _FRONT_FACTS[slot] = f
     return f
 
 
@@ -176,10 +176,11 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
 #: cache, filled as suits are met.
 _FACTS: Final[dict[int, int]] = {}
 #: a direct-mapped front of :data:`_FACTS` (:func:`_facts`): per slot (a few bits of the key, mixed),
-#: the key last looked up there (-1: none) and its entry
+#: the key last looked up there (-1: none) and its entry, in native lists
 _FRONT_BITS: Final = 16
-_FRONT_SLOTS: Final = 1 << _FRONT_BITS
-_FRONT: Final[list[tuple[int, int]]] = [(-1, 0)] * _FRONT_SLOTS
+_FRONT: Final = 1 << _FRONT_BITS
+_FRONT_KEYS: Final = [-1] * _FRONT
+_FRONT_FACTS: Final = [0] * _FRONT
 _HONOUR_KEY: Final = 1 << 9  # shifted with the honours' 7 counts, bit 37: above every suit's 36 bits
 #: a tile's count's place in its suit's key (bits from the right; kinds 0..33): a key is the sum of
 #: ``count << KEY_SHIFT[t]`` over its suit's kinds (plus :data:`HONOURS_EMPTY` for the honours'), so a
