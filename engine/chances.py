@@ -106,17 +106,9 @@ def gate_of_keys(km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
 
 
 def _facts(key: int) -> int:
-    """The :data:`_FACTS` entry of one suit's key (worked out on first sight), through its front
-    (:data:`_FRONT_KEYS`): a hit costs two list items, where the dict boxes and hashes the key."""
-    slot = (key ^ key >> _FRONT_BITS ^ key >> 2 * _FRONT_BITS) & (_FRONT - 1)
-    if _FRONT_KEYS[slot] == key:
-        return _FRONT_FACTS[slot]
+    """The :data:`_FACTS` entry of one suit's key (worked out on first sight)."""
     f = _FACTS.get(key, -1)
-    if f < 0:
-        f = _suit_facts(key)
-    _FRONT_KEYS[slot] = key
-    _FRONT_FACTS[slot] = f
-    return f
+    return f if f >= 0 else _suit_facts(key)
 
 
 def _gate_of_facts(m: int, p: int, s: int, z: int, km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
@@ -175,12 +167,6 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
 #: in one int as :func:`_pack` packs them (the same for every place of a suit in the hand). A
 #: cache, filled as suits are met.
 _FACTS: Final[dict[int, int]] = {}
-#: a direct-mapped front of :data:`_FACTS` (:func:`_facts`): per slot (a few bits of the key, mixed),
-#: the key last looked up there (-1: none) and its entry, in native lists
-_FRONT_BITS: Final = 16
-_FRONT: Final = 1 << _FRONT_BITS
-_FRONT_KEYS: Final = [-1] * _FRONT
-_FRONT_FACTS: Final = [0] * _FRONT
 _HONOUR_KEY: Final = 1 << 9  # shifted with the honours' 7 counts, bit 37: above every suit's 36 bits
 #: a tile's count's place in its suit's key (bits from the right; kinds 0..33): a key is the sum of
 #: ``count << KEY_SHIFT[t]`` over its suit's kinds (plus :data:`HONOURS_EMPTY` for the honours'), so a
@@ -279,38 +265,26 @@ def _pair_and_sets(c: list[int], honour: bool) -> bool:
 
 
 def _suit_facts(key: int) -> int:
-    """The entry of :data:`_FACTS` for one suit's counts (built on first sight): its numbers read
-    off the key's nibbles (native ints, no list), then :func:`_sets_only` or :func:`_pair_and_sets`
-    for the one of the two its tile count allows."""
-    honour = key >> 36 != 0
-    n = 7 if honour else 9
+    """The entry of :data:`_FACTS` for one suit's counts (built on first sight)."""
+    honour, counts = _suit_counts(key)
     held = tiles = pairs = kinds = ends = 0
-    row0 = row1 = row2 = 0  # the kinds held of each knitted row (147, 258, 369)
-    for r in range(n):
-        c = key >> 4 * (n - 1 - r) & 15
-        if c:
+    rows = [0, 0, 0]  # the kinds held of each knitted row (147, 258, 369)
+    for r in range(len(counts)):
+        n = counts[r]
+        if n:
             held |= 1 << r
-            tiles += c
-            pairs += c >> 1
+            tiles += n
+            pairs += n // 2
             kinds += 1
             if honour or r == 0 or r == 8:
                 ends += 1
-            row = r % 3
-            if row == 0:
-                row0 += 1
-            elif row == 1:
-                row1 += 1
-            else:
-                row2 += 1
-    knit = 0
-    if not honour:
-        knit = row0 if row0 > row1 else row1
-        knit = knit if knit > row2 else row2
+            rows[r % 3] += 1
+    knit = 0 if honour else max(rows[0], rows[1], rows[2])
     left = tiles % 3  # sets alone use up a multiple of 3 tiles, sets and the pair 2 more
     classes = 0  # bit 1: used up in sets alone; bit 2: in sets and the pair
-    if left == 0 and _sets_only(_suit_counts(key)[1], honour):
+    if left == 0 and _sets_only(counts, honour):
         classes = 1
-    elif left == 2 and _pair_and_sets(_suit_counts(key)[1], honour):
+    elif left == 2 and _pair_and_sets(counts, honour):
         classes = 2
     facts = _pack(tiles, pairs, kinds, ends, knit, classes, held)
     _FACTS[key] = facts
