@@ -388,7 +388,8 @@ def test_shape_gate_names_exactly_the_tiles_that_make_a_standard_hand():
 def test_gate_suit_pass_agrees_with_the_fewest_wilds():
     """``chances._sets_only`` / ``_pair_and_sets`` (one greedy pass, the pair's kind picked by the
     kinds' sum modulo 3) say True exactly where ``suit_least`` needs no wilds without the pair /
-    with it: every suit of up to eight tiles (counts up to four), and random suits with counts no
+    with it: every suit of up to fourteen tiles (counts up to four: 448,480 suits, every suit a
+    hand holds, with one tile more), and random suits with counts no
     hand holds (up to 16, as the gate's waits ask one tile beyond a count of 15); the counts are
     left as given."""
     def check(c: tuple[int, ...], honour: bool) -> None:
@@ -400,7 +401,7 @@ def test_gate_suit_pass_agrees_with_the_fewest_wilds():
 
     for honour in (False, True):
         for c in itertools.product(range(5), repeat=7 if honour else 9):
-            if sum(c) <= 8:
+            if sum(c) <= 14:
                 check(c, honour)
     r = random.Random(30)
     for _ in range(3000):
