@@ -24,7 +24,7 @@ from mahjong_audit.engine.result import GameAudit, HandFacts, WinFacts
 from mahjong_audit.engine.ruleset import HandEnd, SeatEnd, Settlement, WinEnd
 from mahjong_audit.engine.rulesets.guangdong import _Shape
 from mahjong_audit.engine.rulesets.longgang_readings import Reading
-from mahjong_audit.engine.rulesets.longgang_score import WinnerContext, Wilds
+from mahjong_audit.engine.rulesets.longgang_score import Wilds, WinnerContext
 
 SITUATION = WinSituation(T.parse("123m456p789s1z"), (Meld.pon(T.tile("5z")),), T.tile("1z"), False, 1, 0,
                          (), False, False, False, ())
