@@ -159,21 +159,7 @@ def _least_of(counts: Sequence[int], start: int, honour: bool) -> int:
     """:func:`_least` of the suit of ``counts`` from ``start`` (9 kinds, the honours 7), packed
     four bits a kind, the suit's first kind lowest (as many bits as the largest count needs
     beyond 15, which no hand holds)."""
-    n = 7 if honour else 9
-    key = top = 0
-    for k in range(n):
-        c: int = counts[start + k]
-        if c < 0:
-            raise ValueError(f"a negative tile count ({c}) in a suit")
-        if c > top:
-            top = c
-        key |= c << 4 * k
-    if top <= 15:
-        return _least(key, 4, honour)
-    width = top.bit_length()
-    key = 0
-    for k in range(n):
-        key |= counts[start + k] << width * k
+    key, width = _suit_key(counts, start, 7 if honour else 9)
     return _least(key, width, honour)
 
 
