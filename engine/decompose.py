@@ -163,6 +163,31 @@ def _least_of(counts: Sequence[int], start: int, honour: bool) -> int:
     return _least(key, width, honour)
 
 
+def _lowest_kind(key: int, width: int) -> tuple[int, int, int]:
+    """The first kind held in a suit's packed counts (``key`` non-zero, ``width`` bits a kind): its
+    place in the suit, its bit offset in the key and its count."""
+    mask = (1 << width) - 1
+    i = 0
+    while key >> width * i & mask == 0:
+        i += 1
+    at = width * i
+    return i, at, key >> at & mask
+
+
+def _take_run(key: int, width: int, start: int) -> tuple[int, int]:
+    """A sequence from kind ``start`` taken out of a suit's packed counts: what is left, and how many
+    of its three kinds the suit lacks (wilds stand in for them)."""
+    mask = (1 << width) - 1
+    w = 0
+    sub = key
+    for k in range(start, start + 3):
+        if key >> width * k & mask:
+            sub -= 1 << width * k
+        else:
+            w += 1
+    return sub, w
+
+
 def _least(key: int, width: int, honour: bool) -> int:
     """The fewest wilds one suit's counts (``key``: packed ``width`` bits a kind, the first kind
     lowest) need to be used up without the pair and with it (:data:`_NEVER`: no pair in an
@@ -176,12 +201,7 @@ def _least(key: int, width: int, honour: bool) -> int:
     if key == 0:
         out = _NEVER << _M1
     else:
-        mask = (1 << width) - 1
-        i = 0
-        while key >> width * i & mask == 0:
-            i += 1
-        at = width * i
-        n = key >> at & mask
+        i, at, n = _lowest_kind(key, width)
         # a triplet with i
         take = min(n, 3)
         r = _least(key - (take << at), width, honour)
@@ -195,13 +215,7 @@ def _least(key: int, width: int, honour: bool) -> int:
             for start in (i - 2, i - 1, i):
                 if start < 0 or start + 2 > 8:
                     continue
-                w = 0
-                sub = key
-                for k in range(start, start + 3):
-                    if key >> width * k & mask:
-                        sub -= 1 << width * k
-                    else:
-                        w += 1
+                sub, w = _take_run(key, width, start)
                 r = _least(sub, width, honour)
                 m0 = min(m0, w + (r & _LOW))
                 m1 = min(m1, w + (r >> _M1))
@@ -283,12 +297,7 @@ def _suit_codes(key: int, width: int, suit: int, maxw: int) -> tuple[tuple[tuple
     if key == 0:
         return (((), 0, 0),)
     base = 9 * suit
-    mask = (1 << width) - 1
-    i = 0
-    while key >> width * i & mask == 0:
-        i += 1
-    at = width * i
-    n = key >> at & mask
+    i, at, n = _lowest_kind(key, width)
     out: set[tuple[tuple[int, ...], int, int]] = set()
     take = min(n, 3)
     _grow(out, key - (take << at), width, suit, maxw, _code(_TRIPLET_RANK, base + i, 3 - take), 0, 3 - take)
@@ -298,13 +307,7 @@ def _suit_codes(key: int, width: int, suit: int, maxw: int) -> tuple[tuple[tuple
         for start in (i - 2, i - 1, i):
             if start < 0 or start + 2 > 8:
                 continue
-            w = 0
-            sub = key
-            for k in range(start, start + 3):
-                if key >> width * k & mask:
-                    sub -= 1 << width * k
-                else:
-                    w += 1
+            sub, w = _take_run(key, width, start)
             _grow(out, sub, width, suit, maxw, _code(_SEQ_RANK, base + start, w), 0, w)
     options = tuple(sorted(out))
     if hit is not None or len(_SUIT_CODES) < _SUIT_CODES_MAX:
