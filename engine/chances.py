@@ -216,12 +216,9 @@ def _suit_key(hand: list[int], start: int, key: int) -> int:
 def _suit_counts(key: int) -> tuple[bool, list[int]]:
     """Whether a :data:`_FACTS` key is the honours', and the counts it packs."""
     honour = key >> 36 != 0
-    n = 7 if honour else 9
-    counts = [0] * n
-    for r in range(n - 1, -1, -1):
-        counts[r] = key & 15
-        key >>= 4
-    return honour, counts
+    top = 24 if honour else 32  # the first kind's place (the first kind highest)
+    # a comprehension: compiled, a list of known length filled in a native loop
+    return honour, [key >> (top - 4 * r) & 15 for r in range(top // 4 + 1)]
 
 
 def _sets_only(c: list[int], honour: bool) -> bool:
@@ -268,7 +265,7 @@ def _suit_facts(key: int) -> int:
     """The entry of :data:`_FACTS` for one suit's counts (built on first sight)."""
     honour, counts = _suit_counts(key)
     held = tiles = pairs = kinds = ends = 0
-    rows = [0, 0, 0]  # the kinds held of each knitted row (147, 258, 369)
+    row0 = row1 = row2 = 0  # the kinds held of each knitted row (147, 258, 369): native ints, no list
     for r in range(len(counts)):
         n = counts[r]
         if n:
@@ -278,8 +275,14 @@ def _suit_facts(key: int) -> int:
             kinds += 1
             if honour or r == 0 or r == 8:
                 ends += 1
-            rows[r % 3] += 1
-    knit = 0 if honour else max(rows[0], rows[1], rows[2])
+            if r % 3 == 0:
+                row0 += 1
+            elif r % 3 == 1:
+                row1 += 1
+            else:
+                row2 += 1
+    # the most kinds of one row (compared here: max() of ints is a generic call when compiled)
+    knit = 0 if honour else row0 if row0 >= row1 and row0 >= row2 else row1 if row1 >= row2 else row2
     left = tiles % 3  # sets alone use up a multiple of 3 tiles, sets and the pair 2 more
     classes = 0  # bit 1: used up in sets alone; bit 2: in sets and the pair
     if left == 0 and _sets_only(counts, honour):

@@ -47,6 +47,40 @@ from mahjong_audit.schemas import log as L
 CALL_RANK: Final = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
 #: the event types, each applied by ``HandReplay.on_<type>`` (:meth:`HandReplay._step` dispatches on the type)
 EVENT_TYPES: Final = ("draw", "flower", "discard", "chi", "pon", "kong", "concealed_kong", "added_kong", "ready", "win")
+# the codes of the event types (their place in EVENT_TYPES), on which _step dispatches: int tests, not string ones
+EV_DRAW: Final = 0
+EV_FLOWER: Final = 1
+EV_DISCARD: Final = 2
+EV_CHI: Final = 3
+EV_PON: Final = 4
+EV_KONG: Final = 5
+EV_CONCEALED_KONG: Final = 6
+EV_ADDED_KONG: Final = 7
+EV_READY: Final = 8
+EV_WIN: Final = 9
+_TYPE_CODES: Final[dict[str, int]] = {typ: code for code, typ in enumerate(EVENT_TYPES)}
+#: the type code of the events of a class whose events all have one type (:func:`event_code`), learnt on first sight
+_CLASS_CODES: Final[dict[type, int]] = {}
+
+
+def event_code(ev: L.Event) -> int:
+    """The code of an event's type (its place in :data:`EVENT_TYPES`; KeyError for no event type).
+
+    The fast validation path's events (msgspec Structs, schemas/log_fast.py) hold their type as
+    their class's tag, a plain class attribute, and no attribute of their own but their fields:
+    every event of such a class has the class's type, so its code is remembered by class and
+    looked up by the event's class (a look-up by identity), not read from each event (a generic
+    attribute lookup) and compared with the type names. Any other event (a model, whose type is
+    a field; a stand-in) has its type read each time."""
+    cls = type(ev)
+    code = _CLASS_CODES.get(cls, -1)
+    if code >= 0:
+        return code
+    typ: str = ev.type
+    code = _TYPE_CODES[typ]
+    if vars(cls).get("type") == typ and getattr(cls, "__dictoffset__", -1) == 0:
+        _CLASS_CODES[cls] = code
+    return code
 
 
 def seq_of(ev: L.Event | None) -> int | None:
@@ -407,18 +441,18 @@ class HandReplay:
         return self._finish()
 
     def _step(self, ev: L.Event) -> None:
-        # the type and seat read once (an attribute of a log object is a generic lookup): the
-        # handlers take the seat from here
-        typ: str = ev.type
+        # the type (as its code) and the seat read once (an attribute of a log object is a generic
+        # lookup): the handlers take the seat from here
+        code = event_code(ev)
         seat: int = ev.seat
-        win = typ == "win"
+        win = code == EV_WIN
         self.event = ev
         if self.pending_end and not (win and (self.phase == CLAIM or self.phase == ROB)):
             self.finish_multiple_win()
         if self.ended:
             self.report_after_end(ev)
             return
-        if self.phase == CLAIM and not (win or typ == "pon" or typ == "chi" or typ == "kong"):
+        if self.phase == CLAIM and not (win or code == EV_PON or code == EV_CHI or code == EV_KONG):
             self.close_claim_window(None)
             if self.draw_reason is not None:
                 self.report_after_end(ev)
@@ -431,28 +465,26 @@ class HandReplay:
             return
         turn = self.turn  # before the handler: a seat whose count it may change besides the event's own
         # the on_<type> of the event, most frequent first (direct calls: no table of functions)
-        if typ == "draw":
+        if code == EV_DRAW:
             self.on_draw(cast(L.Draw, ev), seat)
-        elif typ == "discard":
+        elif code == EV_DISCARD:
             self.on_discard(cast(L.Discard, ev), seat)
-        elif typ == "flower":
+        elif code == EV_FLOWER:
             self.on_flower(cast(L.Flower, ev), seat)
-        elif typ == "pon":
+        elif code == EV_PON:
             self.on_pon(cast(L.Pon, ev), seat)
-        elif typ == "chi":
+        elif code == EV_CHI:
             self.on_chi(cast(L.Chi, ev), seat)
         elif win:
             self.on_win(cast(L.Win, ev), seat)
-        elif typ == "kong":
+        elif code == EV_KONG:
             self.on_kong(cast(L.Kong, ev), seat)
-        elif typ == "concealed_kong":
+        elif code == EV_CONCEALED_KONG:
             self.on_concealed_kong(cast(L.ConcealedKong, ev), seat)
-        elif typ == "added_kong":
+        elif code == EV_ADDED_KONG:
             self.on_added_kong(cast(L.AddedKong, ev), seat)
-        elif typ == "ready":
-            self.on_ready(cast(L.Ready, ev), seat)
         else:
-            raise KeyError(typ)  # not an event type: validation lets none through
+            self.on_ready(cast(L.Ready, ev), seat)
         self.check_counts(seat, turn)
         if self.abortive and not self.ended:
             self.ask_abortive("event", ev)
