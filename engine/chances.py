@@ -250,9 +250,10 @@ def _pair_and_sets(c: list[int], honour: bool) -> bool:
     weight = 0
     for r in range(len(c)):
         weight += r * c[r]
-    for r in range(len(c)):
+    # 2r ≡ weight (mod 3) ⇔ r ≡ 2·weight (mod 3): those kinds only, no remainder per kind
+    for r in range(2 * weight % 3, len(c), 3):
         n = c[r]
-        if n >= 2 and (weight - 2 * r) % 3 == 0:
+        if n >= 2:
             c[r] = n - 2
             used = _sets_only(c, honour)
             c[r] = n

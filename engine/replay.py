@@ -284,6 +284,9 @@ class HandReplay:
         self.deal_kong_pos = 0  # the latest seat (counted from the dealer) that declared a kong at the deal
         self.deal_melds = 0  # concealed kongs made at the deal (not calls, for the first go-round)
         self.last_acting = -1  # the seat holding one tile more at the last tile-count check (-1: none)
+        #: set by a draw or discard made in its turn (see :meth:`check_counts`): the acting seat after it
+        #: (-1: none), the tile counts being right without a check; -2: not known, check
+        self.counts_kept = -2
         #: 明星三缺一 (seed 002): note after each discard whether the seat is ready early (天听 / 地听)
         self.tracks_early_ready = ruleset.tracks_early_ready
         self.chances = ChanceTally()  # who could have won or called on whose discard (collusion statistics)
@@ -334,7 +337,13 @@ class HandReplay:
         count of its own seat, of the turn seat it found and of the seats acting (holding one
         tile more) before and after it, of no other. When all of those are ``s`` (draws,
         discards, flowers and kongs in turn: most events) only ``s`` is checked, else all four
-        in seat order, so the findings are those of checking all four every time."""
+        in seat order, so the findings are those of checking all four every time.
+
+        A live draw by the seat whose turn it is to draw, and a discard of a held tile by the
+        seat whose turn it is to act, are not checked at all (``counts_kept``, set by
+        :meth:`on_draw` and :meth:`on_discard`): the seat's tiles and its due count each change
+        by one the same way (the draw makes it the acting seat, the discard ends that), nothing
+        else changes, and it was right after the last check, so the check would find it right."""
         saved = self.saved
         if saved is not None and self.phase == REPLACE:
             turn, phase = saved
@@ -464,6 +473,7 @@ class HandReplay:
         if win and self.abortive and self.ask_abortive("before_win", ev):
             return
         turn = self.turn  # before the handler: a seat whose count it may change besides the event's own
+        self.counts_kept = -2
         # the on_<type> of the event, most frequent first (direct calls: no table of functions)
         if code == EV_DRAW:
             self.on_draw(cast(L.Draw, ev), seat)
@@ -485,7 +495,12 @@ class HandReplay:
             self.on_added_kong(cast(L.AddedKong, ev), seat)
         else:
             self.on_ready(cast(L.Ready, ev), seat)
-        self.check_counts(seat, turn)
+        kept = self.counts_kept
+        if kept != -2 and not self.FULL_COUNT_CHECK:
+            self.counts_kept = -2
+            self.last_acting = kept  # what check_counts would record; it would find every count right
+        else:
+            self.check_counts(seat, turn)
         if self.abortive and not self.ended:
             self.ask_abortive("event", ev)
 
@@ -605,6 +620,7 @@ class HandReplay:
         t = T.tile(ev.tile)
         st = self.seats[s]
         back = ev.from_ == "back"
+        normal = not back and self.phase == DRAW and s == self.turn  # a live draw in turn (check_counts)
         late, wall_index = SB.ORDINARY, None
         if back:
             if not (self.phase == REPLACE and s == self.turn):
@@ -648,6 +664,8 @@ class HandReplay:
         elif back and st.pending_back > 0:
             self.turn, self.phase = s, REPLACE
         else:
+            if normal:
+                self.counts_kept = s  # it was due to draw; it now holds one tile more and acts
             self.turn, self.phase = s, ACT
 
     def check_wall(self, s: int, t: int, back: bool, index: int | None = None) -> None:
@@ -720,6 +738,7 @@ class HandReplay:
     def on_discard(self, ev: L.Discard, s: int) -> None:
         t = T.tile(ev.tile)
         st = self.seats[s]
+        in_turn = self.phase == ACT and s == self.turn  # (check_counts)
         if self.phase == SEABED:
             self.find("turn_order/seabed", f"seat {s} discarded during the seabed phase", seat=s)
         elif self.phase == REPLACE and s == self.turn:
@@ -727,7 +746,7 @@ class HandReplay:
             st.pending_back = 0
             st.back_reasons.clear()
             self.saved = None
-        elif not (self.phase == ACT and s == self.turn):
+        elif not in_turn:
             self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
         if st.wilds and t in st.wilds:  # most rulesets have no wilds: no look-up then
             self.find("illegal_discard/wild", f"seat {s} discarded a wild tile {ev.tile}", seat=s, recorded=ev.tile)
@@ -758,6 +777,8 @@ class HandReplay:
                       recorded=ev.tile)
         if st.hand[t] > 0:
             st.add(t, -1)  # remove(), its usual way inlined: a discard is every other event
+            if in_turn:
+                self.counts_kept = -1  # a held tile discarded in turn: one tile and the acting seat less
         else:
             self.remove(s, t, 1, "discarded {tile}", "illegal_discard/not_held")
         st.discards.append(t)
