@@ -342,9 +342,11 @@ class _SeatGate:
     state (``SeatState.version``, melds) :meth:`ChanceTally.new_state` last answered for, the
     tiles that may win it (:func:`shape_gate`'s mask, maybe marked :data:`_EXACT`; or :data:`ASK`),
     the tiles the ruleset's shape test was asked about in it and those it said win (bit per
-    tile), and the suit keys of the state it looked up with their :data:`_FACTS` entries."""
+    tile), the suit keys of the state it looked up with their :data:`_FACTS` entries, and the
+    gate's last mask with the melds it was worked out for (the keys' state)."""
 
-    __slots__ = ("known", "km", "kp", "ks", "kz", "m", "melds", "p", "s", "version", "waits", "wins", "z")
+    __slots__ = ("gate", "gate_melds", "known", "km", "kp", "ks", "kz", "m", "melds", "p", "s", "version", "waits",
+                 "wins", "z")
 
     def __init__(self) -> None:
         self.version = self.melds = -1  # no state answered yet
@@ -352,6 +354,8 @@ class _SeatGate:
         self.known = self.wins = 0
         self.km = self.kp = self.ks = self.kz = -1  # no key: looked up on first sight
         self.m = self.p = self.s = self.z = 0
+        self.gate = 0
+        self.gate_melds = -1  # no mask worked out yet
 
 
 class ChanceTally:
@@ -431,6 +435,9 @@ class ChanceTally:
                 waits = ASK if rs.may_complete_with_one(hand, st.melds, st.wilds) else 0
         elif st.off_keys or st.flowers_held or st.wilds and _holds_wild(st.hand, st.wilds):
             waits = ASK  # a count beyond the keys, flowers or wild tiles in hand: no quick answer
+        elif st.key_m == g.km and st.key_p == g.kp and st.key_s == g.ks and st.key_z == g.kz \
+                and n_melds == g.gate_melds:
+            waits = g.gate  # the tiles and melds of the gate's last mask (a tile drawn and discarded): the same
         else:  # the shapes every ruleset without a quick no of its own knows (MCR, Guangdong)
             # the suits' entries of the seat's last state: a draw and a discard change one or two
             km = st.key_m
@@ -452,6 +459,8 @@ class ChanceTally:
             waits = _gate_of_facts(g.m, g.p, g.s, g.z, km, kp, ks, kz, n_melds)
             if waits > 0 and self.gated and st.size == 13 - 3 * n_melds:
                 waits |= _EXACT
+            g.gate = waits
+            g.gate_melds = n_melds
         g.version = st.version
         g.melds = n_melds
         g.waits = waits
