@@ -216,9 +216,12 @@ def _suit_key(hand: list[int], start: int, key: int) -> int:
 def _suit_counts(key: int) -> tuple[bool, list[int]]:
     """Whether a :data:`_FACTS` key is the honours', and the counts it packs."""
     honour = key >> 36 != 0
-    top = 24 if honour else 32  # the first kind's place (the first kind highest)
-    # a comprehension: compiled, a list of known length filled in a native loop
-    return honour, [key >> (top - 4 * r) & 15 for r in range(top // 4 + 1)]
+    n = 7 if honour else 9
+    counts = [0] * n
+    for r in range(n - 1, -1, -1):
+        counts[r] = key & 15
+        key >>= 4
+    return honour, counts
 
 
 def _sets_only(c: list[int], honour: bool) -> bool:

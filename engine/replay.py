@@ -241,6 +241,13 @@ class HandReplay:
         #: the event being applied (None at the deal and after the last one): a finding takes its seq,
         #: read only then (an attribute of a log object is a generic lookup)
         self.event: L.Event | None = None
+        #: the classes of the last two events whose class gives their type (:func:`event_code`), and
+        #: their type codes: draws and discards take turns, so most events find their class here (an
+        #: identity test) without a look-up
+        self.last_class: type | None = None
+        self.last_code = -1
+        self.prev_class: type | None = None
+        self.prev_code = -1
         self.seat_wall_pos = [0, 0, 0, 0]
         self.visible = [0] * T.N_TILES  # tiles shown on the table (discards, exposed melds)
         self.pending_end = False  # a legal win on a discard that others may still share
@@ -452,7 +459,16 @@ class HandReplay:
     def _step(self, ev: L.Event) -> None:
         # the type (as its code) and the seat read once (an attribute of a log object is a generic
         # lookup): the handlers take the seat from here
-        code = event_code(ev)
+        cls = type(ev)
+        if cls is self.last_class:
+            code = self.last_code
+        elif cls is self.prev_class:
+            code = self.prev_code
+        else:
+            code = event_code(ev)
+            if cls in _CLASS_CODES:  # one type for every event of the class: kept for the hand's next events
+                self.prev_class, self.prev_code = self.last_class, self.last_code
+                self.last_class, self.last_code = cls, code
         seat: int = ev.seat
         win = code == EV_WIN
         self.event = ev
