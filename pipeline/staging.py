@@ -35,6 +35,8 @@ from mahjong_audit.pipeline.tables import STAGING_SCHEMAS
 TABLES_DIR = "tables"
 MANIFEST = "manifest.json"
 BATCH_ROWS = 4096
+# no column statistics: the load reads every staged row, and they cost a third of the writing
+PARQUET_OPTIONS = {"write_statistics": False}
 _TABLE_OF = {values: name for name, values in VALUES_OF_TABLE.items()}
 
 
@@ -119,8 +121,7 @@ class TableWriter:
             fs = _fs()
             path = fs.join(table_dir(self.staging, table), f"{uuid.uuid4().hex}.parquet")
             stream = fs.create(path)
-            # no column statistics: the load reads every staged row, and they cost a third of the writing
-            self._writers[table] = (path, stream, pq.ParquetWriter(stream, schema, write_statistics=False))
+            self._writers[table] = (path, stream, pq.ParquetWriter(stream, schema, **PARQUET_OPTIONS))
         own, sources, counts = buf
         fields, width = list(schema), len(own[0])
         own_columns = [pa.array(column, type=field.type)
