@@ -99,6 +99,12 @@ def by_table(rows: Iterable[AnyRow]) -> dict[str, list[dict]]:
     return dict(out)
 
 
+def _player(players: tuple[str, ...], seat: int | None) -> str | None:
+    if seat is None or not 0 <= seat < len(players):
+        return None
+    return players[seat]
+
+
 def finding_values(f: Finding, *, game_id: str | None, ruleset: str | None,
                    source_file: str, source_line: int | None) -> Row:
     return FindingValues(
@@ -114,13 +120,7 @@ def _instant(text: str | None) -> datetime | None:
     return parse_instant(text) if text is not None else None
 
 
-_FOUR_NONES = (None, None, None, None)
-_NO_CHANCES = _FOUR_NONES
-
-
-def _four(values: tuple[int, ...] | None) -> tuple[int | None, ...]:
-    """The first four of ``values`` (a value per seat), None for a seat without one."""
-    return _FOUR_NONES if values is None else (*values[:4], *_FOUR_NONES)[:4]
+_NO_CHANCES = (None, None, None, None)
 
 # A row from its values in its table's column order: tuple.__new__ on the named tuple skips the
 # keyword call (~5x the cost for the hands table's 28 columns). The rows built this way list their
@@ -173,30 +173,29 @@ def _hand_row(game_id: str, ruleset: str, players: tuple[str, ...], h: HandFacts
 def _hand_values(game_id: str, ruleset: str, game_players: tuple[str, ...], h: HandFacts,
                  started_at: datetime | None = None) -> list[Row]:
     players = h.players or game_players[:4]  # the hand's seating; facts made without one: the game's order
-    player_of = dict(enumerate(players)).get  # seat -> its player (None: a seat without one)
     first = next((w for w in h.wins if w.legal), None)
-    winner = first.seat if first else None  # the seat of an item that names none
     hand_no = h.hand_no
     rows: list[Row] = [_hand_row(game_id, ruleset, players, h, first, started_at)]
     for item in h.seat_items:
-        seat = item.seat if item.seat is not None else winner
+        seat = item.seat if item.seat is not None else (first.seat if first else None)
         if seat is None:
             continue
-        value, count = item.value, item.count
         rows.append(_row(HandScoreValues, (
-            game_id, hand_no, seat, player_of(seat), ruleset,
+            game_id, hand_no, seat, _player(players, seat), ruleset,
             item.name,  # item
-            item.unit, value, count,
-            value * count,  # points
+            item.unit, item.value, item.count,
+            item.value * item.count,  # points
         )))
     rec, comp = h.recorded_deltas, h.computed_deltas
     if rec is not None or comp is not None:
-        for seat, r, c in zip(range(4), _four(rec), _four(comp), strict=True):
+        for seat in range(4):
+            r = rec[seat] if rec is not None and seat < len(rec) else None
+            c = comp[seat] if comp is not None and seat < len(comp) else None
             rows.append(_row(PayoutValues, (
-                game_id, hand_no, seat, player_of(seat),
+                game_id, hand_no, seat, _player(players, seat),
                 r,  # recorded
                 c,  # computed
-                None if r is None or c is None else r - c,  # diff
+                r - c if r is not None and c is not None else None,  # diff
             )))
     for name in h.standing:
         r, c = h.standing_recorded, h.standing_computed
