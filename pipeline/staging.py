@@ -9,7 +9,7 @@ Layout under ``<staging>`` (a FileSystems path: local, gs://, …)::
 
 A worker writes its rows (the named tuples of ``mahjong_audit.pipeline.rows``, in their table's column
 order) in row groups of at most ``batch_rows`` rows while it goes, one Arrow array per
-column made from the buffered tuples at once, so
+column made from the buffered tuples at once (the source columns, from one value per record), so
 neither a worker nor the runner holds more than one batch per table. The driver loads
 only the files named by the manifest, which the pipeline writes last from the file names
 its bundles *output*: a bundle that failed and was retried leaves files behind, but they
@@ -22,6 +22,7 @@ import json
 import uuid
 from collections.abc import Iterable, Mapping
 from itertools import accumulate, groupby
+from types import MappingProxyType
 from typing import BinaryIO
 
 import pyarrow as pa
@@ -36,7 +37,7 @@ TABLES_DIR = "tables"
 MANIFEST = "manifest.json"
 BATCH_ROWS = 4096
 # no column statistics: the load reads every staged row, and they cost a third of the writing
-PARQUET_OPTIONS = {"write_statistics": False}
+PARQUET_OPTIONS: Mapping[str, object] = MappingProxyType({"write_statistics": False})
 _TABLE_OF = {values: name for name, values in VALUES_OF_TABLE.items()}
 
 
