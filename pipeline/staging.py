@@ -9,7 +9,7 @@ Layout under ``<staging>`` (a FileSystems path: local, gs://, …)::
 
 A worker writes its rows (the named tuples of ``mahjong_audit.pipeline.rows``, in their table's column
 order) in row groups of at most ``batch_rows`` rows while it goes, one Arrow array per
-column made from the buffered tuples at once, so
+column made from the buffered tuples at once (the source columns, from one value per record), so
 neither a worker nor the runner holds more than one batch per table. The driver loads
 only the files named by the manifest, which the pipeline writes last from the file names
 its bundles *output*: a bundle that failed and was retried leaves files behind, but they
@@ -21,11 +21,12 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterable, Mapping
-from itertools import chain, groupby, repeat
-from operator import itemgetter
+from itertools import accumulate, groupby
+from types import MappingProxyType
 from typing import BinaryIO
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from mahjong_audit.pipeline.errors import ManifestMissing
@@ -35,6 +36,8 @@ from mahjong_audit.pipeline.tables import STAGING_SCHEMAS
 TABLES_DIR = "tables"
 MANIFEST = "manifest.json"
 BATCH_ROWS = 4096
+# no column statistics: the load reads every staged row, and they cost a third of the writing
+PARQUET_OPTIONS: Mapping[str, object] = MappingProxyType({"write_statistics": False})
 _TABLE_OF = {values: name for name, values in VALUES_OF_TABLE.items()}
 
 
@@ -48,9 +51,12 @@ def _source_columns(table: str) -> tuple[int, ...]:
 
 # table -> positions in (file, line, shard start) of the source columns its rows lack
 SOURCE_COLUMNS = {table: _source_columns(table) for table in STAGING_SCHEMAS}
-# table -> those columns of a (file, line, shard start)
-SOURCE_OF = {table: itemgetter(*at) if len(at) > 1 else (lambda source, at=at: tuple(source[i] for i in at))
-             for table, at in SOURCE_COLUMNS.items()}
+
+
+def _runs(values: Iterable, run_ends: pa.Array, type: pa.DataType) -> pa.Array:
+    """A column holding each of ``values`` over its run of rows (the runs ending at ``run_ends``):
+    Arrow repeats the values, one per run converted from Python, not one per row."""
+    return pc.run_end_decode(pa.RunEndEncodedArray.from_arrays(run_ends, pa.array(values, type=type)))
 
 
 def _fs():
@@ -73,8 +79,8 @@ class TableWriter:
         if batch_rows < 1:
             raise ValueError("batch_rows must be at least 1")
         self.staging, self.batch_rows = staging, batch_rows
-        # table -> its buffered rows, and for each run of a record's rows in it the source
-        # columns they get and how many rows the run holds
+        # table -> its buffered rows, and for each record's rows in it (in order) the record's
+        # source position (file, line, split start) and how many rows it has there
         self._buffers: dict[str, tuple[list[Row], list[tuple], list[int]]] = {}
         self._writers: dict[str, tuple[str, BinaryIO, pq.ParquetWriter]] = {}
 
@@ -90,7 +96,7 @@ class TableWriter:
         """Buffer the rows of one record, with its source position (file, line, split start).
 
         A record's rows come as runs of one table's rows (a hand, its scores, its payouts):
-        each run is appended at once."""
+        each run is appended at once, and counted with the record's earlier runs of that table."""
         source = (source_file, source_line, shard_start)
         for kind, run in groupby(rows, type):
             table = _TABLE_OF[kind]
@@ -99,8 +105,11 @@ class TableWriter:
                 buf = self._buffers[table] = ([], [], [])
             held = len(buf[0])
             buf[0].extend(run)
-            buf[1].append(SOURCE_OF[table](source))
-            buf[2].append(len(buf[0]) - held)
+            if buf[1] and buf[1][-1] is source:  # the record's previous run of this table goes on
+                buf[2][-1] += len(buf[0]) - held
+            else:
+                buf[1].append(source)
+                buf[2].append(len(buf[0]) - held)
             if len(buf[0]) >= self.batch_rows:
                 self._flush(table)
 
@@ -113,14 +122,16 @@ class TableWriter:
             fs = _fs()
             path = fs.join(table_dir(self.staging, table), f"{uuid.uuid4().hex}.parquet")
             stream = fs.create(path)
-            # no column statistics: the load reads every staged row, and they cost a third of the writing
-            self._writers[table] = (path, stream, pq.ParquetWriter(stream, schema, write_statistics=False))
-        own, extras, counts = buf
-        sources = [chain.from_iterable(map(repeat, column, counts)) for column in zip(*extras, strict=True)]
-        values = (*zip(*own, strict=True), *sources)
-        columns = [pa.array(column if isinstance(column, tuple) else list(column), type=field.type)
-                   for column, field in zip(values, schema, strict=True)]
-        self._writers[table][2].write_table(pa.Table.from_arrays(columns, schema=schema),
+            self._writers[table] = (path, stream, pq.ParquetWriter(stream, schema, **PARQUET_OPTIONS))
+        own, sources, counts = buf
+        fields, width = list(schema), len(own[0])
+        own_columns = [pa.array(column, type=field.type)
+                       for column, field in zip(zip(*own, strict=True), fields[:width], strict=True)]
+        run_ends = pa.array(list(accumulate(counts)), type=pa.int32())
+        by_position = tuple(zip(*sources, strict=True))
+        source_columns = [_runs(by_position[at], run_ends, field.type)
+                          for at, field in zip(SOURCE_COLUMNS[table], fields[width:], strict=True)]
+        self._writers[table][2].write_table(pa.Table.from_arrays(own_columns + source_columns, schema=schema),
                                             row_group_size=self.batch_rows)
 
     def close(self) -> tuple[tuple[str, str], ...]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from mahjong_audit.engine.findings import Finding, Severity
@@ -124,3 +126,22 @@ def test_every_column_of_a_hands_row_comes_from_its_own_fact():
         "win_chances": list(range(16)), "wins_passed": list(range(1, 17)),
         "call_chances": list(range(2, 18)), "calls_passed": list(range(3, 19)),
     }
+
+
+def test_payouts_and_score_rows_of_partial_facts():
+    """A seat without a recorded or computed delta gets None (and no diff); an item naming no seat
+    is the first legal winner's; a seat beyond the seating has no player."""
+    win = WinFacts(seat=1, from_seat=1, tile="7p", win_type="self_drawn", last_tile=False, legal=True,
+                   score=Score((ScoreItem("自摸", 1),), 1), recorded_total=1)
+    items = (ScoreItem("自摸", 1), ScoreItem("花牌", 1, count=3, seat=5))
+    hand = HandFacts(0, 0, "E", "win", (win,), (), (3, -1, -2), None, items, 50, 0)
+    audit = GameAudit("g", "mcr", "test", ("ann", "bob", "cat", "dan"), (hand,), ())
+    tables = R.by_table(R.audit_rows(_parsed(), audit, "run-1"))
+    assert [(r["seat"], r["player"], r["item"], r["points"]) for r in tables["hand_scores"]] == [
+        (1, "bob", "自摸", 1), (5, None, "花牌", 3)]
+    assert [(r["seat"], r["player"], r["recorded"], r["computed"], r["diff"]) for r in tables["payouts"]] == [
+        (0, "ann", None, 3, None), (1, "bob", None, -1, None), (2, "cat", None, -2, None), (3, "dan", None, None, None)]
+    both = dataclasses.replace(hand, recorded_deltas=(4, -1, -2, -1, 9))
+    payouts = R.by_table(R.audit_rows(_parsed(), dataclasses.replace(audit, hands=(both,)), "run-1"))["payouts"]
+    assert [(r["recorded"], r["computed"], r["diff"]) for r in payouts] == [
+        (4, 3, 1), (-1, -1, 0), (-2, -2, 0), (-1, None, None)]
