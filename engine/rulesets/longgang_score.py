@@ -182,6 +182,7 @@ def seat_flower(seat_wind: int) -> int:
     return T.FLOWER0 + seat_wind
 
 
+@lru_cache(maxsize=256)
 def wilds_for(seat_wind: int, indicator: int | None) -> Wilds:
     """The wilds of a seat given the flipped indicator (None: no 财神 this hand)."""
     zuo: int | None = seat_flower(seat_wind)
@@ -249,12 +250,12 @@ class Rules:
 # ------------------------------------------------------------------ helpers
 
 
-def _items(pairs: Iterable[tuple[str, int, str]]) -> tuple[ScoreItem, ...]:
+def _items(pairs: list[tuple[str, int, str]]) -> tuple[ScoreItem, ...]:
     """Merge (name, value, unit) occurrences into ScoreItems with counts, in first-seen order."""
     acc: dict[tuple[str, int, str], int] = {}
     for key in pairs:
         acc[key] = acc.get(key, 0) + 1
-    return tuple(ScoreItem(n, v, c, unit) for (n, v, unit), c in acc.items())
+    return tuple([ScoreItem(n, v, c, unit) for (n, v, unit), c in acc.items()])
 
 
 def _set_item(kind: str, t: int) -> tuple[str, int, str]:
@@ -1144,14 +1145,15 @@ def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4
     Without ``single_two_wilds`` (option ``non_winner_single_two_wilds``) every triplet holds
     two natural tiles (``m ≤ n // 2``).
     Returns the (kind, m) choices that differ from the plain ``n // 3`` (∅ first)."""
-    return [chosen for chosen, _ in _placements(nat, budget, limits, single_two_wilds, split)]
+    return [chosen for chosen, _ in _placements(list(nat), budget, tuple(limits), single_two_wilds, split)]
 
 
-def _placements(nat: Sequence[int], budget: int, limits: Sequence[int], single_two_wilds: bool,
+def _placements(nat: list[int], budget: int, limits: tuple[int, ...], single_two_wilds: bool,
                 split: bool) -> list[tuple[tuple[tuple[int, int], ...], int]]:
     """:func:`other_placements`, each with the wilds it uses (:func:`wild_cost`): every m beyond
     the plain ``n // 3`` takes ``3m − n > 0`` wilds, so a placement's cost is the sum of its
-    choices' costs, carried along as the placements grow."""
+    choices' costs, carried along as the placements grow. (A list and a tuple, not sequences: read
+    by index, compiled, without a generic call per read.)"""
     out: list[tuple[tuple[tuple[int, int], ...], int]] = [((), 0)]
     if budget <= 0:
         return out  # every triplet beyond the plain ones takes a wild
