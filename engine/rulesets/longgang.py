@@ -290,17 +290,20 @@ class Longgang(Ruleset):
         memo = self._seat_memo
         if memo is not None and memo[0] is end:
             return memo[1]
-        scores = tuple(self._score_seat(end, s) for s in range(4))
+        win = end.wins[0] if end.wins else None
+        others_zero = win is None or bool(dict(win.score.details).get("others_zero"))
+        scores = tuple(self._score_seat(end, s, others_zero) for s in range(4))
         self._seat_memo = (end, scores)
         return scores
 
-    def _score_seat(self, end: HandEnd, seat: int) -> Score:
+    def _score_seat(self, end: HandEnd, seat: int, others_zero: bool) -> Score:
+        """``seat``'s score: a winner's own, or a 陪家's (0 for a dead seat, or after a win whose
+        other seats score nothing: ``others_zero``)."""
         for w in end.wins:
             if w.seat == seat:
                 return w.score
-        win = end.wins[0] if end.wins else None
         st = end.seats[seat]
-        if st.dead or win is None or bool(dict(win.score.details).get("others_zero")):
+        if st.dead or others_zero:
             return S.zero_score()
         return S.score_other(st.concealed, st.melds, st.flowers, (seat - end.dealer) % 4,
                              self.wilds_from_set(st.wilds, (seat - end.dealer) % 4), self.rules, end.round_wind)

@@ -45,10 +45,18 @@ SET_HU: Final = MappingProxyType({
 })
 #: the item name of each row of SET_HU: 暗杠大子, 明刻小子, …
 SET_NAMES: Final = MappingProxyType({(name, big): f"{name}{'大子' if big else '小子'}" for name, big in SET_HU})
+#: the 胡 items (name, 胡, "hu") of each kind of set in SET_HU: (小子, 大子); derived once, never
+#: changed (a set's item is found by its kind's name, not hashed from a tuple at each set: :func:`_set_item`)
+SET_ITEMS: Final[dict[str, tuple[tuple[str, int, str], tuple[str, int, str]]]] = {
+    kind: ((SET_NAMES[(kind, False)], SET_HU[(kind, False)], "hu"), (SET_NAMES[(kind, True)], SET_HU[(kind, True)], "hu"))
+    for kind, big in SET_HU if not big}
 #: a pair (将) of 中, 发 or the seat's own wind
 PAIR_HU: Final = 2
 #: each flower set aside (补花)
 FLOWER_HU: Final = 4
+#: the items of a 将 and of a flower set aside
+PAIR_ITEM: Final = ("将", PAIR_HU, "hu")
+FLOWER_ITEM: Final = ("花", FLOWER_HU, "hu")
 #: the winner's base (底胡)
 WINNER_BASE: Final = 20
 #: winner's bonus by wait, self-drawn: 卡档/坎张 4, 单吊 0, anything else 2 (plain 自摸)
@@ -73,6 +81,8 @@ TAI: Final = MappingProxyType({
     "圈风刻": 1,  # option round_wind_triplet_tai
     "一条龙": 1,  # option pure_straight_tai
 })
+#: the 台 item (name, 台, "tai") of each row of TAI (derived once, never changed)
+TAI_ITEMS: Final[dict[str, tuple[str, int, str]]] = {name: (name, value, "tai") for name, value in TAI.items()}
 #: limit hands (腊子): scored at the cap, counted as 3 台 for 跟胡数
 LIMIT_TAI: Final = 3
 #: every limit hand (腊子) but the appendix's, the one list of their names: first the wins that are limits
@@ -172,6 +182,7 @@ def seat_flower(seat_wind: int) -> int:
     return T.FLOWER0 + seat_wind
 
 
+@lru_cache(maxsize=256)
 def wilds_for(seat_wind: int, indicator: int | None) -> Wilds:
     """The wilds of a seat given the flipped indicator (None: no 财神 this hand)."""
     zuo: int | None = seat_flower(seat_wind)
@@ -239,25 +250,29 @@ class Rules:
 # ------------------------------------------------------------------ helpers
 
 
-def _items(pairs: Iterable[tuple[str, int, str]]) -> tuple[ScoreItem, ...]:
+def _items(pairs: list[tuple[str, int, str]]) -> tuple[ScoreItem, ...]:
     """Merge (name, value, unit) occurrences into ScoreItems with counts, in first-seen order."""
     acc: dict[tuple[str, int, str], int] = {}
     for key in pairs:
         acc[key] = acc.get(key, 0) + 1
-    return tuple(ScoreItem(n, v, c, unit) for (n, v, unit), c in acc.items())
+    return tuple([ScoreItem(n, v, c, unit) for (n, v, unit), c in acc.items()])
 
 
-def _meld_hu(m: Meld) -> tuple[str, int] | None:
-    big = is_big(m.first)
+def _set_item(kind: str, t: int) -> tuple[str, int, str]:
+    """The 胡 item of a set of ``t`` of ``kind`` (a kind of :data:`SET_HU`: 暗杠, 明杠, 暗刻, 明刻)."""
+    items = SET_ITEMS[kind]
+    return items[1] if is_big(t) else items[0]
+
+
+def _meld_item(m: Meld) -> tuple[str, int, str] | None:
+    """The 胡 item of a meld (a chi scores none)."""
     if m.kind is MeldKind.CHI:
         return None
     if m.kind is MeldKind.CONCEALED_KONG:
-        name = "暗杠"
-    elif m.kind is MeldKind.KONG:
-        name = "明杠"
-    else:
-        name = "明刻"
-    return SET_NAMES[(name, big)], SET_HU[(name, big)]
+        return _set_item("暗杠", m.first)
+    if m.kind is MeldKind.KONG:
+        return _set_item("明杠", m.first)
+    return _set_item("明刻", m.first)
 
 
 def _honour_scoring(t: int | None, seat_wind: int) -> bool:
@@ -393,7 +408,7 @@ def winner_context(sit: WinSituation, rules: Rules) -> WinnerContext:
     elif rules.human_win and (sit.get("earthly") or is_human_win(sit)):
         special.append(HUMAN)
     return WinnerContext(w, sum(c[t] for t in w.real), c[w.zuo] if w.zuo is not None else 0,
-                         (("花", FLOWER_HU, "hu"),) * len(sit.flowers), tuple(special))
+                         (FLOWER_ITEM,) * len(sit.flowers), tuple(special))
 
 
 def score_winner(sit: WinSituation, rules: Rules) -> Score:
@@ -418,18 +433,19 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
                                  real - (win in w.real), zuo - (win == w.zuo), w.caishen_kind, n_sets,
                                  rules.eight_pairs and not sit.melds)
     robbing = sit.kong and not sit.self_drawn
-    any_kind = rules.wild_beyond_fourth_copy == "any"
-    copy_limits = copy_limits_of(sit.melds, sit.seat_wind, _natural(c, w.all), any_kind)
+    # (with wild_beyond_fourth_copy "any" every limit is 99: no reading goes beyond)
+    copy_limits = (None if rules.wild_beyond_fourth_copy == "any"
+                   else copy_limits_of(sit.melds, sit.seat_wind, _natural(c, w.all)))
     # Each reading is valued by its numbers alone (total, 台, 胡: what its Score says), the first
     # best in this order kept; only that one's items are built.
     best: tuple[tuple[int, int, int], _ReadingItems] | None = None
-    rows = _tai_rows(rules.appendix_hands)
+    rows = tai_rows(rules)
     for r in readings:
         part = r.parts[r.win_idx]
         if robbing and not rules.wild_pair_robbing and part.kind == PAIR and part.wilds > 0:
             continue  # 单吊抢杠 with a 财神 as the pair's other tile (option)
-        if not any_kind and not R.within_copy_limits(r, copy_limits):
-            continue  # (with any_kind every limit is 99: no reading goes beyond)
+        if copy_limits is not None and not R.within_copy_limits(r, copy_limits):
+            continue
         found = _reading_items(sit, r, rules, ctx, rows)
         key = _items_key(found)
         if best is None or key > best[0]:
@@ -501,48 +517,82 @@ class _ReadingFacts:
         self.zuo: Final = zuo  # 坐花 held
         self.wait: Final = wait
         self.kong_draw: Final = kong_draw  # self-drawn on a kong's or a flower's replacement tile
+        # one pass over the sets for every fact below
+        sets: list[tuple[str, int]] = []
+        wild_pair = False
+        for i, p in enumerate(r.parts):
+            t = tiles[i]
+            if t is not None:
+                sets.append((p.kind, t))
+            elif p.kind == PAIR:
+                wild_pair = True
+        for m in sit.melds:
+            sets.append((SEQ if m.kind is MeldKind.CHI else TRIPLET, m.first))
+        shown: list[int] = []
+        suits: set[int] = set()
+        honours = False
+        no_seq = r.shape == "standard"
+        triplet_kinds: list[int] = []
+        pair_kinds: list[int] = []
+        for k, t in sets:
+            if k == SEQ:
+                shown.extend((t, t + 1, t + 2))
+                no_seq = False
+            else:
+                shown.append(t)
+                if k == TRIPLET:
+                    triplet_kinds.append(t)
+                elif k == PAIR:
+                    pair_kinds.append(t)
+            if T.is_suited(t):  # a sequence's three tiles are of its first tile's suit
+                suits.add(T.suit(t))
+            elif T.is_honour(t):
+                honours = True
         #: (kind, tile) of every part read as a tile (all-wild parts standing for another tile left out), then
         #: of every meld
-        sets: list[tuple[str, int]] = [(p.kind, t) for p, t in zip(r.parts, tiles, strict=True) if t is not None]
-        sets += [(SEQ if m.kind is MeldKind.CHI else TRIPLET, m.first) for m in sit.melds]
         self.sets: Final = sets
-        shown = [t for k, t in sets for t in ((t, t + 1, t + 2) if k == SEQ else (t,))]
         self.shown: Final = shown  # the tiles those sets show
-        self.suits: Final = {T.suit(t) for t in shown if T.is_suited(t)}
-        self.honours: Final = any(T.is_honour(t) for t in shown)
-        self.no_seq: Final = r.shape == "standard" and all(k != SEQ for k, _ in sets)
-        self.triplet_kinds: Final = [t for k, t in sets if k == TRIPLET]
-        self.pair_kinds: Final = [t for k, t in sets if k == PAIR]
+        self.suits: Final = suits
+        self.honours: Final = honours
+        self.no_seq: Final = no_seq
+        self.triplet_kinds: Final = triplet_kinds
+        self.pair_kinds: Final = pair_kinds
         #: a pair of wilds standing for another tile: whatever pair suits the patterns
-        self.wild_pair: Final = any(p.kind == PAIR and tiles[i] is None for i, p in enumerate(r.parts))
+        self.wild_pair: Final = wild_pair
         self.appendix: Final = _appendix(sit, r, sets, shown, r.win_idx, rules)
 
 
 @final
 class TaiRow:
     """One row of :data:`TAI_ROWS`: a 台 item (``value`` 台) or, with ``value`` None, a limit hand
-    (腊子, a name of :data:`LIMITS` or of the appendix), and the function that detects it."""
+    (腊子, a name of :data:`LIMITS` or of the appendix), the function that detects it, and the
+    switch of :class:`Rules` without which the row never counts (``option``; "" for none)."""
 
-    __slots__ = ("name", "value", "detect")
+    __slots__ = ("name", "value", "detect", "option")
 
-    def __init__(self, name: str, value: int | None, detect: Callable[[_ReadingFacts], bool]) -> None:
+    def __init__(self, name: str, value: int | None, detect: Callable[[_ReadingFacts], bool],
+                 option: str = "") -> None:
         if value is None and name not in LIMITS and name not in APPENDIX_TAI:
             raise ValueError(f"{name}: a limit hand that LIMITS does not list")
         self.name: Final = name
         self.value: Final = value
         self.detect: Final = detect
+        self.option: Final = option
 
 
 @final
 class SetTaiRow:
-    """A 台 item counted once for each set that shows it (``detect(facts, kind, tile)``)."""
+    """A 台 item counted once for each set that shows it (``detect(facts, kind, tile)``); ``option``
+    as :class:`TaiRow`'s."""
 
-    __slots__ = ("name", "value", "detect")
+    __slots__ = ("name", "value", "detect", "option")
 
-    def __init__(self, name: str, value: int, detect: Callable[[_ReadingFacts, str, int], bool]) -> None:
+    def __init__(self, name: str, value: int, detect: Callable[[_ReadingFacts, str, int], bool],
+                 option: str = "") -> None:
         self.name: Final = name
         self.value: Final = value
         self.detect: Final = detect
+        self.option: Final = option
 
 
 def _caishen_hui(f: _ReadingFacts) -> bool:
@@ -550,10 +600,15 @@ def _caishen_hui(f: _ReadingFacts) -> bool:
     return any(p.kind == TRIPLET and R.part_wilds(f.r, i, f.wilds.caishen_kind) == 3 for i, p in enumerate(f.r.parts))
 
 
+def four_flowers(w: Wilds, flowers: Sequence[int]) -> bool:
+    """The three seasons other than the seat's 坐花 set aside (not under 花财神): with the 坐花 held
+    and used, 四花 instead of 坐花."""
+    return not w.flower_mode and all(T.FLOWER0 + k in flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
+
+
 def _four_flowers(f: _ReadingFacts) -> bool:
     """坐花 with the other three seasons set aside (not under 花财神)."""
-    sit, w = f.sit, f.wilds
-    return not w.flower_mode and all(T.FLOWER0 + k in sit.flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
+    return four_flowers(f.wilds, f.sit.flowers)
 
 
 def _four_flowers_row(f: _ReadingFacts) -> bool:
@@ -583,7 +638,7 @@ def _honour_triplet(f: _ReadingFacts, kind: str, t: int) -> bool:
 
 
 def _round_wind_triplet(f: _ReadingFacts, kind: str, t: int) -> bool:
-    return f.rules.round_wind_triplet_tai and _scoring_triplet(f, kind, t) and t == T.wind_tile(f.sit.round_wind)
+    return _scoring_triplet(f, kind, t) and t == T.wind_tile(f.sit.round_wind)
 
 
 def _half_flush(f: _ReadingFacts) -> bool:
@@ -627,14 +682,14 @@ def _terminals_and_honours(f: _ReadingFacts) -> bool:
 
 
 def _four_kings(f: _ReadingFacts) -> bool:
-    if not f.rules.four_kings_limit or f.r.shape != "standard":
+    if f.r.shape != "standard":
         return False
     hon_trip = sum(1 for t in f.triplet_kinds if T.is_honour(t))
     return hon_trip >= 4 or (hon_trip == 3 and (f.wild_pair or any(T.is_honour(t) for t in f.pair_kinds)))
 
 
 def _eight_pairs_limit(f: _ReadingFacts) -> bool:
-    return f.r.shape == "eight_pairs" and f.rules.eight_pairs_limit
+    return f.r.shape == "eight_pairs"
 
 
 def _eight_pairs(f: _ReadingFacts) -> bool:
@@ -642,8 +697,6 @@ def _eight_pairs(f: _ReadingFacts) -> bool:
 
 
 def _pure_straight(f: _ReadingFacts) -> bool:
-    if not f.rules.pure_straight_tai:
-        return False
     seq_firsts = {t for k, t in f.sets if k == SEQ}
     return any({9 * s, 9 * s + 3, 9 * s + 6} <= seq_firsts for s in range(3))
 
@@ -655,7 +708,7 @@ def _appendix_row(name: str) -> Callable[[_ReadingFacts], bool]:
 
 
 def _kong_flower(f: _ReadingFacts) -> bool:
-    return f.kong_draw and f.rules.kong_replacement_tai
+    return f.kong_draw
 
 
 def _pinghu(f: _ReadingFacts) -> bool:
@@ -674,8 +727,10 @@ def _limit(name: str) -> str:
 
 #: the 台 of a winning reading, in the order the breakdown lists them: each row's name, its 台
 #: (from :data:`TAI`; None: a limit hand of :data:`LIMITS`, scored at the cap) and its detector.
-#: A tuple of :class:`SetTaiRow` counts once per set (each set: the first row it fits). The
-#: appendix rows (附一, :data:`APPENDIX_TAI`) count only when named in ``appendix_hands``.
+#: A tuple of :class:`SetTaiRow` counts once per set (each set: the first row it fits). A row
+#: behind an option counts only with that switch of :class:`Rules` on (its ``option``: its detector
+#: does not ask), the appendix rows (附一, :data:`APPENDIX_TAI`) only when named in ``appendix_hands``:
+#: :func:`tai_rows` gives the rows of a set of rules.
 TAI_ROWS: Final[tuple[TaiRow | tuple[SetTaiRow, ...], ...]] = (
     TaiRow(_limit("财神会"), None, _caishen_hui),  # 四、15 "两个正财神配坐花三张组成刻子…按三台腊子胡牌"
     TaiRow("四花", TAI["四花"], _four_flowers_row),  # 四、5 "坐花胡牌的，又杠了其他三个花牌的可计2台"
@@ -684,7 +739,7 @@ TAI_ROWS: Final[tuple[TaiRow | tuple[SetTaiRow, ...], ...]] = (
     TaiRow("硬胡", TAI["硬胡"], _hard_win),  # 四、1 "胡牌时没有财神(坐花)也计一台"
     (
         SetTaiRow("字刻", TAI["字刻"], _honour_triplet),  # 四、2 "坐风刻子或中发任意刻子，每个刻子均计1台"
-        SetTaiRow("圈风刻", TAI["圈风刻"], _round_wind_triplet),  # option round_wind_triplet_tai
+        SetTaiRow("圈风刻", TAI["圈风刻"], _round_wind_triplet, "round_wind_triplet_tai"),
     ),
     TaiRow("混一色", TAI["混一色"], _half_flush),  # 四、9 "由单色及字牌…的混一色的１台"
     TaiRow(_limit("清一色"), None, _full_flush),  # 四、8 "由单色牌组成的顺子、刻子胡牌型，３台满贯300胡"
@@ -694,28 +749,50 @@ TAI_ROWS: Final[tuple[TaiRow | tuple[SetTaiRow, ...], ...]] = (
     TaiRow(_limit("小四喜"), None, _little_four_winds),  # 四、10 "有东南西北风中有三付坎子，其中任何一对做将"
     TaiRow(_limit("清老头"), None, _all_terminals),  # 四、12 "全是老头牌…刻子(杠子)或对子"
     TaiRow(_limit("混老头"), None, _terminals_and_honours),  # 四、13 "每组刻子或将牌均为「字牌」或「老头牌」"
-    TaiRow(_limit("四金刚"), None, _four_kings),  # option four_kings_limit: "四金刚…有的地方来法算腊子"
-    TaiRow(_limit("八对半"), None, _eight_pairs_limit),  # option eight_pairs_limit: "有的地方来法算腊子"
+    TaiRow(_limit("四金刚"), None, _four_kings, "four_kings_limit"),  # "四金刚…有的地方来法算腊子"
+    TaiRow(_limit("八对半"), None, _eight_pairs_limit, "eight_pairs_limit"),  # "有的地方来法算腊子"
     TaiRow("八对半", TAI["八对半"], _eight_pairs),  # 四、18 "由七个对子与一个刻子组成"
-    TaiRow("一条龙", TAI["一条龙"], _pure_straight),  # option pure_straight_tai: "有的地方来法算一台"
+    TaiRow("一条龙", TAI["一条龙"], _pure_straight, "pure_straight_tai"),  # "有的地方来法算一台"
     *(TaiRow(name, value, _appendix_row(name)) for name, value in APPENDIX_TAI.items()),  # 附一
-    TaiRow("杠上开花", TAI["杠上开花"], _kong_flower),  # option kong_replacement_tai: "有的地方来法也计一台"
+    TaiRow("杠上开花", TAI["杠上开花"], _kong_flower, "kong_replacement_tai"),  # "有的地方来法也计一台"
     TaiRow("平胡", TAI["平胡"], _pinghu),  # 四、16 "由五组顺子配对子…0台"
 )
 
 
+#: the switches of :class:`Rules` that rows of :data:`TAI_ROWS` stand behind, in the table's order
+ROW_OPTIONS: Final = tuple(dict.fromkeys(r.option for row in TAI_ROWS for r in (row if isinstance(row, tuple) else (row,))
+                                         if r.option))
+
+
+def tai_rows(rules: Rules) -> tuple[TaiRow | tuple[SetTaiRow, ...], ...]:
+    """The rows of :data:`TAI_ROWS` that count under ``rules``, in the table's order."""
+    return _tai_rows(rules.appendix_hands, tuple([bool(getattr(rules, o)) for o in ROW_OPTIONS]))
+
+
 @lru_cache(maxsize=64)
-def _tai_rows(appendix_hands: frozenset[str]) -> tuple[TaiRow | tuple[SetTaiRow, ...], ...]:
-    """:data:`TAI_ROWS` less the appendix rows not named in ``appendix_hands`` (which never
-    show: a reading's appendix holds only named rows), in the table's order."""
-    return tuple(row for row in TAI_ROWS
-                 if isinstance(row, tuple) or row.name not in APPENDIX_TAI or row.name in appendix_hands)
+def _tai_rows(appendix_hands: frozenset[str], switches: tuple[bool, ...]
+              ) -> tuple[TaiRow | tuple[SetTaiRow, ...], ...]:
+    """:data:`TAI_ROWS` less the rows behind an option that is off (``switches``: each of
+    :data:`ROW_OPTIONS` on or off) and the appendix rows not named in ``appendix_hands`` (which
+    never show: a reading's appendix holds only named rows), in the table's order; a group of
+    per-set rows keeps those left, in its order (each set's first fit is the same: the rows left
+    out never fit)."""
+    on = {o for o, v in zip(ROW_OPTIONS, switches, strict=True) if v}
+    out: list[TaiRow | tuple[SetTaiRow, ...]] = []
+    for row in TAI_ROWS:
+        if isinstance(row, tuple):
+            group = tuple(r for r in row if not r.option or r.option in on)
+            if group:
+                out.append(group)
+        elif (not row.option or row.option in on) and (row.name not in APPENDIX_TAI or row.name in appendix_hands):
+            out.append(row)
+    return tuple(out)
 
 
 def score_reading(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContext | None = None) -> Score:
-    """The winner's score under one reading of its hand (every row of :data:`TAI_ROWS` asked)."""
+    """The winner's score under one reading of its hand (every row of :func:`tai_rows` asked)."""
     return _items_score(_reading_items(sit, r, rules, ctx if ctx is not None else winner_context(sit, rules),
-                                       TAI_ROWS))
+                                       tai_rows(rules)))
 
 
 #: one reading's (胡 items, 台 items, limit hands: none, or their names in order, each once) as
@@ -750,7 +827,7 @@ def _items_score(found: _ReadingItems) -> Score:
 def _reading_items(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerContext,
                    rows: tuple[TaiRow | tuple[SetTaiRow, ...], ...]) -> _ReadingItems:
     """The 胡 and 台 rows of one reading of a winning hand, and its limit hands; the 台 are
-    asked of ``rows`` (:data:`TAI_ROWS`, or those of :func:`_tai_rows`)."""
+    asked of ``rows`` (those of :func:`tai_rows`)."""
     w, real, zuo, flower_items, special = ctx.wilds, ctx.real, ctx.zuo, list(ctx.flower_items), ctx.special
     win_idx = r.win_idx
     wait = R.wait_of(r.parts[win_idx], r.win_kind)
@@ -758,9 +835,9 @@ def _reading_items(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerConte
     kong_draw = sit.self_drawn and (sit.kong or sit.get("replacement") in ("kong", "flower"))
     hu: list[tuple[str, int, str]] = [("底胡", WINNER_BASE, "hu")]
     for m in sit.melds:
-        mh = _meld_hu(m)
-        if mh:
-            hu.append((mh[0], mh[1], "hu"))
+        item = _meld_item(m)
+        if item is not None:
+            hu.append(item)
     tiles = [R.free_tile(r, i, w.caishen_kind) for i in range(len(r.parts))]
     if rules.home_caishen_pair == "also_wild":
         # option: a pair of two 正财 at home (财神归位, 硬胡) also stands for whatever pair suits the patterns
@@ -770,11 +847,9 @@ def _reading_items(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerConte
         free = tiles[i]  # p.tile, unless the part is all wilds standing for another tile
         if p.kind == TRIPLET and free is not None:
             exposed = i == win_idx and not sit.self_drawn
-            name = "明刻" if exposed else "暗刻"
-            big = is_big(free)
-            hu.append((SET_NAMES[(name, big)], SET_HU[(name, big)], "hu"))
+            hu.append(_set_item("明刻" if exposed else "暗刻", free))
         elif p.kind == PAIR and _honour_scoring(p.tile, sit.seat_wind) and R.part_wilds(r, i, w.caishen_kind) < 2:
-            hu.append(("将", PAIR_HU, "hu"))  # not for a pair of 财神/坐花 (二、三)a "不计将胡数")
+            hu.append(PAIR_ITEM)  # not for a pair of 财神/坐花 (二、三)a "不计将胡数")
     hu.extend(flower_items)
     if sit.self_drawn:
         if kong_draw:
@@ -890,30 +965,34 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     triplet (财神卖兵 otherwise), and so do their 台. No base, no 硬胡/混一色/对对胡.
     The placement of the wilds is the most favourable one (what the others pay depends on it)."""
     c = T.counts(concealed)
-    nat = _natural(c, w.all)
-    wild_n = sum(c[t] for t in w.all)
+    wild = w.all
+    nat = _natural(c, wild)
+    wild_n = sum(c[t] for t in wild)
     real = sum(c[t] for t in w.real)
+    if wild_n == 0:
+        # no wild: the one placement, its 台 none of the wilds' (the search below would find it)
+        return _other_score(c, nat, real, melds, flowers, seat_wind, w, rules, (), round_wind, 0)
     limits = copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
     placements = _placements(nat, wild_n, limits, rules.non_winner_single_two_wilds,
                              rules.non_winner_split_triplet)
+    if len(placements) == 1:
+        # the wilds have no place (∅ only): none used, so none of their 台 either (as above)
+        return _other_score(c, nat, real, melds, flowers, seat_wind, w, rules, (), round_wind, 0)
     # Each placement is valued by its numbers alone (total, 台, 胡: what score_other_placement
     # gives), the first best in this order kept; only that one is scored in full.
     swt = T.wind_tile(seat_wind)
     hu = FLOWER_HU * len(flowers)
     tai = 0
     for m in melds:
-        mh = _meld_hu(m)
-        if mh:
-            hu += mh[1]
+        item = _meld_item(m)
+        if item is not None:
+            hu += item[1]
             tai += _triplet_tai_value(m.first, swt, round_wind, w, rules)
     for t in range(34):
         if nat[t]:
             kh, kt = _kind_value(t, nat[t], nat[t] // 3, seat_wind, swt, round_wind, w, rules)
             hu, tai = hu + kh, tai + kt
-    if len(placements) == 1 and wild_n == 0:
-        # no wild: the one placement, its 台 none of the wilds' (the loop below would find it)
-        return _other_score(c, nat, real, melds, flowers, seat_wind, w, rules, (), round_wind, 0)
-    four = not w.flower_mode and all(T.FLOWER0 + k in flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
+    four = four_flowers(w, flowers)
     zuo_tai = rules.non_winner_four_flowers_tai if four else TAI["坐花"]
     zuo_counts = rules.zuo_is_second_caishen or w.flower_mode
     best: tuple[int, int, int] | None = None
@@ -953,7 +1032,7 @@ def _kind_value(t: int, n: int, trips: int, seat_wind: int, swt: int, round_wind
     triplets, as :func:`score_other_placement` counts them (its triplets, an honour pair left)."""
     hu = tai = 0
     if trips:
-        hu = trips * SET_HU[("暗刻", is_big(t))]
+        hu = trips * _set_item("暗刻", t)[1]
         tai = trips * _triplet_tai_value(t, swt, round_wind, w, rules)
     if n - 3 * trips == 2 and _honour_scoring(t, seat_wind):
         hu += PAIR_HU
@@ -983,43 +1062,57 @@ def _other_score(c: Sequence[int], nat: list[int], real: int, melds: Sequence[Me
     swt = T.wind_tile(seat_wind)
     hu: list[tuple[str, int, str]] = []
     tai: list[tuple[str, int, str]] = []
+    hu_total = tai_total = 0
     for m in melds:
-        mh = _meld_hu(m)
-        if mh:
-            hu.append((mh[0], mh[1], "hu"))
-            tai.extend(_triplet_tai(m.first, swt, round_wind, w, rules))
-    hu.extend([("花", FLOWER_HU, "hu")] * len(flowers))
+        item = _meld_item(m)
+        if item is not None:
+            hu.append(item)
+            hu_total += item[1]
+            name = _triplet_tai_row(m.first, swt, round_wind, w, rules)
+            if name is not None:
+                tai.append(TAI_ITEMS[name])
+                tai_total += TAI[name]
+    if flowers:
+        hu.extend([FLOWER_ITEM] * len(flowers))
+        hu_total += FLOWER_HU * len(flowers)
     used = wild_cost(nat, chosen)
     if used_real is None:
         used_real = min(real, used)  # 正财 fill first; the 坐花 only where they run out (seed f)
     used_zuo = used - used_real
-    triplets = dict(chosen)
+    triplets = dict(chosen) if chosen else None
     for t in range(34):
-        if not nat[t] and not (triplets and t in triplets):
-            continue
-        n_trips = triplets.get(t, nat[t] // 3)
-        if n_trips:
-            big = is_big(t)
-            row = _triplet_tai(t, swt, round_wind, w, rules)
-            for _ in range(n_trips):
-                hu.append((SET_NAMES[("暗刻", big)], SET_HU[("暗刻", big)], "hu"))
-                tai.extend(row)
-        if nat[t] - 3 * n_trips == 2 and _honour_scoring(t, seat_wind):
-            hu.append(("将", PAIR_HU, "hu"))
-    if used_zuo:
-        four = not w.flower_mode and all(T.FLOWER0 + k in flowers for k in range(4) if T.FLOWER0 + k != w.zuo)
-        if four:
-            tai.append(("四花", rules.non_winner_four_flowers_tai, "tai"))
+        n = nat[t]
+        if triplets is None:
+            if not n:
+                continue
+            n_trips = n // 3
+        elif n or t in triplets:
+            n_trips = triplets.get(t, n // 3)
         else:
-            tai.append(("坐花", TAI["坐花"], "tai"))
+            continue
+        if n_trips:
+            item = _set_item("暗刻", t)
+            name = _triplet_tai_row(t, swt, round_wind, w, rules)
+            for _ in range(n_trips):
+                hu.append(item)
+                if name is not None:
+                    tai.append(TAI_ITEMS[name])
+            hu_total += n_trips * item[1]
+            if name is not None:
+                tai_total += n_trips * TAI[name]
+        if n - 3 * n_trips == 2 and _honour_scoring(t, seat_wind):
+            hu.append(PAIR_ITEM)
+            hu_total += PAIR_HU
+    if used_zuo:
+        if four_flowers(w, flowers):
+            tai.append(("四花", rules.non_winner_four_flowers_tai, "tai"))
+            tai_total += rules.non_winner_four_flowers_tai
+        else:
+            tai.append(TAI_ITEMS["坐花"])
+            tai_total += TAI["坐花"]
     if used_real + (used_zuo if rules.zuo_is_second_caishen or w.flower_mode else 0) >= 2:
-        tai.append(("双财神", TAI["双财神"], "tai"))
-    hu_total = 0
-    for _, v, _u in hu:
-        hu_total += v
-    tai_total = 0
-    for _, v, _u in tai:
-        tai_total += v
+        tai.append(TAI_ITEMS["双财神"])
+        tai_total += TAI["双财神"]
     return Score(_items(hu + tai), ceil_cap(hu_total * 2 ** tai_total), details=(("hu", hu_total), ("tai", tai_total)))
 
 
@@ -1032,11 +1125,6 @@ def _triplet_tai_row(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) 
     if rules.round_wind_triplet_tai and t == T.wind_tile(round_wind):
         return "圈风刻"
     return None
-
-
-def _triplet_tai(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> list[tuple[str, int, str]]:
-    name = _triplet_tai_row(t, swt, round_wind, w, rules)
-    return [] if name is None else [(name, TAI[name], "tai")]
 
 
 def _triplet_tai_value(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> int:
@@ -1057,14 +1145,15 @@ def other_placements(nat: Sequence[int], budget: int, limits: Sequence[int] = (4
     Without ``single_two_wilds`` (option ``non_winner_single_two_wilds``) every triplet holds
     two natural tiles (``m ≤ n // 2``).
     Returns the (kind, m) choices that differ from the plain ``n // 3`` (∅ first)."""
-    return [chosen for chosen, _ in _placements(nat, budget, limits, single_two_wilds, split)]
+    return [chosen for chosen, _ in _placements(list(nat), budget, tuple(limits), single_two_wilds, split)]
 
 
-def _placements(nat: Sequence[int], budget: int, limits: Sequence[int], single_two_wilds: bool,
+def _placements(nat: list[int], budget: int, limits: tuple[int, ...], single_two_wilds: bool,
                 split: bool) -> list[tuple[tuple[tuple[int, int], ...], int]]:
     """:func:`other_placements`, each with the wilds it uses (:func:`wild_cost`): every m beyond
     the plain ``n // 3`` takes ``3m − n > 0`` wilds, so a placement's cost is the sum of its
-    choices' costs, carried along as the placements grow."""
+    choices' costs, carried along as the placements grow. (A list and a tuple, not sequences: read
+    by index, compiled, without a generic call per read.)"""
     out: list[tuple[tuple[tuple[int, int], ...], int]] = [((), 0)]
     if budget <= 0:
         return out  # every triplet beyond the plain ones takes a wild
