@@ -90,10 +90,10 @@ def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
         if hand[i]:
             return ASK
     # each suit's counts, four bits a kind (no real hand holds 16 of one), in native ints
-    km = _suit_key(hand, 0, 0)
-    kp = _suit_key(hand, 9, 0)
-    ks = _suit_key(hand, 18, 0)
-    kz = _suit_key(hand, 27, _HONOUR_KEY)
+    km = suit_key(hand, 0, 0)
+    kp = suit_key(hand, 9, 0)
+    ks = suit_key(hand, 18, 0)
+    kz = suit_key(hand, 27, _HONOUR_KEY)
     if km < 0 or kp < 0 or ks < 0 or kz < 0:
         return ASK  # no real hand: no quick answer
     return gate_of_keys(km, kp, ks, kz, n_melds)
@@ -101,7 +101,7 @@ def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
 
 def gate_of_keys(km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
     """:func:`shape_gate` of a hand without flowers or wild tiles, from its four suit keys
-    (:func:`_suit_key`'s packing, as ``SeatState`` keeps them: :data:`KEY_SHIFT`)."""
+    (:func:`suit_key`'s packing, as ``SeatState`` keeps them: :data:`KEY_SHIFT`)."""
     return _gate_of_facts(_facts(km), _facts(kp), _facts(ks), _facts(kz), km, kp, ks, kz, n_melds)
 
 
@@ -202,9 +202,10 @@ def _pack(tiles: int, pairs: int, kinds: int, ends: int, knit: int, classes: int
             | held << _HELD)
 
 
-def _suit_key(hand: list[int], start: int, key: int) -> int:
+def suit_key(hand: list[int], start: int, key: int) -> int:
     """One suit's counts from ``start`` (9 kinds, the honours 7) packed after ``key``, four bits
-    a kind; -1 for a count below 0 or above 15."""
+    a kind; -1 for a count below 0 or above 15. After ``key`` 0, the honours' with
+    :data:`HONOURS_EMPTY` added, it is the key ``SeatState`` keeps (龙港's winning tiles read those)."""
     for t in range(start, start + (7 if start == 27 else 9)):
         n = hand[t]
         if n < 0 or n > 15:
@@ -213,8 +214,9 @@ def _suit_key(hand: list[int], start: int, key: int) -> int:
     return key
 
 
-def _suit_counts(key: int) -> tuple[bool, list[int]]:
-    """Whether a :data:`_FACTS` key is the honours', and the counts it packs."""
+def suit_counts(key: int) -> tuple[bool, list[int]]:
+    """Whether a :data:`_FACTS` key (a ``SeatState`` suit key) is the honours', and the counts it packs,
+    the suit's first kind first."""
     honour = key >> 36 != 0
     n = 7 if honour else 9
     counts = [0] * n
@@ -266,7 +268,7 @@ def _pair_and_sets(c: list[int], honour: bool) -> bool:
 
 def _suit_facts(key: int) -> int:
     """The entry of :data:`_FACTS` for one suit's counts (built on first sight)."""
-    honour, counts = _suit_counts(key)
+    honour, counts = suit_counts(key)
     held = tiles = pairs = kinds = ends = 0
     rows = [0, 0, 0]  # the kinds held of each knitted row (147, 258, 369)
     for r in range(len(counts)):
@@ -295,7 +297,7 @@ def _suit_waits(key: int) -> int:
     """The entry of :data:`_WAITS` for one suit's counts (built on first need): with one tile more,
     the suit is used up in sets alone only when it holds 2 modulo 3 tiles, in sets and the pair
     only when it holds 1 modulo 3, so one of the two is tried, kind by kind."""
-    honour, c = _suit_counts(key)
+    honour, c = suit_counts(key)
     left = sum(c) % 3
     waits = 0
     for r in range(len(c) if left else 0):
@@ -415,16 +417,16 @@ class ChanceTally:
         own = self.own_quick_no
         if own is None:
             own = self.own_quick_no = (type(rs).may_complete_with_one is not Ruleset.may_complete_with_one
-                                       or type(rs).winning_tiles is not Ruleset.winning_tiles)
+                                       or type(rs).winning_tiles is not Ruleset.winning_tiles
+                                       or type(rs).winning_tiles_of is not Ruleset.winning_tiles_of)
             self.gated = not own and type(rs).is_complete in _GATED
         n_melds = len(st.melds)
         if own:
-            hand = tuple(st.hand)
-            waits = rs.winning_tiles(hand, st.melds, st.wilds)
+            waits = rs.winning_tiles_of(st)
             if waits > 0:
                 waits |= _EXACT  # the ruleset's answer for every tile
             elif waits < 0:
-                waits = ASK if rs.may_complete_with_one(hand, st.melds, st.wilds) else 0
+                waits = ASK if rs.may_complete_with_one(tuple(st.hand), st.melds, st.wilds) else 0
         elif st.off_keys or st.flowers_held or st.wilds and _holds_wild(st.hand, st.wilds):
             waits = ASK  # a count beyond the keys, flowers or wild tiles in hand: no quick answer
         else:  # the shapes every ruleset without a quick no of its own knows (MCR, Guangdong)
@@ -540,4 +542,4 @@ _EXACT: Final = 1 << T.N_TILES
 by_fields(Chances)
 
 __all__ = ["ASK", "CALL", "HONOURS_EMPTY", "KEY_SHIFT", "WIN", "ChanceTally", "Chances", "gate_of_keys", "may_complete",
-           "shape_gate"]
+           "shape_gate", "suit_counts", "suit_key"]

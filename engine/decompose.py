@@ -238,6 +238,19 @@ def suit_least(counts: Sequence[int], honour: bool) -> tuple[int, int]:
     return least & _LOW, least >> _M1
 
 
+def suit_least_key(key: int, honour: bool) -> tuple[int, int]:
+    """:func:`suit_least` of a suit's counts already packed four bits a kind (each 0..15; nine
+    kinds, or the seven honours), the first kind in the lowest bits or in the highest: a suit read
+    backwards needs the same fewest wilds (its runs are runs the other way, its triplets and pairs
+    the same), so the packing of ``SeatState``'s suit keys is looked up as it is.
+
+    >>> suit_least_key(0x111000000, False), suit_least_key(0x111, False), suit_least_key(0x2000000, True)
+    ((0, 2), (0, 2), (1, 0))
+    """
+    least = _least(key, 4, honour)
+    return least & _LOW, least >> _M1
+
+
 #: a part as one int, in :class:`Part`'s own order (kind, then tile, then wilds: "pair" < "seq" <
 #: "triplet" as strings) so that tuples of codes sort as tuples of parts do: the kind's rank from
 #: bit :data:`_RANK_AT`, the tile + 1 (0: all wilds) from bit 4, the wilds below

@@ -1314,12 +1314,7 @@ class HandReplay:
         t = st.last_draw
         if st.dead or st.barred or t is None or st.hand[t] <= 0:
             return False
-        counts = list(st.hand)
-        counts[t] -= 1
-        if not self.rs.may_complete_with_one(tuple(counts), st.melds, st.wilds):
-            return False  # the hand before the draw could not win on any tile
-        kept = any(st.hand[T.FLOWER0:])
-        if not self.rs.is_complete(st.hand[:] if kept else st.hand[:34], st.melds, st.wilds):
+        if not self.rs.completes_with_draw(st, t):
             return False
         return self.judge_win(st.seat, t, self_drawn=True, in_hand=True, from_seat=None).reason is None
 
