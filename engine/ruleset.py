@@ -121,6 +121,20 @@ class DiscardContext:
     drawable_left: int | None  # live tiles still to draw, seabed included; None when unknown
     wilds: frozenset[int] = frozenset()  # the discarder's wild tiles
 
+    def __init__(self, seat: int, tile: int, dealer: int, hand: tuple[int, ...], discarded: tuple[int, ...],
+                 melds: tuple[tuple[Meld, ...], ...], drawable_left: int | None,
+                 wilds: frozenset[int] = frozenset()) -> None:
+        # its own (the fields in order): compiled, native, where the dataclass's stays interpreted
+        # (the replay builds one per 中 or 发 discarded in 龙港)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "discarded", discarded)
+        object.__setattr__(self, "melds", melds)
+        object.__setattr__(self, "drawable_left", drawable_left)
+        object.__setattr__(self, "wilds", wilds)
+
 
 @dataclass(frozen=True, slots=True)
 class TableView:

@@ -68,13 +68,13 @@ _PLANS_MAX: Final = 4096
 
 class Recent:
     """One seat's last hand state :func:`mask_of_keys` answered (its keys, melds, wilds and rules)
-    and the answer, and the entries of :data:`_SUITS` of its four suits (the keys with the wild
-    kinds emptied, and their entries): the replay asks about every state of a seat's hand, which a
+    and the answer, the entries of :data:`_SUITS` of its four suits (the keys with the wild
+    kinds emptied, and their entries) and the :data:`_PLANS` entry of its wilds: the replay asks about every state of a seat's hand, which a
     draw and a discard change in one or two suits, or in none (the tile drawn discarded). Mutable,
     kept per seat by the ruleset; read and replaced only by :func:`mask_of_keys`."""
 
-    __slots__ = ("em", "ep", "es", "ez", "fl", "km", "kp", "ks", "kz", "m", "mask", "melds", "p", "rules", "s",
-                 "wilds", "z")
+    __slots__ = ("em", "ep", "es", "ez", "fl", "km", "kp", "ks", "kz", "m", "mask", "melds", "p", "plan", "planned",
+                 "rules", "s", "wilds", "z")
 
     def __init__(self) -> None:
         self.km = self.kp = self.ks = self.kz = self.fl = self.melds = -1  # no state yet
@@ -86,6 +86,8 @@ class Recent:
         self.p: _Entry = (0, 0, 0, 0)
         self.s: _Entry = (0, 0, 0, 0)
         self.z: _Entry = (0, 0, 0, 0)
+        self.planned: frozenset[int] | None = None  # the wilds of :attr:`plan` (none yet)
+        self.plan: _Plan = (0, 0, (), (), 0)
 
 
 def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> int:
@@ -151,7 +153,10 @@ def mask_of_keys(km: int, kp: int, ks: int, kz: int, fl: int, n_melds: int, wild
 def _mask(km: int, kp: int, ks: int, kz: int, fl: int, n_melds: int, wilds: frozenset[int], rules: Rules,
           recent: Recent) -> int:
     """:func:`mask_of_keys` worked out (``recent``: the entries of the seat's last suits)."""
-    wild_mask, kind_mask, wild_kinds, wild_flowers, flower_places = _plan(wilds)
+    if wilds is not recent.planned:
+        recent.plan = _plan(wilds)
+        recent.planned = wilds
+    wild_mask, kind_mask, wild_kinds, wild_flowers, flower_places = recent.plan
     if fl & ~flower_places:
         return 0  # a flower held that should have been set aside
     three = rules.three_caishen
@@ -324,16 +329,27 @@ def _at_most(least: tuple[int, ...], th: int) -> int:
 
 def _waits_of(key: int) -> _Waits:
     """The entry of :data:`_WAITS` for one suit's key: each kind one more (kind ``r`` four bits at
-    ``4 × (kinds − 1 − r)``), looked up packed; a kind held 15 times, one more of which the key cannot
-    hold, from its counts."""
+    ``4 × (kinds − 1 − r)``). A kind with no tile of the suit within two of it (any kind of no
+    tile, among the honours) takes wilds alone in its set or pair: two more than the suit's fewest
+    (m0, m1) in a set, the pair one more than m0; the others are looked up packed (a kind held 15
+    times, one more of which the key cannot hold, from its counts)."""
     honour = key > _COUNTS
     base = key & _COUNTS
     n = 7 if honour else 9
+    m0, m1 = suit_least_key(base, honour)
     a0: list[int] = []
     a1: list[int] = []
     for r in range(n):
         at = 4 * (n - 1 - r)
-        if base >> at & 15 == 15:
+        if honour:
+            near = base >> at & 15
+        else:  # the kinds r - 2 … r + 2: nibbles at - 8 … at + 8
+            lo = at - 8 if at >= 8 else 0
+            near = base & ((1 << (at + 12)) - (1 << lo))
+        if not near:  # no tile of the suit within two kinds
+            x0 = m0 + 2
+            x1 = m1 + 2 if m1 + 2 < m0 + 1 else m0 + 1
+        elif base >> at & 15 == 15:
             part = suit_counts(key)[1]
             part[r] += 1
             x0, x1 = suit_least(part, honour)
@@ -341,9 +357,14 @@ def _waits_of(key: int) -> _Waits:
             x0, x1 = suit_least_key(base + (1 << at), honour)
         a0.append(x0)
         a1.append(x1)
-    by0 = tuple(_at_most(tuple(a0), th) for th in range(_TH + 1))
-    by1 = tuple(_at_most(tuple(a1), th) for th in range(_TH + 1))
-    return by0, by1, tuple(a0), tuple(a1)
+    by0 = [0] * (_TH + 1)
+    by1 = [0] * (_TH + 1)
+    for r in range(n):
+        for th in range(a0[r], _TH + 1):
+            by0[th] |= 1 << r
+        for th in range(a1[r], _TH + 1):
+            by1[th] |= 1 << r
+    return tuple(by0), tuple(by1), tuple(a0), tuple(a1)
 
 
 def _tile_by_tile(h: list[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> int:
