@@ -240,18 +240,14 @@ def suit_least(counts: Sequence[int], honour: bool) -> tuple[int, int]:
 
 def suit_least_key(key: int, honour: bool) -> tuple[int, int]:
     """:func:`suit_least` of a suit's counts already packed four bits a kind (each 0..15; nine
-    kinds, or the seven honours), the first kind in the highest bits (``SeatState``'s suit keys).
-    Read the other way round for :func:`_least`, whose answers :func:`is_complete` shares (a suit
-    read backwards needs the same fewest wilds, but its key is another entry).
+    kinds, or the seven honours), the first kind in the lowest bits or in the highest: a suit read
+    backwards needs the same fewest wilds (its runs are runs the other way, its triplets and pairs
+    the same), so the packing of ``SeatState``'s suit keys is looked up as it is.
 
-    >>> suit_least_key(0x111000000, False), suit_least_key(0x000000111, False), suit_least_key(0x2000000, True)
+    >>> suit_least_key(0x111000000, False), suit_least_key(0x111, False), suit_least_key(0x2000000, True)
     ((0, 2), (0, 2), (1, 0))
     """
-    natural = 0
-    for _ in range(7 if honour else 9):
-        natural = natural << 4 | key & 15
-        key >>= 4
-    least = _least(natural, 4, honour)
+    least = _least(key, 4, honour)
     return least & _LOW, least >> _M1
 
 

@@ -329,27 +329,16 @@ def _at_most(least: tuple[int, ...], th: int) -> int:
 
 def _waits_of(key: int) -> _Waits:
     """The entry of :data:`_WAITS` for one suit's key: each kind one more (kind ``r`` four bits at
-    ``4 × (kinds − 1 − r)``). A kind with no tile of the suit within two of it (any kind of no
-    tile, among the honours) takes wilds alone in its set or pair: two more than the suit's fewest
-    (m0, m1) in a set, the pair one more than m0; the others are looked up packed (a kind held 15
-    times, one more of which the key cannot hold, from its counts)."""
+    ``4 × (kinds − 1 − r)``), looked up packed; a kind held 15 times, one more of which the key cannot
+    hold, from its counts."""
     honour = key > _COUNTS
     base = key & _COUNTS
     n = 7 if honour else 9
-    m0, m1 = suit_least_key(base, honour)
     a0: list[int] = []
     a1: list[int] = []
     for r in range(n):
         at = 4 * (n - 1 - r)
-        if honour:
-            near = base >> at & 15
-        else:  # the kinds r - 2 … r + 2: nibbles at - 8 … at + 8
-            lo = at - 8 if at >= 8 else 0
-            near = base & ((1 << (at + 12)) - (1 << lo))
-        if not near:  # no tile of the suit within two kinds
-            x0 = m0 + 2
-            x1 = m1 + 2 if m1 + 2 < m0 + 1 else m0 + 1
-        elif base >> at & 15 == 15:
+        if base >> at & 15 == 15:
             part = suit_counts(key)[1]
             part[r] += 1
             x0, x1 = suit_least(part, honour)
@@ -357,14 +346,9 @@ def _waits_of(key: int) -> _Waits:
             x0, x1 = suit_least_key(base + (1 << at), honour)
         a0.append(x0)
         a1.append(x1)
-    by0 = [0] * (_TH + 1)
-    by1 = [0] * (_TH + 1)
-    for r in range(n):
-        for th in range(a0[r], _TH + 1):
-            by0[th] |= 1 << r
-        for th in range(a1[r], _TH + 1):
-            by1[th] |= 1 << r
-    return tuple(by0), tuple(by1), tuple(a0), tuple(a1)
+    by0 = tuple(_at_most(tuple(a0), th) for th in range(_TH + 1))
+    by1 = tuple(_at_most(tuple(a1), th) for th in range(_TH + 1))
+    return by0, by1, tuple(a0), tuple(a1)
 
 
 def _tile_by_tile(h: list[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> int:
