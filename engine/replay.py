@@ -703,7 +703,7 @@ class HandReplay:
         elif T.is_flower(t) and not self.rs.flower_kept(s, self.dealer, t, self.indicator):
             self.find("illegal_discard/flower", f"seat {s} discarded flower {ev.tile} instead of setting it aside",
                       seat=s, recorded=ev.tile)
-        if self.unkept_flower_is_dead and st.dead is None:
+        if self.unkept_flower_is_dead and st.dead is None and st.flowers_held:
             held = [f for f in range(T.FLOWER0, T.N_TILES)
                     if st.hand[f] and f != t and not self.rs.flower_kept(s, self.dealer, f, self.indicator)]
             if held:
@@ -800,21 +800,36 @@ class HandReplay:
         self.claims = None
 
     def scan_claim_window(self, discarder: int, t: int, executed: tuple[int, str] | None) -> None:
-        """The other seats as the window closes: a win passed (过水, declined wins), a pon passed."""
-        won = {w.seat for w in self.wins if w.tile == t}
-        declared_win = {c.seat for c in (self.claims or []) if c.call == "win"}
+        """The other seats as the window closes: a win passed (过水, declined wins), a pon passed.
+        (龙港's: the seats that won on the tile or declared a win as bit masks, the ruleset's
+        switches read once.)"""
+        rs = self.rs
+        passed_win_rule = rs.passed_win_rule
+        scans_wins = passed_win_rule or rs.tracks_declined_wins
+        passed_pon_rule = rs.passed_pon_rule
+        skip = 0  # the seats that won on the tile, and the one whose call was carried out
+        for w in self.wins:
+            if w.tile == t:
+                skip |= 1 << w.seat
+        if executed:
+            skip |= 1 << executed[0]
+        declared_win = 0
+        if self.claims:
+            for c in self.claims:
+                if c.call == "win":
+                    declared_win |= 1 << c.seat
         # could_win as the chances asked it in this window: the seats asked, and those it said win (bit per seat)
         asked, asked_wins = self.chances.asked, self.chances.asked_wins
         for k in range(1, 4):
             y = (discarder + k) % 4
-            st = self.seats[y]
-            if y in won or (executed and executed[0] == y):
+            if skip >> y & 1:
                 continue
-            if (self.rs.passed_win_rule or self.rs.tracks_declined_wins) and y not in declared_win and \
+            st = self.seats[y]
+            if scans_wins and not declared_win >> y & 1 and \
                     (asked_wins >> y & 1 == 1 if asked >> y & 1 else self.could_win(y, t, discarder)):
-                st.passed_win = st.passed_win or self.rs.passed_win_rule
+                st.passed_win = st.passed_win or passed_win_rule
                 st.declined_win = True
-            if self.rs.passed_pon_rule and st.hand[t] >= 2 and t not in st.wilds:
+            if passed_pon_rule and st.hand[t] >= 2 and t not in st.wilds:
                 st.passed_pon.add(t)
 
     def close_rob_window(self, executed: tuple[int, str] | None) -> None:
