@@ -29,6 +29,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.decompose import (
+    _HONOUR_KEY,
+    HONOURS_EMPTY,
+    KEY_SHIFT,
+    suit_counts,
+    suit_key,
+)
 from mahjong_audit.engine.pickling import by_fields
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets.guangdong import Guangdong
@@ -167,13 +174,8 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
 #: in one int as :func:`_pack` packs them (the same for every place of a suit in the hand). A
 #: cache, filled as suits are met.
 _FACTS: Final[dict[int, int]] = {}
-_HONOUR_KEY: Final = 1 << 9  # shifted with the honours' 7 counts, bit 37: above every suit's 36 bits
-#: a tile's count's place in its suit's key (bits from the right; kinds 0..33): a key is the sum of
-#: ``count << KEY_SHIFT[t]`` over its suit's kinds (plus :data:`HONOURS_EMPTY` for the honours'), so a
-#: hand's keys follow its counts by addition (``SeatState.add``), exact while every count is in 0..15
-KEY_SHIFT: Final = tuple(4 * (8 - t % 9) if t < 27 else 4 * (33 - t) for t in range(34))
-#: the honours' key of no honours (their mark, :data:`_HONOUR_KEY`, above the 7 counts)
-HONOURS_EMPTY: Final = _HONOUR_KEY << 28
+#: (the suit keys, their packing and :data:`HONOURS_EMPTY` are ``decompose``'s, which 龙港's winning
+#: tiles read too without importing this module)
 #: by the same keys, the kinds whose one tile more uses the suit up in sets without the pair
 #: (bits 0..8, bit per kind) and with it (bits 9..17): asked only of the suits of a hand one tile
 #: from a standard one, so worked out only for those (each costs a decomposition per kind)
@@ -200,30 +202,6 @@ def _pack(tiles: int, pairs: int, kinds: int, ends: int, knit: int, classes: int
         return 1 << _BIG
     return (tiles | pairs << _PAIRS | kinds << _KINDS | ends << _ENDS | knit << _KNIT | classes << _CLASSES
             | held << _HELD)
-
-
-def suit_key(hand: list[int], start: int, key: int) -> int:
-    """One suit's counts from ``start`` (9 kinds, the honours 7) packed after ``key``, four bits
-    a kind; -1 for a count below 0 or above 15. After ``key`` 0, the honours' with
-    :data:`HONOURS_EMPTY` added, it is the key ``SeatState`` keeps (龙港's winning tiles read those)."""
-    for t in range(start, start + (7 if start == 27 else 9)):
-        n = hand[t]
-        if n < 0 or n > 15:
-            return -1
-        key = key << 4 | n
-    return key
-
-
-def suit_counts(key: int) -> tuple[bool, list[int]]:
-    """Whether a :data:`_FACTS` key (a ``SeatState`` suit key) is the honours', and the counts it packs,
-    the suit's first kind first."""
-    honour = key >> 36 != 0
-    n = 7 if honour else 9
-    counts = [0] * n
-    for r in range(n - 1, -1, -1):
-        counts[r] = key & 15
-        key >>= 4
-    return honour, counts
 
 
 def _sets_only(c: list[int], honour: bool) -> bool:

@@ -34,7 +34,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from mahjong_audit.engine import tiles as T
-from mahjong_audit.engine.chances import KEY_SHIFT
+from mahjong_audit.engine.decompose import KEY_SHIFT
 from mahjong_audit.engine.hand import Meld, Score, WinSituation
 from mahjong_audit.engine.ruleset import (
     DiscardContext,

@@ -20,7 +20,7 @@ one look at the hand:
   八对半 for the tiles left, asked only when a wild more would make one.
 
 The replay's hand states come as ``SeatState`` keeps them: each suit's counts packed in an int
-(``chances.KEY_SHIFT``), kept up to date tile by tile, and the flowers (:func:`mask_of_keys`); the
+(``decompose.KEY_SHIFT``), kept up to date tile by tile, and the flowers (:func:`mask_of_keys`); the
 suits' answers are looked up by those ints, and a seat's last state and its suits' answers are
 remembered (:class:`Recent`): a draw and a discard change one or two suits, or none (the tile drawn
 discarded). :func:`winning_tiles` answers plain counts (packing them the same way).
@@ -33,15 +33,21 @@ from collections.abc import Sequence
 from typing import Final
 
 from mahjong_audit.engine import tiles as T
-from mahjong_audit.engine.chances import HONOURS_EMPTY, KEY_SHIFT, suit_counts, suit_key
-from mahjong_audit.engine.decompose import suit_least, suit_least_key
+from mahjong_audit.engine.decompose import (
+    HONOURS_EMPTY,
+    KEY_SHIFT,
+    suit_counts,
+    suit_key,
+    suit_least,
+    suit_least_key,
+)
 from mahjong_audit.engine.rulesets import longgang_readings as R
 from mahjong_audit.engine.rulesets.longgang_score import Rules, complete
 
 #: the 34 kinds
 _KINDS: Final = (1 << 34) - 1
 #: a suit key's counts (nine kinds or seven honours, four bits a kind, the first kind highest):
-#: below the honours' mark (``chances.HONOURS_EMPTY``), which tells the honours' keys apart
+#: below the honours' mark (``decompose.HONOURS_EMPTY``), which tells the honours' keys apart
 _COUNTS: Final = (1 << 36) - 1
 #: a suit's ways by threshold: kinds whose one more leaves the suit at most ``th`` wilds short,
 #: for ``th`` in 0 … _TH (a larger threshold reads the fewest wilds per kind)
@@ -131,7 +137,7 @@ def flower_key(hand: list[int]) -> int:
 def mask_of_keys(km: int, kp: int, ks: int, kz: int, fl: int, n_melds: int, wilds: frozenset[int], rules: Rules,
                  recent: Recent) -> int:
     """:func:`winning_tiles` of a hand state given by its four suit keys as ``SeatState`` keeps them
-    (``chances.KEY_SHIFT``; every count 0..15) and its flowers' key (:func:`flower_key`), with
+    (``decompose.KEY_SHIFT``; every count 0..15) and its flowers' key (:func:`flower_key`), with
     ``recent`` the seat's last state: the same state is answered from it, and so are the suits
     that did not change."""
     if km == recent.km and kp == recent.kp and ks == recent.ks and kz == recent.kz and fl == recent.fl \
