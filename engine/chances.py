@@ -29,6 +29,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.decompose import (
+    _HONOUR_KEY,
+    HONOURS_EMPTY,
+    KEY_SHIFT,
+    suit_counts,
+    suit_key,
+)
 from mahjong_audit.engine.pickling import by_fields
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets.guangdong import Guangdong
@@ -90,10 +97,10 @@ def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
         if hand[i]:
             return ASK
     # each suit's counts, four bits a kind (no real hand holds 16 of one), in native ints
-    km = _suit_key(hand, 0, 0)
-    kp = _suit_key(hand, 9, 0)
-    ks = _suit_key(hand, 18, 0)
-    kz = _suit_key(hand, 27, _HONOUR_KEY)
+    km = suit_key(hand, 0, 0)
+    kp = suit_key(hand, 9, 0)
+    ks = suit_key(hand, 18, 0)
+    kz = suit_key(hand, 27, _HONOUR_KEY)
     if km < 0 or kp < 0 or ks < 0 or kz < 0:
         return ASK  # no real hand: no quick answer
     return gate_of_keys(km, kp, ks, kz, n_melds)
@@ -101,7 +108,7 @@ def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
 
 def gate_of_keys(km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
     """:func:`shape_gate` of a hand without flowers or wild tiles, from its four suit keys
-    (:func:`_suit_key`'s packing, as ``SeatState`` keeps them: :data:`KEY_SHIFT`)."""
+    (:func:`suit_key`'s packing, as ``SeatState`` keeps them: :data:`KEY_SHIFT`)."""
     return _gate_of_facts(_facts(km), _facts(kp), _facts(ks), _facts(kz), km, kp, ks, kz, n_melds)
 
 
@@ -167,13 +174,8 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
 #: in one int as :func:`_pack` packs them (the same for every place of a suit in the hand). A
 #: cache, filled as suits are met.
 _FACTS: Final[dict[int, int]] = {}
-_HONOUR_KEY: Final = 1 << 9  # shifted with the honours' 7 counts, bit 37: above every suit's 36 bits
-#: a tile's count's place in its suit's key (bits from the right; kinds 0..33): a key is the sum of
-#: ``count << KEY_SHIFT[t]`` over its suit's kinds (plus :data:`HONOURS_EMPTY` for the honours'), so a
-#: hand's keys follow its counts by addition (``SeatState.add``), exact while every count is in 0..15
-KEY_SHIFT: Final = tuple(4 * (8 - t % 9) if t < 27 else 4 * (33 - t) for t in range(34))
-#: the honours' key of no honours (their mark, :data:`_HONOUR_KEY`, above the 7 counts)
-HONOURS_EMPTY: Final = _HONOUR_KEY << 28
+#: (the suit keys, their packing and :data:`HONOURS_EMPTY` are ``decompose``'s, which 龙港's winning
+#: tiles read too without importing this module)
 #: by the same keys, the kinds whose one tile more uses the suit up in sets without the pair
 #: (bits 0..8, bit per kind) and with it (bits 9..17): asked only of the suits of a hand one tile
 #: from a standard one, so worked out only for those (each costs a decomposition per kind)
@@ -200,28 +202,6 @@ def _pack(tiles: int, pairs: int, kinds: int, ends: int, knit: int, classes: int
         return 1 << _BIG
     return (tiles | pairs << _PAIRS | kinds << _KINDS | ends << _ENDS | knit << _KNIT | classes << _CLASSES
             | held << _HELD)
-
-
-def _suit_key(hand: list[int], start: int, key: int) -> int:
-    """One suit's counts from ``start`` (9 kinds, the honours 7) packed after ``key``, four bits
-    a kind; -1 for a count below 0 or above 15."""
-    for t in range(start, start + (7 if start == 27 else 9)):
-        n = hand[t]
-        if n < 0 or n > 15:
-            return -1
-        key = key << 4 | n
-    return key
-
-
-def _suit_counts(key: int) -> tuple[bool, list[int]]:
-    """Whether a :data:`_FACTS` key is the honours', and the counts it packs."""
-    honour = key >> 36 != 0
-    n = 7 if honour else 9
-    counts = [0] * n
-    for r in range(n - 1, -1, -1):
-        counts[r] = key & 15
-        key >>= 4
-    return honour, counts
 
 
 def _sets_only(c: list[int], honour: bool) -> bool:
@@ -267,7 +247,7 @@ def _pair_and_sets(c: list[int], honour: bool) -> bool:
 
 def _suit_facts(key: int) -> int:
     """The entry of :data:`_FACTS` for one suit's counts (built on first sight)."""
-    honour, counts = _suit_counts(key)
+    honour, counts = suit_counts(key)
     held = tiles = pairs = kinds = ends = 0
     row0 = row1 = row2 = 0  # the kinds held of each knitted row (147, 258, 369): native ints, no list
     for r in range(len(counts)):
@@ -302,7 +282,7 @@ def _suit_waits(key: int) -> int:
     """The entry of :data:`_WAITS` for one suit's counts (built on first need): with one tile more,
     the suit is used up in sets alone only when it holds 2 modulo 3 tiles, in sets and the pair
     only when it holds 1 modulo 3, so one of the two is tried, kind by kind."""
-    honour, c = _suit_counts(key)
+    honour, c = suit_counts(key)
     tiles = 0
     for n in c:  # not sum(): compiled, a builtin's generic call
         tiles += n
@@ -429,16 +409,16 @@ class ChanceTally:
         own = self.own_quick_no
         if own is None:
             own = self.own_quick_no = (type(rs).may_complete_with_one is not Ruleset.may_complete_with_one
-                                       or type(rs).winning_tiles is not Ruleset.winning_tiles)
+                                       or type(rs).winning_tiles is not Ruleset.winning_tiles
+                                       or type(rs).winning_tiles_of is not Ruleset.winning_tiles_of)
             self.gated = not own and type(rs).is_complete in _GATED
         n_melds = len(st.melds)
         if own:
-            hand = tuple(st.hand)
-            waits = rs.winning_tiles(hand, st.melds, st.wilds)
+            waits = rs.winning_tiles_of(st)
             if waits > 0:
                 waits |= _EXACT  # the ruleset's answer for every tile
             elif waits < 0:
-                waits = ASK if rs.may_complete_with_one(hand, st.melds, st.wilds) else 0
+                waits = ASK if rs.may_complete_with_one(tuple(st.hand), st.melds, st.wilds) else 0
         elif st.off_keys or st.flowers_held or st.wilds and _holds_wild(st.hand, st.wilds):
             waits = ASK  # a count beyond the keys, flowers or wild tiles in hand: no quick answer
         elif st.key_m == g.km and st.key_p == g.kp and st.key_s == g.ks and st.key_z == g.kz \
@@ -559,4 +539,4 @@ _EXACT: Final = 1 << T.N_TILES
 by_fields(Chances)
 
 __all__ = ["ASK", "CALL", "HONOURS_EMPTY", "KEY_SHIFT", "WIN", "ChanceTally", "Chances", "gate_of_keys", "may_complete",
-           "shape_gate"]
+           "shape_gate", "suit_counts", "suit_key"]

@@ -238,6 +238,56 @@ def suit_least(counts: Sequence[int], honour: bool) -> tuple[int, int]:
     return least & _LOW, least >> _M1
 
 
+#: the honours' mark in a suit key (shifted with the honours' 7 counts to bit 37: above every suit's
+#: 36 bits), so that no honours' key is a numbered suit's
+_HONOUR_KEY: Final = 1 << 9
+#: a tile's count's place in its suit's key (bits from the right; kinds 0..33), the first kind
+#: highest: a key is the sum of ``count << KEY_SHIFT[t]`` over its suit's kinds (plus
+#: :data:`HONOURS_EMPTY` for the honours'), so a hand's keys follow its counts by addition
+#: (``SeatState.add``), exact while every count is in 0..15. The claim chances' shape gate
+#: (``chances._FACTS``) and 龙港's winning tiles look suits up by these keys.
+KEY_SHIFT: Final = tuple(4 * (8 - t % 9) if t < 27 else 4 * (33 - t) for t in range(34))
+#: the honours' key of no honours (their mark, :data:`_HONOUR_KEY`, above the 7 counts)
+HONOURS_EMPTY: Final = _HONOUR_KEY << 28
+
+
+def suit_key(hand: list[int], start: int, key: int) -> int:
+    """One suit's counts from ``start`` (9 kinds, the honours 7) packed after ``key``, four bits
+    a kind; -1 for a count below 0 or above 15. After ``key`` 0, the honours' with
+    :data:`HONOURS_EMPTY` added, it is the key ``SeatState`` keeps (龙港's winning tiles read those)."""
+    for t in range(start, start + (7 if start == 27 else 9)):
+        n = hand[t]
+        if n < 0 or n > 15:
+            return -1
+        key = key << 4 | n
+    return key
+
+
+def suit_counts(key: int) -> tuple[bool, list[int]]:
+    """Whether a ``chances._FACTS`` key (a ``SeatState`` suit key) is the honours', and the counts it packs,
+    the suit's first kind first."""
+    honour = key >> 36 != 0
+    n = 7 if honour else 9
+    counts = [0] * n
+    for r in range(n - 1, -1, -1):
+        counts[r] = key & 15
+        key >>= 4
+    return honour, counts
+
+
+def suit_least_key(key: int, honour: bool) -> tuple[int, int]:
+    """:func:`suit_least` of a suit's counts already packed four bits a kind (each 0..15; nine
+    kinds, or the seven honours), the first kind in the lowest bits or in the highest: a suit read
+    backwards needs the same fewest wilds (its runs are runs the other way, its triplets and pairs
+    the same), so the packing of ``SeatState``'s suit keys is looked up as it is.
+
+    >>> suit_least_key(0x111000000, False), suit_least_key(0x111, False), suit_least_key(0x2000000, True)
+    ((0, 2), (0, 2), (1, 0))
+    """
+    least = _least(key, 4, honour)
+    return least & _LOW, least >> _M1
+
+
 #: a part as one int, in :class:`Part`'s own order (kind, then tile, then wilds: "pair" < "seq" <
 #: "triplet" as strings) so that tuples of codes sort as tuples of parts do: the kind's rank from
 #: bit :data:`_RANK_AT`, the tile + 1 (0: all wilds) from bit 4, the wilds below

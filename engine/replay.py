@@ -770,7 +770,7 @@ class HandReplay:
         elif T.is_flower(t) and not self.rs.flower_kept(s, self.dealer, t, self.indicator):
             self.find("illegal_discard/flower", f"seat {s} discarded flower {ev.tile} instead of setting it aside",
                       seat=s, recorded=ev.tile)
-        if self.unkept_flower_is_dead and st.dead is None:
+        if self.unkept_flower_is_dead and st.dead is None and st.flowers_held:
             held = [f for f in range(T.FLOWER0, T.N_TILES)
                     if st.hand[f] and f != t and not self.rs.flower_kept(s, self.dealer, f, self.indicator)]
             if held:
@@ -869,21 +869,36 @@ class HandReplay:
         self.claims = None
 
     def scan_claim_window(self, discarder: int, t: int, executed: tuple[int, str] | None) -> None:
-        """The other seats as the window closes: a win passed (过水, declined wins), a pon passed."""
-        won = {w.seat for w in self.wins if w.tile == t}
-        declared_win = {c.seat for c in (self.claims or []) if c.call == "win"}
+        """The other seats as the window closes: a win passed (过水, declined wins), a pon passed.
+        (龙港's: the seats that won on the tile or declared a win as bit masks, the ruleset's
+        switches read once.)"""
+        rs = self.rs
+        passed_win_rule = rs.passed_win_rule
+        scans_wins = passed_win_rule or rs.tracks_declined_wins
+        passed_pon_rule = rs.passed_pon_rule
+        skip = 0  # the seats that won on the tile, and the one whose call was carried out
+        for w in self.wins:
+            if w.tile == t:
+                skip |= 1 << w.seat
+        if executed:
+            skip |= 1 << executed[0]
+        declared_win = 0
+        if self.claims:
+            for c in self.claims:
+                if c.call == "win":
+                    declared_win |= 1 << c.seat
         # could_win as the chances asked it in this window: the seats asked, and those it said win (bit per seat)
         asked, asked_wins = self.chances.asked, self.chances.asked_wins
         for k in range(1, 4):
             y = (discarder + k) % 4
-            st = self.seats[y]
-            if y in won or (executed and executed[0] == y):
+            if skip >> y & 1:
                 continue
-            if (self.rs.passed_win_rule or self.rs.tracks_declined_wins) and y not in declared_win and \
+            st = self.seats[y]
+            if scans_wins and not declared_win >> y & 1 and \
                     (asked_wins >> y & 1 == 1 if asked >> y & 1 else self.could_win(y, t, discarder)):
-                st.passed_win = st.passed_win or self.rs.passed_win_rule
+                st.passed_win = st.passed_win or passed_win_rule
                 st.declined_win = True
-            if self.rs.passed_pon_rule and st.hand[t] >= 2 and t not in st.wilds:
+            if passed_pon_rule and st.hand[t] >= 2 and t not in st.wilds:
                 st.passed_pon.add(t)
 
     def close_rob_window(self, executed: tuple[int, str] | None) -> None:
@@ -1383,12 +1398,7 @@ class HandReplay:
         t = st.last_draw
         if st.dead or st.barred or t is None or st.hand[t] <= 0:
             return False
-        counts = list(st.hand)
-        counts[t] -= 1
-        if not self.rs.may_complete_with_one(tuple(counts), st.melds, st.wilds):
-            return False  # the hand before the draw could not win on any tile
-        kept = any(st.hand[T.FLOWER0:])
-        if not self.rs.is_complete(st.hand[:] if kept else st.hand[:34], st.melds, st.wilds):
+        if not self.rs.completes_with_draw(st, t):
             return False
         return self.judge_win(st.seat, t, self_drawn=True, in_hand=True, from_seat=None).reason is None
 

@@ -18,6 +18,7 @@ import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import (
+    TYPE_CHECKING,
     Any,
     ClassVar,
     Final,
@@ -33,6 +34,9 @@ from mahjong_audit.engine.errors import InvalidData
 from mahjong_audit.engine.hand import Meld, NotAWin, Score, ScoreItem, WinSituation
 from mahjong_audit.engine.pickling import by_fields
 from mahjong_audit.engine.situation_check import FieldSpec
+
+if TYPE_CHECKING:
+    from mahjong_audit.engine.replay import SeatState
 
 try:  # mypyc reads the decorator at compile time; a plain install need not have mypy_extensions
     from mypy_extensions import mypyc_attr
@@ -116,6 +120,20 @@ class DiscardContext:
     melds: tuple[tuple[Meld, ...], ...]  # every seat's melds
     drawable_left: int | None  # live tiles still to draw, seabed included; None when unknown
     wilds: frozenset[int] = frozenset()  # the discarder's wild tiles
+
+    def __init__(self, seat: int, tile: int, dealer: int, hand: tuple[int, ...], discarded: tuple[int, ...],
+                 melds: tuple[tuple[Meld, ...], ...], drawable_left: int | None,
+                 wilds: frozenset[int] = frozenset()) -> None:
+        # its own (the fields in order): compiled, native, where the dataclass's stays interpreted
+        # (the replay builds one per 中 or 发 discarded in 龙港)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "discarded", discarded)
+        object.__setattr__(self, "melds", melds)
+        object.__setattr__(self, "drawable_left", drawable_left)
+        object.__setattr__(self, "wilds", wilds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,6 +456,23 @@ class Ruleset:
         :meth:`is_complete` true, worked out at once, or -1: not known (the replay then asks
         :meth:`may_complete_with_one`, and :meth:`is_complete` per tile). Default: not known."""
         return -1
+
+    def winning_tiles_of(self, st: SeatState) -> int:
+        """:meth:`winning_tiles` of a seat's standing tiles in the replay (the claim chances ask
+        once per state of its hand); a ruleset may read the suit keys ``SeatState`` keeps.
+        Default: of its counts."""
+        return self.winning_tiles(tuple(st.hand), st.melds, st.wilds)
+
+    def completes_with_draw(self, st: SeatState, t: int) -> bool:
+        """Do a seat's standing tiles win as they stand, ``t`` (its last draw, held) the tile added
+        (the replay's self-drawn test, shape only)? Default: :meth:`may_complete_with_one` on the
+        hand before the draw, then :meth:`is_complete`."""
+        counts = list(st.hand)
+        counts[t] -= 1
+        if not self.may_complete_with_one(tuple(counts), st.melds, st.wilds):
+            return False  # the hand before the draw could not win on any tile
+        kept = any(st.hand[T.FLOWER0:])
+        return self.is_complete(st.hand[:] if kept else st.hand[:34], st.melds, st.wilds)
 
     def is_ready(self, counts: Sequence[int], melds: Sequence[Meld]) -> bool:
         """听牌: one more tile of some playing kind would make ``counts`` (per kind, the standing

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.replay import SeatState
 from mahjong_audit.engine.rulesets import longgang_score as S
 from mahjong_audit.engine.rulesets.longgang import Longgang
 from mahjong_audit.engine.rulesets.longgang_waits import winning_tiles
@@ -83,30 +84,46 @@ def test_the_ruleset_remembers_the_mask_for_its_quick_no():
     assert rs.may_complete_with_one(far, (), frozenset()) is False
 
 
-def test_the_ruleset_answers_a_draw_onto_the_last_state_from_its_mask():
-    """``Longgang.is_complete`` of the last state ``winning_tiles`` answered plus one tile (a seat's
-    draw) reads that state's mask: the same answer as the plain test, on every tile, for random states
-    (34 or 42 counts, melds, wilds); counts that differ otherwise are asked of the plain test."""
+def _seat(c: list[int], seat: int, wilds: frozenset[int], n_melds: int) -> SeatState:
+    st = SeatState(seat)
+    for t, n in enumerate(c):
+        if n:
+            st.add(t, n)
+    st.wilds = wilds
+    st.melds = [None] * n_melds  # type: ignore[list-item]
+    return st
+
+
+def test_the_ruleset_answers_a_seat_state_and_its_draws_from_the_suit_keys():
+    """``Longgang.winning_tiles_of`` (the suit keys ``SeatState`` keeps, the seat's last state
+    remembered) is ``winning_tiles`` of the counts, and ``Longgang.completes_with_draw`` of the state
+    plus any tile (a seat's draw: mostly the state asked about last) is the plain test, for random
+    states (melds, wilds, flowers, four seats taking turns, a state asked twice, counts beyond 15)."""
     r = random.Random(43)
     wins = 0
-    for _ in range(1500):
+    rs = Longgang()
+    for i in range(1500):
         rules = S.Rules(three_caishen=r.choice((3, 3, 4)), eight_pairs=r.random() < 0.8)
-        rs = Longgang()
+        if i % 7 == 0:
+            rs = Longgang()
         rs.rules = rules
         w = S.wilds_for(r.randrange(4), r.choice((None, r.randrange(34), r.randrange(34, 38))))
         n_melds = r.choice((0, 0, 1, 2))
         c = _near_complete_hand(r, n_melds, sorted(w.all))
-        melds = (None,) * n_melds
-        rs.winning_tiles(tuple(c), melds, w.all)  # type: ignore[arg-type]
+        if r.random() < 0.02:
+            c[r.randrange(42)] = r.choice((-1, 15, 16))
+        st = _seat(c, r.randrange(4), w.all, n_melds)
+        want = winning_tiles(tuple(c), n_melds, w.all, rules)
+        assert rs.winning_tiles_of(st) == want, (c, n_melds, sorted(w.all))
+        assert rs.winning_tiles_of(st) == want
         for t in range(T.N_TILES):
+            if c[t] + 1 > 15 or c[t] + 1 < 1:
+                continue
             more = list(c)
             more[t] += 1
-            if t < 34 and r.random() < 0.5 and not any(more[34:]):
-                more = more[:34]
             plain = S.complete(more, n_melds, w.all, rules)
-            assert rs.is_complete(more, melds, w.all) is plain, (c, t, n_melds, sorted(w.all))  # type: ignore[arg-type]
+            st.add(t)
+            assert rs.completes_with_draw(st, t) is plain, (c, t, n_melds, sorted(w.all))
+            st.add(t, -1)
             wins += plain
-        other = list(c)
-        other[r.randrange(34)] += 2
-        assert rs.is_complete(other, melds, w.all) is S.complete(other, n_melds, w.all, rules)  # type: ignore[arg-type]
     assert wins > 500

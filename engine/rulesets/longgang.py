@@ -31,9 +31,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.decompose import KEY_SHIFT
 from mahjong_audit.engine.hand import Meld, Score, WinSituation
 from mahjong_audit.engine.ruleset import (
     DiscardContext,
@@ -49,6 +50,9 @@ from mahjong_audit.engine.rulesets import longgang_score as S
 from mahjong_audit.engine.rulesets import longgang_waits as W
 from mahjong_audit.engine.rulesets.longgang_options import LonggangOptions
 from mahjong_audit.engine.situation_check import FieldSpec
+
+if TYPE_CHECKING:
+    from mahjong_audit.engine.replay import SeatState
 
 
 def liability_draw(drawable_left: int, seabed: int) -> int:
@@ -110,21 +114,6 @@ def _wilds_from_set(wilds: frozenset[int], seat_wind: int) -> S.Wilds:
     return S.Wilds(real, zuo if zuo in wilds else None, flower_mode, kind)
 
 
-def _one_more(before: tuple[int, ...], after: list[int]) -> int:
-    """The tile by which the counts ``after`` exceed ``before`` by one (a count beyond either's
-    length: 0), or -1 when they differ otherwise."""
-    n = len(before)
-    m = len(after)
-    added = -1
-    for t in range(n if n > m else m):
-        d = (after[t] if t < m else 0) - (before[t] if t < n else 0)
-        if d:
-            if d != 1 or added >= 0:
-                return -1
-            added = t
-    return added
-
-
 @mypyc_attr(allow_interpreted_subclasses=True)  # a test's subclass may wrap its methods
 class Longgang(Ruleset):
     """龙港麻将. Play rules as class attributes; scoring in :mod:`longgang_score`."""
@@ -160,11 +149,10 @@ class Longgang(Ruleset):
         #: (the hand end, every seat's score at it): settle and seat_items both need all four,
         #: and a 陪家's best placement is a search (see :meth:`seat_scores`)
         self._seat_memo: tuple[HandEnd, tuple[Score, ...]] | None = None
-        #: per seat's wilds (one set per seat wind in a hand), the last hand state whose winning tiles
-        #: were worked out, its melds' number and the answer: the replay asks for every state after a
-        #: seat's discard (the claim window), then whether any tile wins the same state again (the
-        #: hand before the seat's next draw, :meth:`may_complete_with_one`)
-        self._last_mask: dict[frozenset[int], tuple[tuple[int, ...], int, int]] = {}
+        #: per seat, its last hand state whose winning tiles were worked out, and the answer
+        #: (:meth:`winning_tiles_of`): the replay asks for every state after a seat's discard (the
+        #: claim window), then about the same state plus its next draw (:meth:`completes_with_draw`)
+        self._recent = [W.Recent() for _ in range(4)]
 
     @property
     def dead_wall(self) -> int:  # type: ignore[override]
@@ -224,32 +212,45 @@ class Longgang(Ruleset):
 
     # --- wins --------------------------------------------------------------------------
     def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int] = frozenset()) -> bool:
-        """Standing tiles (a tile sequence, or 34/42 per-tile counts) incl. the winning tile.
-
-        Counts one tile more than the state whose winning tiles were worked out last for these
-        wilds and melds (a seat's draw: the replay asks right after the quick no on the hand before
-        it) are answered by that state's mask, which is exact (:meth:`winning_tiles`)."""
-        if isinstance(concealed, list) and len(concealed) in (34, 42):
-            last = self._last_mask.get(wilds)
-            if last is not None and last[1] == len(melds):
-                t = _one_more(last[0], concealed)
-                if t >= 0:
-                    return last[2] >> t & 1 != 0
+        """Standing tiles (a tile sequence, or 34/42 per-tile counts) incl. the winning tile."""
         return S.complete(concealed, len(melds), wilds, self.rules)
 
     def may_complete_with_one(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> bool:
-        """Whether any tile wins these standing tiles (:meth:`winning_tiles`: exact, and for the
-        state asked about last for these wilds, remembered)."""
-        last = self._last_mask.get(wilds)
-        if last is not None and last[1] == len(melds) and last[0] == counts:
-            return last[2] != 0
+        """Whether any tile wins these standing tiles (:meth:`winning_tiles`: exact)."""
         return self.winning_tiles(counts, melds, wilds) != 0
 
     def winning_tiles(self, counts: tuple[int, ...], melds: Sequence[Meld], wilds: frozenset[int]) -> int:
         """Every tile whose one more wins these standing tiles, at once (:mod:`longgang_waits`)."""
-        mask = W.winning_tiles(counts, len(melds), wilds, self.rules)
-        self._last_mask[wilds] = (counts, len(melds), mask)
-        return mask
+        return W.winning_tiles(counts, len(melds), wilds, self.rules)
+
+    def winning_tiles_of(self, st: SeatState) -> int:
+        """:meth:`winning_tiles` of a seat's standing tiles read from the suit keys the replay keeps,
+        the seat's last state remembered (:func:`longgang_waits.mask_of_keys`)."""
+        fl = W.flower_key(st.hand) if st.flowers_held else 0
+        if st.off_keys or fl < 0:
+            return self.winning_tiles(tuple(st.hand), st.melds, st.wilds)  # counts no real hand holds
+        return W.mask_of_keys(st.key_m, st.key_p, st.key_s, st.key_z, fl, len(st.melds), st.wilds, self.rules,
+                              self._recent[st.seat & 3])
+
+    def completes_with_draw(self, st: SeatState, t: int) -> bool:
+        """Bit ``t`` of the winning tiles of the hand before the draw (the mask is exact), which is
+        mostly the seat's last state asked about (:meth:`winning_tiles_of`: after its discard)."""
+        fl = W.flower_key(st.hand) if st.flowers_held else 0
+        if st.off_keys or fl < 0:
+            return super().completes_with_draw(st, t)  # counts no real hand holds
+        km, kp, ks, kz = st.key_m, st.key_p, st.key_s, st.key_z
+        if t >= T.FLOWER0:
+            fl -= 1 << 4 * (t - T.FLOWER0)
+        elif t < 9:
+            km -= 1 << KEY_SHIFT[t]
+        elif t < 18:
+            kp -= 1 << KEY_SHIFT[t]
+        elif t < 27:
+            ks -= 1 << KEY_SHIFT[t]
+        else:
+            kz -= 1 << KEY_SHIFT[t]
+        mask = W.mask_of_keys(km, kp, ks, kz, fl, len(st.melds), st.wilds, self.rules, self._recent[st.seat & 3])
+        return mask >> t & 1 != 0
 
     def instant_win(self, concealed: Sequence[int], seat: int, dealer: int, indicator: int | None) -> bool:
         """三财神 (推土机): holding three 正财 wins at any moment, outside the turn too."""

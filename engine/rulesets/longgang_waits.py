@@ -19,6 +19,12 @@ one look at the hand:
   worked out per suit once for the suit's counts and each kind one more (:data:`_SUITS`), then
   八对半 for the tiles left, asked only when a wild more would make one.
 
+The replay's hand states come as ``SeatState`` keeps them: each suit's counts packed in an int
+(``decompose.KEY_SHIFT``), kept up to date tile by tile, and the flowers (:func:`mask_of_keys`); the
+suits' answers are looked up by those ints, and a seat's last state and its suits' answers are
+remembered (:class:`Recent`): a draw and a discard change one or two suits, or none (the tile drawn
+discarded). :func:`winning_tiles` answers plain counts (packing them the same way).
+
 """
 
 from __future__ import annotations
@@ -27,43 +33,74 @@ from collections.abc import Sequence
 from typing import Final
 
 from mahjong_audit.engine import tiles as T
-from mahjong_audit.engine.decompose import is_complete as shape_complete
-from mahjong_audit.engine.decompose import suit_least
+from mahjong_audit.engine.decompose import (
+    HONOURS_EMPTY,
+    KEY_SHIFT,
+    suit_counts,
+    suit_key,
+    suit_least,
+    suit_least_key,
+)
 from mahjong_audit.engine.rulesets import longgang_readings as R
-from mahjong_audit.engine.rulesets.longgang_score import Rules
+from mahjong_audit.engine.rulesets.longgang_score import Rules, complete
 
 #: the 34 kinds
 _KINDS: Final = (1 << 34) - 1
+#: a suit key's counts (nine kinds or seven honours, four bits a kind, the first kind highest):
+#: below the honours' mark (``decompose.HONOURS_EMPTY``), which tells the honours' keys apart
+_COUNTS: Final = (1 << 36) - 1
 #: a suit's ways by threshold: kinds whose one more leaves the suit at most ``th`` wilds short,
 #: for ``th`` in 0 … _TH (a larger threshold reads the fewest wilds per kind)
 _TH: Final = 8
-#: per suit's natural counts (a tuple: nine kinds, or the seven honours; a slice of the hand's
-#: counts, hashed and compared in C, small ints being shared objects): the fewest wilds the suit
-#: needs in sets alone (m0) and with the pair (m1), the number of kinds held an odd number of times
-#: (八对半's bound) and its tiles; :data:`_OFF` for a count below 0 or beyond 15, which no real hand
-#: holds. A cache, filled as suits are met (every hand state of the right size looks its four
-#: suits up).
+#: per suit key (``SeatState``'s, the wild kinds emptied): the fewest wilds the suit needs in sets
+#: alone (m0) and with the pair (m1), the number of kinds held an odd number of times (八对半's
+#: bound) and its tiles. A cache, filled as suits are met (every hand state of the right size
+#: looks its four suits up, or takes them from the seat's last state: :class:`Recent`).
 _Entry = tuple[int, int, int, int]
-_SUITS: Final[dict[tuple[int, ...], _Entry]] = {}
-#: :data:`_SUITS`' entry for counts no real hand holds (the plain tests kind by kind answer those)
-_OFF: Final = (-1, -1, -1, -1)
+_SUITS: Final[dict[int, _Entry]] = {}
 #: by the same keys, for the suits of a hand that a wild more completes (:func:`_suit_waits`): by
 #: threshold (0 … :data:`_TH`), the kinds whose one more needs at most that many wilds in sets alone,
 #: and with the pair, then those fewest wilds per kind (sets alone, with the pair). A cache too.
 _Waits = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-_WAITS: Final[dict[tuple[int, ...], _Waits]] = {}
-#: per set of a seat's wilds: their tile bits, the wild kinds among the 34 and the wild flowers
-#: (a cache: a hand has four sets of wilds, one per seat)
-_Plan = tuple[int, tuple[int, ...], tuple[int, ...]]
+_WAITS: Final[dict[int, _Waits]] = {}
+#: per set of a seat's wilds: their tile bits, the bits of the wild kinds among the 34, those kinds,
+#: the wild flowers and their places in the flowers' key (four bits each) (a cache: a hand has four
+#: sets of wilds, one per seat)
+_Plan = tuple[int, int, tuple[int, ...], tuple[int, ...], int]
 _PLANS: Final[dict[frozenset[int], _Plan]] = {}
 #: sets of wilds beyond this many are worked out and not kept
 _PLANS_MAX: Final = 4096
 
 
+class Recent:
+    """One seat's last hand state :func:`mask_of_keys` answered (its keys, melds, wilds and rules)
+    and the answer, the entries of :data:`_SUITS` of its four suits (the keys with the wild
+    kinds emptied, and their entries) and the :data:`_PLANS` entry of its wilds: the replay asks about every state of a seat's hand, which a
+    draw and a discard change in one or two suits, or in none (the tile drawn discarded). Mutable,
+    kept per seat by the ruleset; read and replaced only by :func:`mask_of_keys`."""
+
+    __slots__ = ("em", "ep", "es", "ez", "fl", "km", "kp", "ks", "kz", "m", "mask", "melds", "p", "plan", "planned",
+                 "rules", "s", "wilds", "z")
+
+    def __init__(self) -> None:
+        self.km = self.kp = self.ks = self.kz = self.fl = self.melds = -1  # no state yet
+        self.wilds: frozenset[int] = frozenset()
+        self.rules: Rules | None = None
+        self.mask = 0
+        self.em = self.ep = self.es = self.ez = -1  # no suit yet
+        self.m: _Entry = (0, 0, 0, 0)
+        self.p: _Entry = (0, 0, 0, 0)
+        self.s: _Entry = (0, 0, 0, 0)
+        self.z: _Entry = (0, 0, 0, 0)
+        self.planned: frozenset[int] | None = None  # the wilds of :attr:`plan` (none yet)
+        self.plan: _Plan = (0, 0, (), (), 0)
+
+
 def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> int:
     """The tiles (bit ``t``) whose one more in the standing counts ``c`` (42 per-tile counts, or
     34 for a hand without flowers) makes :func:`longgang_score.complete` true with ``n_melds``
-    melds and the seat's ``wilds``; 0 when none does.
+    melds and the seat's ``wilds``; 0 when none does. Counts no real hand holds (below 0 or beyond
+    15) are asked of ``complete`` tile by tile.
 
     >>> from mahjong_audit.engine import tiles as T
     >>> from mahjong_audit.engine.rulesets.longgang_score import wilds_for
@@ -74,20 +111,80 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     >>> T.fmt([t for t in range(42) if winning_tiles(c, 0, w, Rules()) >> t & 1])  # a wild added wins too
     '25s6z1f'
     """
-    h: tuple[int, ...] = c if isinstance(c, tuple) else tuple(c)
-    n = len(h)
-    wild_mask, wild_kinds, wild_flowers = _plan(wilds)
-    for t in range(T.FLOWER0, n):
-        if h[t] and not wild_mask >> t & 1:
-            return 0  # a flower held that should have been set aside
+    h = list(c)
+    fl = flower_key(h)
+    km = suit_key(h, 0, 0)
+    kp = suit_key(h, 9, 0)
+    ks = suit_key(h, 18, 0)
+    kz = suit_key(h, 27, 0)
+    if fl < 0 or km < 0 or kp < 0 or ks < 0 or kz < 0:
+        return _tile_by_tile(h, n_melds, wilds, rules)
+    return mask_of_keys(km, kp, ks, kz + HONOURS_EMPTY, fl, n_melds, wilds, rules, Recent())
+
+
+def flower_key(hand: list[int]) -> int:
+    """The eight flowers' counts of 42 per-tile counts (fewer: none beyond them) packed four bits a
+    flower, the first lowest; -1 for a count below 0 or above 15."""
+    key = 0
+    for t in range(T.FLOWER0, len(hand)):
+        n = hand[t]
+        if n < 0 or n > 15:
+            return -1
+        key |= n << 4 * (t - T.FLOWER0)
+    return key
+
+
+def mask_of_keys(km: int, kp: int, ks: int, kz: int, fl: int, n_melds: int, wilds: frozenset[int], rules: Rules,
+                 recent: Recent) -> int:
+    """:func:`winning_tiles` of a hand state given by its four suit keys as ``SeatState`` keeps them
+    (``decompose.KEY_SHIFT``; every count 0..15) and its flowers' key (:func:`flower_key`), with
+    ``recent`` the seat's last state: the same state is answered from it, and so are the suits
+    that did not change."""
+    if km == recent.km and kp == recent.kp and ks == recent.ks and kz == recent.kz and fl == recent.fl \
+            and n_melds == recent.melds and rules is recent.rules and (wilds is recent.wilds or wilds == recent.wilds):
+        return recent.mask
+    mask = _mask(km, kp, ks, kz, fl, n_melds, wilds, rules, recent)
+    recent.km = km
+    recent.kp = kp
+    recent.ks = ks
+    recent.kz = kz
+    recent.fl = fl
+    recent.melds = n_melds
+    recent.wilds = wilds
+    recent.rules = rules
+    recent.mask = mask
+    return mask
+
+
+def _mask(km: int, kp: int, ks: int, kz: int, fl: int, n_melds: int, wilds: frozenset[int], rules: Rules,
+          recent: Recent) -> int:
+    """:func:`mask_of_keys` worked out (``recent``: the entries of the seat's last suits)."""
+    if wilds is not recent.planned:
+        recent.plan = _plan(wilds)
+        recent.planned = wilds
+    wild_mask, kind_mask, wild_kinds, wild_flowers, flower_places = recent.plan
+    if fl & ~flower_places:
+        return 0  # a flower held that should have been set aside
     three = rules.three_caishen
-    real = 0  # the 正财 held
+    real = 0  # the 正财 held, their kinds emptied from the suits
     for t in wild_kinds:
-        real += h[t]
+        shift = KEY_SHIFT[t]
+        if t < 9:
+            n = km >> shift & 15
+            km -= n << shift
+        elif t < 18:
+            n = kp >> shift & 15
+            kp -= n << shift
+        elif t < 27:
+            n = ks >> shift & 15
+            ks -= n << shift
+        else:
+            n = kz >> shift & 15
+            kz -= n << shift
+        real += n
     flowers_held = 0
     for t in wild_flowers:
-        if t < n:
-            flowers_held += h[t]
+        flowers_held += fl >> 4 * (t - T.FLOWER0) & 15
     w = real + flowers_held
     flower_real = three == 4 or len(wild_flowers) >= 2  # 花财神: a wild flower counts as a 正财
     if flower_real:
@@ -97,35 +194,27 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     mask = 0
     # a wild added: one wild more (and a 正财 more when it counts as one)
     if real + 1 >= three:
-        for t in wilds:
-            if not T.is_flower(t) or flower_real:
-                mask |= 1 << t
+        mask = wild_mask if flower_real else kind_mask
     n_sets = 5 - n_melds
     if n_sets < 0:
         return mask
-    km = h[0:9]
-    kp = h[9:18]
-    ks = h[18:27]
-    kz = h[27:34]
-    for t in wild_kinds:  # the wild kinds emptied
-        if h[t]:
-            if t < 9:
-                km = _emptied(km, t)
-            elif t < 18:
-                kp = _emptied(kp, t - 9)
-            elif t < 27:
-                ks = _emptied(ks, t - 18)
-            else:
-                kz = _emptied(kz, t - 27)
-    m = _entry(km)
-    p = _entry(kp)
-    s = _entry(ks)
-    z = _entry(kz)
-    if m[3] < 0 or p[3] < 0 or s[3] < 0 or z[3] < 0:  # a count no real hand holds: the plain tests per kind
-        plain = _natural(h, wild_kinds)
-        if sum(plain) + w + 1 != 3 * n_sets + 2:
-            return mask
-        return mask | _by_kind(plain, n_sets, w, wild_mask, rules.eight_pairs and n_melds == 0)
+    # the suits' entries: the seat's last ones where a suit did not change
+    if km != recent.em:
+        recent.em = km
+        recent.m = _entry(km)
+    if kp != recent.ep:
+        recent.ep = kp
+        recent.p = _entry(kp)
+    if ks != recent.es:
+        recent.es = ks
+        recent.s = _entry(ks)
+    if kz != recent.ez:
+        recent.ez = kz
+        recent.z = _entry(kz)
+    m = recent.m
+    p = recent.p
+    s = recent.s
+    z = recent.z
     if m[3] + p[3] + s[3] + z[3] + w + 1 != 3 * n_sets + 2:
         return mask  # both shapes hold 3 × sets + 2 tiles
     s0 = m[0] + p[0] + s[0] + z[0]  # every suit in sets alone
@@ -136,7 +225,7 @@ def winning_tiles(c: Sequence[int], n_melds: int, wilds: frozenset[int], rules: 
     eight = rules.eight_pairs and n_melds == 0 and m[2] + p[2] + s[2] + z[2] <= w + 2
     nat: list[int] = []
     if eight:
-        nat = _natural(h, wild_kinds)
+        nat = _natural(km, kp, ks, kz)
         eight = R.is_eight_pairs(nat, w + 1)
     if not standard and not eight:
         return mask  # no tile does better than a wild, which wins by no shape
@@ -175,58 +264,47 @@ def _plan(wilds: frozenset[int]) -> _Plan:
     """The entry of :data:`_PLANS` for a seat's wilds."""
     plan = _PLANS.get(wilds)
     if plan is None:
-        bits = 0
+        bits = kind_bits = places = 0
         kinds: list[int] = []
         flowers: list[int] = []
         for t in sorted(wilds):
             bits |= 1 << t
             if T.is_flower(t):
                 flowers.append(t)
+                places |= 15 << 4 * (t - T.FLOWER0)
             else:
                 kinds.append(t)
-        plan = (bits, tuple(kinds), tuple(flowers))
+                kind_bits |= 1 << t
+        plan = (bits, kind_bits, tuple(kinds), tuple(flowers), places)
         if len(_PLANS) < _PLANS_MAX:
             _PLANS[wilds] = plan
     return plan
 
 
-def _emptied(suit: tuple[int, ...], r: int) -> tuple[int, ...]:
-    """A suit's counts with its kind ``r`` (a wild kind) emptied."""
-    out = list(suit)
-    out[r] = 0
-    return tuple(out)
+def _natural(km: int, kp: int, ks: int, kz: int) -> list[int]:
+    """The 34 counts of four suit keys (the natural tiles: the wild kinds emptied)."""
+    return suit_counts(km)[1] + suit_counts(kp)[1] + suit_counts(ks)[1] + suit_counts(kz)[1]
 
 
-def _natural(h: tuple[int, ...], wild_kinds: tuple[int, ...]) -> list[int]:
-    """The 34 counts of the natural tiles (the wild kinds emptied)."""
-    nat = list(h[:34])
-    for t in wild_kinds:
-        nat[t] = 0
-    return nat
-
-
-def _entry(key: tuple[int, ...]) -> _Entry:
-    """The entry of :data:`_SUITS` for a suit's counts."""
+def _entry(key: int) -> _Entry:
+    """The entry of :data:`_SUITS` for a suit's key."""
     e = _SUITS.get(key)
     if e is None:
         odd = tiles = 0
-        off = False
-        for x in key:
-            if x < 0 or x > 15:
-                off = True
-            odd += x & 1
-            tiles += x
-        if off:
-            e = _OFF
-        else:
-            m0, m1 = suit_least(key, len(key) == 7)
-            e = (m0, m1, odd, tiles)
+        counts = key & _COUNTS
+        while counts:
+            n = counts & 15
+            odd += n & 1
+            tiles += n
+            counts >>= 4
+        m0, m1 = suit_least_key(key & _COUNTS, key > _COUNTS)
+        e = (m0, m1, odd, tiles)
         _SUITS[key] = e
     return e
 
 
-def _suit_waits(key: tuple[int, ...], e: _Entry, left: int, d: int) -> int:
-    """The kinds of one suit (its counts and entry ``e``) whose one more completes the hand, with ``left``
+def _suit_waits(key: int, e: _Entry, left: int, d: int) -> int:
+    """The kinds of one suit (its key and entry ``e``) whose one more completes the hand, with ``left``
     wilds for this suit once every other suit is in sets alone, and ``d`` what the pair in
     another suit adds at best (0: the pair of wilds, or none needed): the tile's suit takes the
     pair (its fewest wilds with the pair at most ``left``) or is in sets alone (at most
@@ -255,16 +333,23 @@ def _at_most(least: tuple[int, ...], th: int) -> int:
     return bits
 
 
-def _waits_of(key: tuple[int, ...]) -> _Waits:
-    """The entry of :data:`_WAITS` for one suit's counts."""
-    honour = len(key) == 7
-    part = list(key)
+def _waits_of(key: int) -> _Waits:
+    """The entry of :data:`_WAITS` for one suit's key: each kind one more (kind ``r`` four bits at
+    ``4 × (kinds − 1 − r)``), looked up packed; a kind held 15 times, one more of which the key cannot
+    hold, from its counts."""
+    honour = key > _COUNTS
+    base = key & _COUNTS
+    n = 7 if honour else 9
     a0: list[int] = []
     a1: list[int] = []
-    for r in range(len(part)):
-        part[r] += 1
-        x0, x1 = suit_least(part, honour)
-        part[r] -= 1
+    for r in range(n):
+        at = 4 * (n - 1 - r)
+        if base >> at & 15 == 15:
+            part = suit_counts(key)[1]
+            part[r] += 1
+            x0, x1 = suit_least(part, honour)
+        else:
+            x0, x1 = suit_least_key(base + (1 << at), honour)
         a0.append(x0)
         a1.append(x1)
     by0 = tuple(_at_most(tuple(a0), th) for th in range(_TH + 1))
@@ -272,17 +357,17 @@ def _waits_of(key: tuple[int, ...]) -> _Waits:
     return by0, by1, tuple(a0), tuple(a1)
 
 
-def _by_kind(nat: list[int], n_sets: int, w: int, wild_mask: int, eight: bool) -> int:
-    """The natural kinds whose one more wins, by the plain tests kind by kind, and the wilds when a
-    wild more wins (counts no real hand holds: below 0 or beyond 15)."""
-    mask = wild_mask if shape_complete(nat, n_sets, w + 1) or (eight and R.is_eight_pairs(nat, w + 1)) else 0
-    for t in range(34):
-        if not wild_mask >> t & 1:
-            nat[t] += 1
-            if shape_complete(nat, n_sets, w) or (eight and R.is_eight_pairs(nat, w)):
-                mask |= 1 << t
-            nat[t] -= 1
+def _tile_by_tile(h: list[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> int:
+    """:func:`winning_tiles` of counts no real hand holds (below 0 or beyond 15): ``complete`` asked
+    about every tile."""
+    more = h + [0] * (T.N_TILES - len(h))
+    mask = 0
+    for t in range(T.N_TILES):
+        more[t] += 1
+        if complete(more, n_melds, wilds, rules):
+            mask |= 1 << t
+        more[t] -= 1
     return mask
 
 
-__all__ = ["winning_tiles"]
+__all__ = ["Recent", "flower_key", "mask_of_keys", "winning_tiles"]
