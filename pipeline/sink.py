@@ -116,14 +116,28 @@ TYPE_UPGRADES: Mapping[tuple[str, str], str] = MappingProxyType({
 })
 
 
-def _columns(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
-    return dict(con.execute(
-        "SELECT column_name, data_type FROM information_schema.columns "
-        "WHERE table_name = ? AND table_schema = 'main' ORDER BY ordinal_position", [table]
-    ).fetchall())
+@dataclass(frozen=True, slots=True)
+class ColumnInfo:
+    """What the database says about one column of a table."""
+
+    type: str  # the DuckDB type
+    nullable: bool
 
 
-def _upgrade_steps(table: str, have: Mapping[str, str]) -> list[str]:
+def _columns(con: duckdb.DuckDBPyConnection, tables: Sequence[str]) -> dict[str, dict[str, ColumnInfo]]:
+    """table -> its columns in order (only the tables that exist), in one catalog query:
+    each query of ``information_schema`` costs a few milliseconds to plan, whatever it reads."""
+    out: dict[str, dict[str, ColumnInfo]] = {}
+    for table, name, data_type, nullable in con.execute(
+        "SELECT table_name, column_name, data_type, is_nullable = 'YES' FROM information_schema.columns "
+        "WHERE table_name IN (SELECT unnest(?::VARCHAR[])) AND table_schema = 'main' "
+        "ORDER BY table_name, ordinal_position", [list(tables)]
+    ).fetchall():
+        out.setdefault(table, {})[name] = ColumnInfo(data_type, nullable)
+    return out
+
+
+def _upgrade_steps(table: str, have: Mapping[str, ColumnInfo]) -> list[str]:
     """ALTER statements that bring an older table to this version's columns.
 
     Columns this version added are added (NULL in old rows; only nullable ones), and
@@ -137,7 +151,8 @@ def _upgrade_steps(table: str, have: Mapping[str, str]) -> list[str]:
             f"({', '.join(column_names(TABLES[table]))}); use a new --db file or drop the table")
     steps = []
     for col in columns(TABLES[table]):
-        old = have.get(col.name)
+        info = have.get(col.name)
+        old = info.type if info is not None else None
         if old is None:
             if not col.nullable:
                 raise DatabaseError(f"table {table!r} lacks the column {col.name!r}, which this version "
@@ -153,14 +168,12 @@ def _upgrade_steps(table: str, have: Mapping[str, str]) -> list[str]:
     return steps
 
 
-def _nullable_steps(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+def _nullable_steps(table: str, have: Mapping[str, ColumnInfo]) -> list[str]:
     """DROP NOT NULL for the columns this version made nullable (payouts.seat: null for a
     player standing out in a five-player game)."""
-    required = {r[0] for r in con.execute(
-        "SELECT column_name FROM information_schema.columns "
-        "WHERE table_name = ? AND table_schema = 'main' AND is_nullable = 'NO'", [table]).fetchall()}
     return [f"ALTER TABLE {_quote(table)} ALTER {_quote(col.name)} DROP NOT NULL"
-            for col in columns(TABLES[table]) if col.nullable and col.name in required]
+            for col in columns(TABLES[table])
+            if col.nullable and col.name in have and not have[col.name].nullable]
 
 
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
@@ -170,10 +183,11 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     (which DuckDB appends at the end) loads like a new one.
     """
     steps = []
+    existing = _columns(con, tuple(TABLES))
     for name in TABLES:
-        have = _columns(con, name)
+        have = existing.get(name)
         if have:
-            steps += _upgrade_steps(name, have) + _nullable_steps(con, name)
+            steps += _upgrade_steps(name, have) + _nullable_steps(name, have)
     con.execute("BEGIN")
     con.execute("SET TimeZone = 'UTC'")
     for stmt in (*steps, *ddl()):
