@@ -325,10 +325,12 @@ weighted AS (
   LEFT JOIN excluded_pairs ep ON ep.ruleset = o.ruleset AND ep.a = o.a AND ep.b = o.b
   LEFT JOIN excluded_players xa ON xa.ruleset = o.ruleset AND xa.player = o.a
 ),
+hand_weights AS (  -- a window over the hand's seats cost more than this sum and join
+  SELECT game, hand_no, sum(coalesce(w_own, w)) AS total FROM weighted GROUP BY game, hand_no
+),
 shares AS (  -- the receiver at its outside weight, the others at theirs (or as they played, if excluded)
-  SELECT *, w / nullif(sum(coalesce(w_own, w)) OVER (PARTITION BY game, hand_no) - coalesce(w_own, w) + w, 0)
-              AS share
-  FROM weighted
+  SELECT o.*, o.w / nullif(hw.total - coalesce(o.w_own, o.w) + o.w, 0) AS share
+  FROM weighted o JOIN hand_weights hw USING (game, hand_no)
 ),
 pair_deals AS (
   SELECT ruleset, a, b, count(*) AS n, count(*) FILTER (WHERE hit) AS k, coalesce(sum(share), 0) AS expected,
