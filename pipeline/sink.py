@@ -526,9 +526,20 @@ def _insert_rows(con: duckdb.DuckDBPyConnection, table: str, rows: Sequence) -> 
 
 def load_staging(con: duckdb.DuckDBPyConnection, staging: str, sources: Sequence[str],
                  make_run: Callable[[Summary], RunRow], stats: Mapping[str, FileStat] | None = None) -> Summary:
-    """Load the files a staging folder's manifest names; ``make_run(summary)`` builds the runs row."""
+    """Load the files a staging folder's manifest names; ``make_run(summary)`` builds the runs row.
+
+    The load's COMMIT checkpoints (``checkpoint_threshold`` 0 for the load): DuckDB then
+    writes the run's rows into the database file at once, where a commit below the threshold
+    writes them to the write-ahead log, which closing the connection checkpoints into the file
+    all the same (the audit command closes it right after the load). Callgrind on 12,000 MCR
+    hands, COMMIT and close together: 2,145 M -> 1,968 M instructions (the log's ~160 M
+    left out); the COMMIT alone is dearer by the checkpoint the close no longer does."""
     for name, value in LOAD_SETTINGS:
         con.execute(f"SET {name} = '{value}'")
-    with tempfile.TemporaryDirectory(prefix="mahjong-audit-load-") as tmp:
-        files = localise(staging_files.read_manifest(staging), tmp)
-        return load(con, files, sources, make_run, stats)
+    con.execute("SET checkpoint_threshold = '0b'")
+    try:
+        with tempfile.TemporaryDirectory(prefix="mahjong-audit-load-") as tmp:
+            files = localise(staging_files.read_manifest(staging), tmp)
+            return load(con, files, sources, make_run, stats)
+    finally:
+        con.execute("RESET checkpoint_threshold")
