@@ -188,46 +188,49 @@ ORDER BY p_value, ruleset, player, rate_name
 
 # --------------------------------------------------------------------------- SQL
 
-# Who sat where in each hand (hands.players; the game's first four before it existed) and the
-# wins on a discard (or a robbed kong: the discarder dealt in). Made once per build as temp
-# tables (:func:`seat_tables`), which every query below reads as ``seats`` and ``deal_hands``:
-# each query planned and unnested them again before (a fixed cost of the load per query).
+# Every hand with who sat where (hands.players; the game's first four before it existed), and a
+# seat per player: made once per build as temp tables (:func:`seat_tables`), which every query
+# below reads as ``hand_rows``, ``seats`` and ``deal_hands`` (the wins on a discard, or a robbed
+# kong: the discarder dealt in). A hand is known by (game, hand_no), ``game`` the games row's
+# number: joins and windows on two integers, where (game_id, hand_no) cost more than the rest of
+# the queries. Hands that share a hand_no within a game (a faulty log) meet in those joins as
+# they did on (game_id, hand_no).
 SEAT_TABLES = (
+    """CREATE OR REPLACE TEMP TABLE _collusion_hands AS
+  SELECT g.rowid AS game, h.game_id, h.hand_no, h.ruleset, coalesce(h.players, g.players[1:4]) AS seating,
+         h.result, h.win_type, h.winners, h.total, h.false_wins,
+         CASE WHEN h.result = 'win' AND h.win_type IN ('discard', 'robbing_kong') THEN h.discarder END AS discarder
+  FROM hands h JOIN games g USING (game_id)""",
     """CREATE OR REPLACE TEMP TABLE _collusion_seats AS
-  SELECT game_id, hand_no, ruleset, len(seating) AS n_seats,
-         unnest(seating) AS player, unnest(range(len(seating))) AS seat
-  FROM (SELECT h.game_id, h.hand_no, h.ruleset, coalesce(h.players, g.players[1:4]) AS seating
-        FROM hands h JOIN games g USING (game_id))""",
-    """CREATE OR REPLACE TEMP TABLE _collusion_deal_hands AS
-  SELECT h.game_id, h.hand_no, h.discarder, h.winners
-  FROM hands h
-  WHERE h.result = 'win' AND h.win_type IN ('discard', 'robbing_kong') AND h.discarder IS NOT NULL""",
+  SELECT game, hand_no, ruleset, len(seating) AS n_seats, unnest(seating) AS player, unnest(range(len(seating))) AS seat
+  FROM _collusion_hands""",
 )
 _SEATS = """
+hand_rows AS (SELECT * FROM _collusion_hands),
 seats AS (SELECT * FROM _collusion_seats),
-deal_hands AS (SELECT * FROM _collusion_deal_hands)"""
+deal_hands AS (SELECT * FROM _collusion_hands WHERE discarder IS NOT NULL)"""
 
 
 def seat_tables(con: duckdb.DuckDBPyConnection) -> None:
-    """(Re)make the temp tables the queries read as ``seats`` and ``deal_hands``."""
+    """(Re)make the temp tables the queries read as ``hand_rows``, ``seats`` and ``deal_hands``."""
     for stmt in SEAT_TABLES:
         con.execute(stmt)
 
 
 def drop_seat_tables(con: duckdb.DuckDBPyConnection) -> None:
-    for name in ("_collusion_seats", "_collusion_deal_hands"):
+    for name in ("_collusion_seats", "_collusion_hands"):
         con.execute(f"DROP TABLE IF EXISTS {name}")
 
 
 # One row per deal-in hand and seat other than the discarder (the seat's place after it).
 OCC_SQL = f"""
 WITH {_SEATS}
-  SELECT a.ruleset, d.game_id, d.hand_no, a.player AS a, x.player AS b,
+  SELECT a.ruleset, d.game, d.hand_no, a.player AS a, x.player AS b,
          list_contains(d.winners, x.seat) AS hit,
          (x.seat - d.discarder + x.n_seats) % x.n_seats AS place
   FROM deal_hands d
-  JOIN seats a ON a.game_id = d.game_id AND a.hand_no = d.hand_no AND a.seat = d.discarder
-  JOIN seats x ON x.game_id = d.game_id AND x.hand_no = d.hand_no AND x.seat <> d.discarder
+  JOIN seats a ON a.game = d.game AND a.hand_no = d.hand_no AND a.seat = d.discarder
+  JOIN seats x ON x.game = d.game AND x.hand_no = d.hand_no AND x.seat <> d.discarder
   WHERE a.player <> x.player
 """
 
@@ -237,29 +240,29 @@ BASE_SQL = f"""
 WITH {_SEATS},
 a_total AS (
   SELECT a.ruleset, a.player AS a, count(*) AS n
-  FROM deal_hands d JOIN seats a ON a.game_id = d.game_id AND a.hand_no = d.hand_no AND a.seat = d.discarder
+  FROM deal_hands d JOIN seats a ON a.game = d.game AND a.hand_no = d.hand_no AND a.seat = d.discarder
   GROUP BY a.ruleset, a.player
 ),
 together AS (  -- hands (and games) in which both sat at the table: per game first, then per pair
   SELECT ruleset, a, b, count(*) AS games, sum(hands)::BIGINT AS hands
-  FROM (SELECT sa.ruleset, sa.game_id, sa.player AS a, sb.player AS b, count(*) AS hands
+  FROM (SELECT sa.ruleset, sa.game, sa.player AS a, sb.player AS b, count(*) AS hands
         FROM seats sa
-        JOIN seats sb ON sb.game_id = sa.game_id AND sb.hand_no = sa.hand_no AND sb.seat <> sa.seat
+        JOIN seats sb ON sb.game = sa.game AND sb.hand_no = sa.hand_no AND sb.seat <> sa.seat
                          AND sb.player <> sa.player
-        GROUP BY sa.ruleset, sa.game_id, sa.player, sb.player)
+        GROUP BY sa.ruleset, sa.game, sa.player, sb.player)
   GROUP BY ruleset, a, b
 ),
 pay AS (  -- payouts name their player (a player standing out of a five-player hand too)
-  SELECT p.game_id, p.hand_no, h.ruleset, p.player, coalesce(p.recorded, p.computed) AS d
-  FROM payouts p JOIN hands h USING (game_id, hand_no)
+  SELECT h.game, h.hand_no, h.ruleset, p.player, coalesce(p.recorded, p.computed) AS d
+  FROM payouts p JOIN hand_rows h USING (game_id, hand_no)
   WHERE coalesce(p.recorded, p.computed) IS NOT NULL AND p.player IS NOT NULL
 ),
-gains AS (SELECT game_id, hand_no, sum(d) AS g FROM pay WHERE d > 0 GROUP BY game_id, hand_no),
+gains AS (SELECT game, hand_no, sum(d) AS g FROM pay WHERE d > 0 GROUP BY game, hand_no),
 flows AS (  -- each hand's losses shared out to its gainers in proportion to their gains
   SELECT l.ruleset, l.player AS a, w.player AS b, sum(-l.d * w.d / g.g) AS pts
   FROM pay l
-  JOIN pay w ON w.game_id = l.game_id AND w.hand_no = l.hand_no AND w.d > 0 AND w.player <> l.player
-  JOIN gains g ON g.game_id = l.game_id AND g.hand_no = l.hand_no
+  JOIN pay w ON w.game = l.game AND w.hand_no = l.hand_no AND w.d > 0 AND w.player <> l.player
+  JOIN gains g ON g.game = l.game AND g.hand_no = l.hand_no
   WHERE l.d < 0
   GROUP BY l.ruleset, l.player, w.player
 )
@@ -306,7 +309,7 @@ places AS (  -- how often each place after the discarder takes a deal-in, relati
   FROM occ GROUP BY ruleset, place
 ),
 weighted AS (
-  SELECT o.ruleset, o.game_id, o.hand_no, o.a, o.b, o.hit,
+  SELECT o.ruleset, o.game, o.hand_no, o.a, o.b, o.hit,
          pl.factor
          * (rt.k - coalesce(xt.k, 0) - CASE WHEN xa.player IS NULL THEN pc.k ELSE 0 END + ? * pop.share)
          / (rt.n - coalesce(xt.n, 0) - CASE WHEN xa.player IS NULL THEN pc.n ELSE 0 END + ?) AS w,
@@ -322,10 +325,12 @@ weighted AS (
   LEFT JOIN excluded_pairs ep ON ep.ruleset = o.ruleset AND ep.a = o.a AND ep.b = o.b
   LEFT JOIN excluded_players xa ON xa.ruleset = o.ruleset AND xa.player = o.a
 ),
+hand_weights AS (  -- a window over the hand's seats cost more than this sum and join
+  SELECT game, hand_no, sum(coalesce(w_own, w)) AS total FROM weighted GROUP BY game, hand_no
+),
 shares AS (  -- the receiver at its outside weight, the others at theirs (or as they played, if excluded)
-  SELECT *, w / nullif(sum(coalesce(w_own, w)) OVER (PARTITION BY game_id, hand_no) - coalesce(w_own, w) + w, 0)
-              AS share
-  FROM weighted
+  SELECT o.*, o.w / nullif(hw.total - coalesce(o.w_own, o.w) + o.w, 0) AS share
+  FROM weighted o JOIN hand_weights hw USING (game, hand_no)
 ),
 pair_deals AS (
   SELECT ruleset, a, b, count(*) AS n, count(*) FILTER (WHERE hit) AS k, coalesce(sum(share), 0) AS expected,
@@ -347,11 +352,11 @@ SELECT s.ruleset, s.player, count(*) AS hands,
        count(*) FILTER (WHERE h.result = 'win' AND list_contains(h.winners, s.seat)) AS win,
        count(*) FILTER (WHERE h.result = 'win' AND list_contains(h.winners, s.seat)
                         AND h.win_type IN ('self_drawn', 'kong_replacement')) AS self_draw,
-       count(*) FILTER (WHERE d.game_id IS NOT NULL AND d.discarder = s.seat) AS deal_in,
+       count(*) FILTER (WHERE d.game IS NOT NULL AND d.discarder = s.seat) AS deal_in,
        count(*) FILTER (WHERE list_contains(h.false_wins, s.seat)) AS false_win,
        count(*) FILTER (WHERE h.result = 'win' AND h.winners[1] = s.seat AND h.total >= l.total) AS limit_hand
-FROM seats s JOIN hands h USING (game_id, hand_no)
-LEFT JOIN deal_hands d ON d.game_id = h.game_id AND d.hand_no = h.hand_no
+FROM seats s JOIN hand_rows h ON h.game = s.game AND h.hand_no = s.hand_no
+LEFT JOIN deal_hands d ON d.game = h.game AND d.hand_no = h.hand_no
 LEFT JOIN limits l ON l.ruleset = s.ruleset
 GROUP BY s.ruleset, s.player
 ORDER BY s.ruleset, s.player
@@ -380,14 +385,13 @@ ORDER BY ruleset, a, b
 VALUE_SQL = f"""
 WITH {_SEATS},
 dw AS (
-  SELECT h.game_id, h.hand_no, h.ruleset, h.discarder, h.total, h.winners[1] AS first, unnest(h.winners) AS w
-  FROM hands h
-  WHERE h.result = 'win' AND h.win_type IN ('discard', 'robbing_kong') AND h.discarder IS NOT NULL
+  SELECT game, game_id, hand_no, ruleset, discarder, total, winners[1] AS first, unnest(winners) AS w
+  FROM deal_hands
 )
 SELECT dw.ruleset, a.player, b.player, dw.total
 FROM dw
-JOIN seats a ON a.game_id = dw.game_id AND a.hand_no = dw.hand_no AND a.seat = dw.discarder
-JOIN seats b ON b.game_id = dw.game_id AND b.hand_no = dw.hand_no AND b.seat = dw.w
+JOIN seats a ON a.game = dw.game AND a.hand_no = dw.hand_no AND a.seat = dw.discarder
+JOIN seats b ON b.game = dw.game AND b.hand_no = dw.hand_no AND b.seat = dw.w
 WHERE a.player <> b.player AND dw.w = dw.first AND dw.total IS NOT NULL
 ORDER BY dw.ruleset, b.player, dw.game_id, dw.hand_no
 """
