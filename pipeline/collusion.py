@@ -188,73 +188,70 @@ ORDER BY p_value, ruleset, player, rate_name
 
 # --------------------------------------------------------------------------- SQL
 
-# Every hand with who sat where (hands.players; the game's first four before it existed), and a
-# seat per player: made once per build as temp tables (:func:`seat_tables`), which every query
-# below reads as ``hand_rows``, ``seats`` and ``deal_hands`` (the wins on a discard, or a robbed
-# kong: the discarder dealt in). A hand is known by (game, hand_no), ``game`` the games row's
-# number: joins and windows on two integers, where (game_id, hand_no) cost more than the rest of
-# the queries. Hands that share a hand_no within a game (a faulty log) meet in those joins as
-# they did on (game_id, hand_no).
+# Every hand with who sat where (hands.players; the game's first four before it existed): made
+# once per build as a temp table (:func:`seat_tables`), which the queries below read as
+# ``hand_rows`` and ``deal_hands`` (the wins on a discard, or a robbed kong: the discarder, the
+# ``feeder``, dealt in). Each hands row is one hand, known by ``hand`` (its rowid): a hand number
+# that repeats within a game (a faulty log) is two hands, each counted once. A seat's player is
+# taken from the hand's own seating list by position (``seating[seat + 1]``; seats are 0-3), never
+# by joining seats back on (game, hand_no), which paired the seats of two hands sharing a number
+# 2 × 2. ``game`` is the games row's rowid: the per-game counts group on it.
 SEAT_TABLES = (
     """CREATE OR REPLACE TEMP TABLE _collusion_hands AS
-  SELECT g.rowid AS game, h.game_id, h.hand_no, h.ruleset, coalesce(h.players, g.players[1:4]) AS seating,
+  SELECT h.rowid AS hand, g.rowid AS game, h.game_id, h.hand_no, h.ruleset,
+         coalesce(h.players, g.players[1:4]) AS seating,
          h.result, h.win_type, h.winners, h.total, h.false_wins,
          CASE WHEN h.result = 'win' AND h.win_type IN ('discard', 'robbing_kong') THEN h.discarder END AS discarder
   FROM hands h JOIN games g USING (game_id)""",
-    """CREATE OR REPLACE TEMP TABLE _collusion_seats AS
-  SELECT game, hand_no, ruleset, len(seating) AS n_seats, unnest(seating) AS player, unnest(range(len(seating))) AS seat
-  FROM _collusion_hands""",
 )
 _SEATS = """
 hand_rows AS (SELECT * FROM _collusion_hands),
-seats AS (SELECT * FROM _collusion_seats),
-deal_hands AS (SELECT * FROM _collusion_hands WHERE discarder IS NOT NULL)"""
+deal_hands AS (SELECT *, seating[discarder + 1] AS feeder FROM _collusion_hands WHERE discarder IS NOT NULL)"""
 
 
 def seat_tables(con: duckdb.DuckDBPyConnection) -> None:
-    """(Re)make the temp tables the queries read as ``hand_rows``, ``seats`` and ``deal_hands``."""
+    """(Re)make the temp table the queries read as ``hand_rows`` and ``deal_hands``."""
     for stmt in SEAT_TABLES:
         con.execute(stmt)
 
 
 def drop_seat_tables(con: duckdb.DuckDBPyConnection) -> None:
-    for name in ("_collusion_seats", "_collusion_hands"):
-        con.execute(f"DROP TABLE IF EXISTS {name}")
+    con.execute("DROP TABLE IF EXISTS _collusion_hands")
 
 
 # One row per deal-in hand and seat other than the discarder (the seat's place after it).
 OCC_SQL = f"""
 WITH {_SEATS}
-  SELECT a.ruleset, d.game, d.hand_no, a.player AS a, x.player AS b,
-         list_contains(d.winners, x.seat) AS hit,
-         (x.seat - d.discarder + x.n_seats) % x.n_seats AS place
-  FROM deal_hands d
-  JOIN seats a ON a.game = d.game AND a.hand_no = d.hand_no AND a.seat = d.discarder
-  JOIN seats x ON x.game = d.game AND x.hand_no = d.hand_no AND x.seat <> d.discarder
-  WHERE a.player <> x.player
+  SELECT ruleset, hand, feeder AS a, seating[x + 1] AS b, list_contains(winners, x) AS hit,
+         (x - discarder + n_seats) % n_seats AS place
+  FROM (SELECT ruleset, hand, feeder, seating, winners, discarder, len(seating) AS n_seats,
+               unnest(range(len(seating))) AS x
+        FROM deal_hands)
+  WHERE x <> discarder AND seating[x + 1] <> feeder
 """
 
 # Pairs that shared a table, with what does not change from pass to pass: hands and games
-# together, the feeder's deal-ins, and the money flow either way.
+# together, the feeder's deal-ins, and the money flow either way. The payouts name their
+# player and carry only (game_id, hand_no): those of two hands sharing a number are one
+# pool (each payout once, its loss shared out to the pool's gainers).
 BASE_SQL = f"""
 WITH {_SEATS},
-a_total AS (
-  SELECT a.ruleset, a.player AS a, count(*) AS n
-  FROM deal_hands d JOIN seats a ON a.game = d.game AND a.hand_no = d.hand_no AND a.seat = d.discarder
-  GROUP BY a.ruleset, a.player
+a_total AS (SELECT ruleset, feeder AS a, count(*) AS n FROM deal_hands GROUP BY ruleset, feeder),
+seatings AS (  -- a game's hands by who sat where (most games keep one seating throughout)
+  SELECT ruleset, game, seating, count(*) AS hands FROM hand_rows GROUP BY ruleset, game, seating
 ),
 together AS (  -- hands (and games) in which both sat at the table: per game first, then per pair
   SELECT ruleset, a, b, count(*) AS games, sum(hands)::BIGINT AS hands
-  FROM (SELECT sa.ruleset, sa.game, sa.player AS a, sb.player AS b, count(*) AS hands
-        FROM seats sa
-        JOIN seats sb ON sb.game = sa.game AND sb.hand_no = sa.hand_no AND sb.seat <> sa.seat
-                         AND sb.player <> sa.player
-        GROUP BY sa.ruleset, sa.game, sa.player, sb.player)
+  FROM (SELECT ruleset, game, a, b, sum(hands) AS hands
+        FROM (SELECT ruleset, game, hands, a, unnest(seating) AS b
+              FROM (SELECT ruleset, game, hands, seating, unnest(seating) AS a FROM seatings))
+        WHERE a <> b
+        GROUP BY ruleset, game, a, b)
   GROUP BY ruleset, a, b
 ),
 pay AS (  -- payouts name their player (a player standing out of a five-player hand too)
-  SELECT h.game, h.hand_no, h.ruleset, p.player, coalesce(p.recorded, p.computed) AS d
-  FROM payouts p JOIN hand_rows h USING (game_id, hand_no)
+  SELECT g.rowid AS game, p.hand_no, g.ruleset, p.player, coalesce(p.recorded, p.computed) AS d
+  FROM payouts p JOIN games g USING (game_id)
   WHERE coalesce(p.recorded, p.computed) IS NOT NULL AND p.player IS NOT NULL
 ),
 gains AS (SELECT game, hand_no, sum(d) AS g FROM pay WHERE d > 0 GROUP BY game, hand_no),
@@ -309,7 +306,7 @@ places AS (  -- how often each place after the discarder takes a deal-in, relati
   FROM occ GROUP BY ruleset, place
 ),
 weighted AS (
-  SELECT o.ruleset, o.game, o.hand_no, o.a, o.b, o.hit,
+  SELECT o.ruleset, o.hand, o.a, o.b, o.hit,
          pl.factor
          * (rt.k - coalesce(xt.k, 0) - CASE WHEN xa.player IS NULL THEN pc.k ELSE 0 END + ? * pop.share)
          / (rt.n - coalesce(xt.n, 0) - CASE WHEN xa.player IS NULL THEN pc.n ELSE 0 END + ?) AS w,
@@ -326,11 +323,11 @@ weighted AS (
   LEFT JOIN excluded_players xa ON xa.ruleset = o.ruleset AND xa.player = o.a
 ),
 hand_weights AS (  -- a window over the hand's seats cost more than this sum and join
-  SELECT game, hand_no, sum(coalesce(w_own, w)) AS total FROM weighted GROUP BY game, hand_no
+  SELECT hand, sum(coalesce(w_own, w)) AS total FROM weighted GROUP BY hand
 ),
 shares AS (  -- the receiver at its outside weight, the others at theirs (or as they played, if excluded)
   SELECT o.*, o.w / nullif(hw.total - coalesce(o.w_own, o.w) + o.w, 0) AS share
-  FROM weighted o JOIN hand_weights hw USING (game, hand_no)
+  FROM weighted o JOIN hand_weights hw USING (hand)
 ),
 pair_deals AS (
   SELECT ruleset, a, b, count(*) AS n, count(*) FILTER (WHERE hit) AS k, coalesce(sum(share), 0) AS expected,
@@ -344,19 +341,24 @@ LEFT JOIN pair_deals pd ON pd.ruleset = t.ruleset AND pd.a = t.a AND pd.b = t.b
 ORDER BY t.ruleset, t.a, t.b
 """
 
-# Per player and ruleset: hands and the count of each rate's event.
+# Per player and ruleset: hands and the count of each rate's event (each hand's seats from its
+# seating list; ``discarder`` is set only on a deal-in).
 PLAYER_SQL = f"""
 WITH {_SEATS},
-limits AS (SELECT unnest(?::VARCHAR[]) AS ruleset, unnest(?::BIGINT[]) AS total)
+limits AS (SELECT unnest(?::VARCHAR[]) AS ruleset, unnest(?::BIGINT[]) AS total),
+seated AS (
+  SELECT ruleset, result, win_type, winners, total, false_wins, discarder,
+         unnest(seating) AS player, unnest(range(len(seating))) AS seat
+  FROM hand_rows
+)
 SELECT s.ruleset, s.player, count(*) AS hands,
-       count(*) FILTER (WHERE h.result = 'win' AND list_contains(h.winners, s.seat)) AS win,
-       count(*) FILTER (WHERE h.result = 'win' AND list_contains(h.winners, s.seat)
-                        AND h.win_type IN ('self_drawn', 'kong_replacement')) AS self_draw,
-       count(*) FILTER (WHERE d.game IS NOT NULL AND d.discarder = s.seat) AS deal_in,
-       count(*) FILTER (WHERE list_contains(h.false_wins, s.seat)) AS false_win,
-       count(*) FILTER (WHERE h.result = 'win' AND h.winners[1] = s.seat AND h.total >= l.total) AS limit_hand
-FROM seats s JOIN hand_rows h ON h.game = s.game AND h.hand_no = s.hand_no
-LEFT JOIN deal_hands d ON d.game = h.game AND d.hand_no = h.hand_no
+       count(*) FILTER (WHERE s.result = 'win' AND list_contains(s.winners, s.seat)) AS win,
+       count(*) FILTER (WHERE s.result = 'win' AND list_contains(s.winners, s.seat)
+                        AND s.win_type IN ('self_drawn', 'kong_replacement')) AS self_draw,
+       count(*) FILTER (WHERE s.discarder = s.seat) AS deal_in,
+       count(*) FILTER (WHERE list_contains(s.false_wins, s.seat)) AS false_win,
+       count(*) FILTER (WHERE s.result = 'win' AND s.winners[1] = s.seat AND s.total >= l.total) AS limit_hand
+FROM seated s
 LEFT JOIN limits l ON l.ruleset = s.ruleset
 GROUP BY s.ruleset, s.player
 ORDER BY s.ruleset, s.player
@@ -383,17 +385,11 @@ ORDER BY ruleset, a, b
 # Every deal-in with its value: the discarder A, the winner B and B's total (hands.total is
 # the first winner's; a second winner of the same discard has none).
 VALUE_SQL = f"""
-WITH {_SEATS},
-dw AS (
-  SELECT game, game_id, hand_no, ruleset, discarder, total, winners[1] AS first, unnest(winners) AS w
-  FROM deal_hands
-)
-SELECT dw.ruleset, a.player, b.player, dw.total
-FROM dw
-JOIN seats a ON a.game = dw.game AND a.hand_no = dw.hand_no AND a.seat = dw.discarder
-JOIN seats b ON b.game = dw.game AND b.hand_no = dw.hand_no AND b.seat = dw.w
-WHERE a.player <> b.player AND dw.w = dw.first AND dw.total IS NOT NULL
-ORDER BY dw.ruleset, b.player, dw.game_id, dw.hand_no
+WITH {_SEATS}
+SELECT ruleset, feeder, seating[winners[1] + 1] AS receiver, total
+FROM deal_hands
+WHERE feeder <> seating[winners[1] + 1] AND total IS NOT NULL
+ORDER BY ruleset, receiver, game_id, hand_no
 """
 
 # --------------------------------------------------------------------------- rows

@@ -171,16 +171,18 @@ def _hand_row(game_id: str, ruleset: str, players: tuple[str, ...], h: HandFacts
 
 
 def _hand_values(game_id: str, ruleset: str, game_players: tuple[str, ...], h: HandFacts,
-                 started_at: datetime | None = None) -> list[Row]:
+                 started_at: datetime | None, hands: list[Row], scores: list[Row], payouts: list[Row]) -> None:
+    """Append the hands row of ``h`` to ``hands``, its score rows to ``scores`` and its payout
+    rows to ``payouts``."""
     players = h.players or game_players[:4]  # the hand's seating; facts made without one: the game's order
     first = next((w for w in h.wins if w.legal), None)
     hand_no = h.hand_no
-    rows: list[Row] = [_hand_row(game_id, ruleset, players, h, first, started_at)]
+    hands.append(_hand_row(game_id, ruleset, players, h, first, started_at))
     for item in h.seat_items:
         seat = item.seat if item.seat is not None else (first.seat if first else None)
         if seat is None:
             continue
-        rows.append(_row(HandScoreValues, (
+        scores.append(_row(HandScoreValues, (
             game_id, hand_no, seat, _player(players, seat), ruleset,
             item.name,  # item
             item.unit, item.value, item.count,
@@ -191,7 +193,7 @@ def _hand_values(game_id: str, ruleset: str, game_players: tuple[str, ...], h: H
         for seat in range(4):
             r = rec[seat] if rec is not None and seat < len(rec) else None
             c = comp[seat] if comp is not None and seat < len(comp) else None
-            rows.append(_row(PayoutValues, (
+            payouts.append(_row(PayoutValues, (
                 game_id, hand_no, seat, _player(players, seat),
                 r,  # recorded
                 c,  # computed
@@ -199,13 +201,14 @@ def _hand_values(game_id: str, ruleset: str, game_players: tuple[str, ...], h: H
             )))
     for name in h.standing:
         r, c = h.standing_recorded, h.standing_computed
-        rows.append(PayoutValues(game_id=game_id, hand_no=hand_no, seat=None, player=name, recorded=r, computed=c,
-                                 diff=r - c if r is not None and c is not None else None))
-    return rows
+        payouts.append(PayoutValues(game_id=game_id, hand_no=hand_no, seat=None, player=name, recorded=r,
+                                    computed=c, diff=r - c if r is not None and c is not None else None))
 
 
 def audit_values(parsed: ParsedGame, audit: GameAudit, run_id: str) -> tuple[Row, ...]:
-    """Rows of one audited game: games, hands, hand_scores, payouts and findings."""
+    """Rows of one audited game: its games row, then its hands, hand_scores, payouts and findings
+    rows, each table's in the hands' order (one run of rows per table: the staging writer
+    appends a run at once)."""
     game = parsed.game
     players = tuple(audit.players) or tuple(game.players or ())
     game_time = _instant(game.started_at)
@@ -217,8 +220,13 @@ def audit_values(parsed: ParsedGame, audit: GameAudit, run_id: str) -> tuple[Row
         findings=len(audit.findings), source_file=parsed.source, source_line=parsed.line,
         readings=audit.readings, profile=audit.profile or None, profile_sha256=audit.profile_sha256 or None,
     )]
+    scores: list[Row] = []
+    payouts: list[Row] = []
+    game_id, ruleset = audit.game_id, audit.ruleset
     for h in audit.hands:
-        rows += _hand_values(audit.game_id, audit.ruleset, players, h, hand_times.get(h.hand_no, game_time))
+        _hand_values(game_id, ruleset, players, h, hand_times.get(h.hand_no, game_time), rows, scores, payouts)
+    rows += scores
+    rows += payouts
     rows += [finding_values(f, game_id=audit.game_id, ruleset=audit.ruleset,
                             source_file=parsed.source, source_line=parsed.line)
              for f in audit.findings]
