@@ -23,8 +23,8 @@ import gzip
 import itertools
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import BinaryIO, cast
+from dataclasses import dataclass, field, fields
+from typing import Any, BinaryIO, SupportsIndex, cast
 
 # Records: the default size limit (--max-record-bytes; a real game log is under 1 MB) and
 # the read size.
@@ -64,6 +64,30 @@ class TextOfBytes:
         text = line_text(self.data)  # type: ignore[arg-type]  # a record without text has its bytes
         _set(self, "text", text)
         return text
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        """Pickled without its text while that is not decoded yet (Beam pickles sampled
+        records to estimate their size): the bytes alone, the text decoded when first read
+        after loading, as before. Once decoded, pickled as any frozen dataclass."""
+        try:
+            _get(self, "text")
+        except AttributeError:
+            return _undecoded, (type(self), tuple(getattr(self, name) for name in _but_text(type(self))))
+        return object.__reduce_ex__(self, protocol)
+
+
+def _but_text(cls: type[TextOfBytes]) -> list[str]:
+    """The fields of ``cls`` (a frozen slotted dataclass) but ``text``, in order."""
+    return [f.name for f in fields(cls) if f.name != "text"]  # type: ignore[arg-type]  # a dataclass
+
+
+def _undecoded(cls: type[TextOfBytes], values: tuple[Any, ...]) -> TextOfBytes:
+    """A record of ``cls`` with ``values`` in its fields but ``text``, which is decoded when
+    first read: what :meth:`TextOfBytes.__reduce_ex__` pickles."""
+    rec = _new(cls)
+    for name, value in zip(_but_text(cls), values, strict=True):
+        _set(rec, name, value)
+    return rec
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +136,7 @@ class Line(TextOfBytes):
 
 
 _new = object.__new__
+_get = object.__getattribute__  # a slot not set raises AttributeError, without TextOfBytes.__getattr__
 _set = object.__setattr__  # a frozen class's own __setattr__ refuses
 
 

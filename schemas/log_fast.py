@@ -186,15 +186,23 @@ def _decode_hook(cls: type, value: Any) -> Any:
 _DECODER = msgspec.json.Decoder(Game, dec_hook=_decode_hook)
 
 
-def _instants_ok(game: Game) -> bool:
+def _instant_ok(text: str | None) -> bool:
+    """True for no instant or one :func:`~mahjong_audit.schemas.instants.check_instant` accepts."""
+    if text is None:
+        return True
     try:
-        if game.started_at is not None:
-            check_instant(game.started_at)
-        for hand in game.hands:
-            if hand.started_at is not None:
-                check_instant(hand.started_at)
+        check_instant(text)
     except ValueError:
         return False
+    return True
+
+
+def _hands_ok(game: Game) -> bool:
+    """What the models check of each hand beyond the types, in one pass over the hands: the
+    events' ``seq`` increasing, ``started_at`` an instant, ``meta`` nested within bounds."""
+    for hand in game.hands:
+        if not (seq_increasing(hand) and _instant_ok(hand.started_at) and _nested_within(hand.meta)):
+            return False
     return True
 
 
@@ -206,10 +214,9 @@ def decode_game(text: str | bytes) -> Game | None:
         game = _DECODER.decode(text)
     except (ValueError, RecursionError):  # msgspec's errors are ValueErrors, as is a str it cannot encode
         return None
-    if game.format != FORMAT or not all(seq_increasing(h) for h in game.hands) or not _instants_ok(game):
+    if game.format != FORMAT or not _instant_ok(game.started_at) or not _hands_ok(game):
         return None
-    if not (_nested_within(game.options) and _nested_within(game.meta)
-            and all(_nested_within(h.meta) for h in game.hands)):
+    if not (_nested_within(game.options) and _nested_within(game.meta)):
         return None
     if not options_ok(game.ruleset, game.options) or not players_ok(game):
         return None

@@ -125,3 +125,26 @@ def test_a_line_and_a_record_decode_their_text_only_when_asked(tmp_path):
     with pytest.raises(dataclasses.FrozenInstanceError):
         fresh.text = "x"  # type: ignore[misc]
     assert lines.Line.of_bytes(1, 3, b" \t\r").blank and not lines.Line.of_bytes(1, 1, b"x").blank
+
+
+def test_a_record_not_decoded_pickles_as_its_bytes():
+    """Beam pickles sampled records to estimate their size: a record whose text was never
+    decoded pickles its bytes alone and stays undecoded, and the copy decodes the same text
+    when asked; a decoded record, or one made from its text, pickles as before."""
+    raw = _game_line("g1")
+    rec = read.RawRecord.of_bytes("x.jsonl", 3, raw, 7)
+    data = pickle.dumps(rec, pickle.HIGHEST_PROTOCOL)
+    with pytest.raises(AttributeError):  # pickling did not decode it
+        object.__getattribute__(rec, "text")
+    assert len(data) < 1.2 * len(raw)  # the bytes, not the bytes and the text
+    copy = pickle.loads(data)
+    assert type(copy) is read.RawRecord and copy.data == raw
+    with pytest.raises(AttributeError):
+        object.__getattribute__(copy, "text")
+    assert copy == rec == read.RawRecord("x.jsonl", 3, raw.decode(), None, 7) and copy.text == raw.decode()
+    assert pickle.loads(pickle.dumps(copy)) == rec  # decoded now: pickled with its text
+    made = read.RawRecord("x.jsonl", 3, raw.decode())
+    assert pickle.loads(pickle.dumps(made)) == made and pickle.loads(pickle.dumps(made)).data is None
+    line = lines.Line.of_bytes(2, len(raw) + 1, raw + b"\r")
+    line_copy = pickle.loads(pickle.dumps(line))
+    assert line_copy == line and line_copy.data == raw + b"\r" and line_copy.text == raw.decode()
