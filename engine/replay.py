@@ -135,12 +135,14 @@ class SeatState:
         self.flowers_held = 0  # flower kinds with a count in hand (not 0)
 
     def add(self, t: int, n: int = 1) -> None:
-        c = self.hand[t]
-        self.hand[t] = c + n
+        hand = self.hand
+        c = hand[t]
+        after = c + n
+        hand[t] = after
         self.size += n
         self.version += 1
         if t >= T.FLOWER0:
-            if (c == 0) != (c + n == 0):
+            if (c == 0) != (after == 0):
                 self.flowers_held += 1 if c == 0 else -1
             return
         d = n << KEY_SHIFT[t]
@@ -152,9 +154,9 @@ class SeatState:
             self.key_s += d
         else:
             self.key_z += d
-        c += n
-        if (c < 0 or c > 15) != (c - n < 0 or c - n > 15):
-            self.off_keys += 1 if c < 0 or c > 15 else -1
+        # one test while both counts are within 0..15 (bits above the fourth: a count outside, or below 0)
+        if (c | after) & -16 and (c < 0 or c > 15) != (after < 0 or after > 15):
+            self.off_keys += 1 if after < 0 or after > 15 else -1
 
     def count(self) -> int:
         return self.size + 3 * len(self.melds)
@@ -465,10 +467,12 @@ class HandReplay:
         elif cls is self.prev_class:
             code = self.prev_code
         else:
-            code = event_code(ev)
-            if cls in _CLASS_CODES:  # one type for every event of the class: kept for the hand's next events
+            code = _CLASS_CODES.get(cls, -1)
+            if code >= 0:  # one type for every event of the class: kept for the hand's next events
                 self.prev_class, self.prev_code = self.last_class, self.last_code
                 self.last_class, self.last_code = cls, code
+            else:
+                code = event_code(ev)  # (learnt there, kept here from the class's next event on)
         seat: int = ev.seat
         win = code == EV_WIN
         self.event = ev
