@@ -651,14 +651,16 @@ class HandReplay:
             st.pending_back = max(0, st.pending_back - 1)
             st.last_back_reason = st.back_reasons.pop(0) if st.back_reasons else None
         else:
-            if self.phase == REPLACE:
+            if normal:
+                pass  # its turn to draw: no phase to compare again
+            elif self.phase == REPLACE:
                 self.find("turn_order/missing_replacement",
                           f"seat {self.turn} owed a replacement draw, seat {s} drew from the live wall",
                           seat=self.turn)
                 self.seats[self.turn].pending_back = 0
                 self.seats[self.turn].back_reasons.clear()
                 self.saved = None
-            elif not (self.phase == DRAW and s == self.turn):
+            else:
                 self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
             shared = self.shared_wall_size  # wall_exhausted(), inlined: with one shared wall it is known
             if self.own_wall_sizes is None and shared is not None and \

@@ -594,7 +594,11 @@ class Ruleset:
             rec: dict[str, int] = {}
             for f in fans:
                 name = str(f[0])
-                rec[name] = rec.get(name, 0) + int(f[1]) * (int(f[2]) if len(f) > 2 else 1)
+                value, count = f[1], f[2] if len(f) > 2 else 1
+                # int() only of what is no int already (compiled, int() is a call through Python)
+                v: int = value if type(value) is int else int(value)
+                n: int = count if type(count) is int else int(count)
+                rec[name] = rec.get(name, 0) + v * n
             ours: dict[str, int] = {}
             for i in score.items:
                 ours[i.name] = ours.get(i.name, 0) + i.value * i.count
