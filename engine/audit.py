@@ -33,7 +33,7 @@ def audit_game(game: L.Game, profile: Profile | None = None) -> GameAudit:
     :class:`mahjong_audit.engine.ruleset.OptionError` when the game's options and the profile do not go
     together (the pipeline rejects such a game as it rejects a log whose options are invalid)."""
     options = game.options if profile is None else effective_options(game.ruleset, game.options, profile)
-    ruleset = RULESETS[game.ruleset](options)
+    ruleset = RULESETS[game.ruleset].for_options(options)  # shared by the games with these options
     findings: list[Finding] = []
     hands: list[HandFacts] = []
     names = tuple(game.players or ("", "", "", ""))

@@ -113,9 +113,31 @@ def gate_of_keys(km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
 
 
 def _facts(key: int) -> int:
-    """The :data:`_FACTS` entry of one suit's key (worked out on first sight)."""
+    """The :data:`_FACTS` entry of one suit's key (worked out on first sight); for a key of counts
+    0..3 (most of them) read from :data:`_FRONT` by :func:`_front_index`, without the dict."""
+    if not key & _OVER_3:
+        i = _front_index(key)
+        f = _FRONT[i]
+        if f < 0:
+            f = _FACTS.get(key, -1)
+            if f < 0:
+                f = _suit_facts(key)
+            _FRONT[i] = f
+        return f
     f = _FACTS.get(key, -1)
     return f if f >= 0 else _suit_facts(key)
+
+
+def _front_index(key: int) -> int:
+    """The place in :data:`_FRONT` of a suit key whose counts are all 0..3: the counts' two low bits,
+    packed together (two bits a kind: 18 bits for nine kinds, 14 for the honours' seven, placed after
+    the suits' places). Native shifts and masks: no int boxed, nothing hashed (as a dict look-up does)."""
+    x = key & _LOW_2  # each kind's count in the two low bits of its four
+    x = (x | x >> 2) & 0x0F0F0F0F0F  # two kinds a byte
+    x = (x | x >> 4) & 0x00FF00FF00FF  # four kinds in 16 bits
+    x = (x | x >> 8) & 0x0000FFFF0000FFFF  # eight in 32
+    x = (x | x >> 16) & 0x3FFFF  # all nine (the honours' seven) in 18 bits
+    return x + _FRONT_SUITED if key >> 36 else x
 
 
 def _gate_of_facts(m: int, p: int, s: int, z: int, km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
@@ -174,6 +196,13 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
 #: in one int as :func:`_pack` packs them (the same for every place of a suit in the hand). A
 #: cache, filled as suits are met.
 _FACTS: Final[dict[int, int]] = {}
+#: in front of :data:`_FACTS` for the keys of counts 0..3 (:func:`_facts`): their entries by
+#: :func:`_front_index` (-1: not looked up yet), the suits' 4**9 places, then the honours' 4**7
+_FRONT_SUITED: Final = 1 << 18
+_FRONT: Final[list[int]] = [-1] * (_FRONT_SUITED + (1 << 14))
+#: a suit key's bits of counts above 3 (the two high bits of each kind's four) and its two low bits
+_OVER_3: Final = 0xCCCCCCCCC
+_LOW_2: Final = 0x333333333
 #: (the suit keys, their packing and :data:`HONOURS_EMPTY` are ``decompose``'s, which 龙港's winning
 #: tiles read too without importing this module)
 #: by the same keys, the kinds whose one tile more uses the suit up in sets without the pair

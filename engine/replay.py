@@ -135,12 +135,14 @@ class SeatState:
         self.flowers_held = 0  # flower kinds with a count in hand (not 0)
 
     def add(self, t: int, n: int = 1) -> None:
-        c = self.hand[t]
-        self.hand[t] = c + n
+        hand = self.hand
+        c = hand[t]
+        after = c + n
+        hand[t] = after
         self.size += n
         self.version += 1
         if t >= T.FLOWER0:
-            if (c == 0) != (c + n == 0):
+            if (c == 0) != (after == 0):
                 self.flowers_held += 1 if c == 0 else -1
             return
         d = n << KEY_SHIFT[t]
@@ -152,9 +154,9 @@ class SeatState:
             self.key_s += d
         else:
             self.key_z += d
-        c += n
-        if (c < 0 or c > 15) != (c - n < 0 or c - n > 15):
-            self.off_keys += 1 if c < 0 or c > 15 else -1
+        # one test while both counts are within 0..15 (bits above the fourth: a count outside, or below 0)
+        if (c | after) & -16 and (c < 0 or c > 15) != (after < 0 or after > 15):
+            self.off_keys += 1 if after < 0 or after > 15 else -1
 
     def count(self) -> int:
         return self.size + 3 * len(self.melds)
@@ -465,10 +467,12 @@ class HandReplay:
         elif cls is self.prev_class:
             code = self.prev_code
         else:
-            code = event_code(ev)
-            if cls in _CLASS_CODES:  # one type for every event of the class: kept for the hand's next events
+            code = _CLASS_CODES.get(cls, -1)
+            if code >= 0:  # one type for every event of the class: kept for the hand's next events
                 self.prev_class, self.prev_code = self.last_class, self.last_code
                 self.last_class, self.last_code = cls, code
+            else:
+                code = event_code(ev)  # (learnt there, kept here from the class's next event on)
         seat: int = ev.seat
         win = code == EV_WIN
         self.event = ev
@@ -647,14 +651,16 @@ class HandReplay:
             st.pending_back = max(0, st.pending_back - 1)
             st.last_back_reason = st.back_reasons.pop(0) if st.back_reasons else None
         else:
-            if self.phase == REPLACE:
+            if normal:
+                pass  # its turn to draw: no phase to compare again
+            elif self.phase == REPLACE:
                 self.find("turn_order/missing_replacement",
                           f"seat {self.turn} owed a replacement draw, seat {s} drew from the live wall",
                           seat=self.turn)
                 self.seats[self.turn].pending_back = 0
                 self.seats[self.turn].back_reasons.clear()
                 self.saved = None
-            elif not (self.phase == DRAW and s == self.turn):
+            else:
                 self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
             shared = self.shared_wall_size  # wall_exhausted(), inlined: with one shared wall it is known
             if self.own_wall_sizes is None and shared is not None and \

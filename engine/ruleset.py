@@ -233,6 +233,8 @@ def _coerce(name: str, value: Any, hint: Any) -> Any:
 
 _PARSED_OPTIONS: Final[dict[tuple[type, str], Any]] = {}
 _PARSED_OPTIONS_MAX: Final = 1024
+#: the instances :meth:`Ruleset.for_options` shares, by the same keys as :data:`_PARSED_OPTIONS`
+_SHARED_RULESETS: Final[dict[tuple[type, str], Ruleset]] = {}
 
 
 def _plain(v: Any) -> bool:
@@ -313,11 +315,36 @@ class Ruleset:
     result_list: ClassVar[str] = "fans"
     #: details every ``score`` result carries, with the value used when a score has none
     result_details: ClassVar[tuple[tuple[str, object], ...]] = ()
+    #: an instance keeps nothing of a game or hand (only what its immutable options give, maybe
+    #: worked out on first need): the games with the same options may share one (:meth:`for_options`)
+    shared_by_games: ClassVar[bool] = False
 
     def __init__(self, options: Any = None):
         if options is None or isinstance(options, Mapping):
             options = self.parse_options(options or {})
         self.options: Any = options
+        # read once (the replay asks for it every hand; an option missing from the ruleset's
+        # Options costs getattr an AttributeError)
+        self._seat_wall_size = int(getattr(options, "seat_wall_size", 0) or 0)
+
+    @classmethod
+    def for_options(cls, options: Any = None) -> Ruleset:
+        """``cls(options)``, the one entry ``audit_game`` builds its ruleset by. A ruleset that is
+        :attr:`shared_by_games` is built once per process for each options object of plain JSON
+        values (the key :meth:`parse_options` keeps their parse by), and every game with those
+        options gets that instance: building one per game costs more than some games' replay
+        (广东's table of fan values). Other options, and other rulesets, get a new instance."""
+        key = None
+        if cls.shared_by_games and (options is None or isinstance(options, Mapping)):
+            key = _options_key(cls, options if options is not None else {})
+        if key is not None:
+            shared = _SHARED_RULESETS.get(key)
+            if shared is not None:
+                return shared
+        rs = cls(options)
+        if key is not None and len(_SHARED_RULESETS) < _PARSED_OPTIONS_MAX:
+            _SHARED_RULESETS[key] = rs
+        return rs
 
     # --- options -----------------------------------------------------------------------
     @classmethod
@@ -375,7 +402,7 @@ class Ruleset:
     @property
     def seat_wall_size(self) -> int:
         """Tiles in each seat's own wall after the deal (Botzone draws per seat); 0 = one shared wall."""
-        return int(getattr(self.options, "seat_wall_size", 0) or 0)
+        return self._seat_wall_size
 
     @property
     def false_win_ends_hand(self) -> bool:
@@ -567,7 +594,11 @@ class Ruleset:
             rec: dict[str, int] = {}
             for f in fans:
                 name = str(f[0])
-                rec[name] = rec.get(name, 0) + int(f[1]) * (int(f[2]) if len(f) > 2 else 1)
+                value, count = f[1], f[2] if len(f) > 2 else 1
+                # int() only of what is no int already (compiled, int() is a call through Python)
+                v: int = value if type(value) is int else int(value)
+                n: int = count if type(count) is int else int(count)
+                rec[name] = rec.get(name, 0) + v * n
             ours: dict[str, int] = {}
             for i in score.items:
                 ours[i.name] = ours.get(i.name, 0) + i.value * i.count

@@ -18,7 +18,9 @@
   names exactly the tiles ``is_complete`` completes, and asks about every tile exactly where
   the gate before it saw a special shape near; its per-suit pass (``chances._sets_only``,
   ``_pair_and_sets``: used up without wilds, one greedy pass) says "no wilds needed" exactly where
-  ``decompose.suit_least`` does.
+  ``decompose.suit_least`` does. Its per-suit answers are read for keys of counts 0..3 from a list
+  by the counts packed two bits a kind (``chances._front_index``): one place per key, the answers
+  of the plain look-up.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from mahjong_audit.engine import chances
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.audit import WINDS
 from mahjong_audit.engine.chances import ASK, shape_gate
-from mahjong_audit.engine.decompose import is_complete, suit_least
+from mahjong_audit.engine.decompose import HONOURS_EMPTY, KEY_SHIFT, is_complete, suit_least
 from mahjong_audit.engine.hand import NotAWin
 from mahjong_audit.engine.replay import HandReplay
 from mahjong_audit.engine.ruleset import Ruleset
@@ -407,3 +409,26 @@ def test_gate_suit_pass_agrees_with_the_fewest_wilds():
     for _ in range(3000):
         honour = r.random() < 0.3
         check(tuple(r.choice((0, 0, 1, 2, 3, 4, 5, 6, 7, 15, 16)) for _ in range(7 if honour else 9)), honour)
+
+
+def test_the_front_of_the_suit_answers_gives_each_key_its_own_place_and_its_answer():
+    """``chances._front_index`` packs a suit key of counts 0..3 (nine kinds, or the honours' seven
+    with their mark) into a place of ``_FRONT`` of its own, and ``_facts`` reads there what
+    ``_suit_facts`` works out (keys with a count above 3 go to the dict)."""
+    def key(counts, honour):
+        k = HONOURS_EMPTY if honour else 0
+        for r, n in enumerate(counts):
+            k += n << KEY_SHIFT[27 + r if honour else r]
+        return k
+
+    places = set()
+    for honour, kinds in ((False, 9), (True, 7)):
+        for counts in itertools.product(range(4), repeat=kinds):
+            places.add(chances._front_index(key(counts, honour)))
+    assert len(places) == 4 ** 9 + 4 ** 7 and max(places) < len(chances._FRONT)
+    r = random.Random(7)
+    for _ in range(3000):
+        honour = r.random() < 0.3
+        counts = [r.choice((0, 0, 1, 1, 2, 3, 4)) for _ in range(7 if honour else 9)]
+        k = key(counts, honour)
+        assert chances._facts(k) == chances._facts(k) == chances._suit_facts(k), (counts, honour)

@@ -98,6 +98,7 @@ class Guangdong(Ruleset):
     name = "guangdong"
     Options = GuangdongOptions
     hand_size = 13
+    shared_by_games = True  # nothing of a game kept (the table of fan values, bound to the options)
     tile_copies = (4,) * 34 + (0,) * 8  # 136 tiles, no flowers
     situation_fields = MappingProxyType({
         "winners": FieldSpec("int", "seats winning on the same discard (一炮多响)", low=1, high=3),

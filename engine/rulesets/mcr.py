@@ -89,6 +89,7 @@ class MCR(Ruleset):
     name = "mcr"
     Options = MCROptions
     hand_size = 13
+    shared_by_games = True  # nothing of a game kept (the fan calculator, bound to the options, built once)
     chi_allowed = True
     kong_after_call = False
     swap_calling_allowed = True
