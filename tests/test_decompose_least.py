@@ -55,15 +55,22 @@ def test_every_small_suit(honour: bool) -> None:
         assert D.suit_least(c, honour) == reference(c, honour), c
 
 
+def random_suit(rng: random.Random, big: tuple[int, int]) -> tuple[bool, list[int]]:
+    """A random suit (a third of them the honours), counts up to four, one in ten with a count drawn
+    from ``big`` (a count no hand holds, or one whose one more is beyond a nibble)."""
+    honour = rng.random() < 0.3
+    kinds = 7 if honour else 9
+    c = [rng.randint(0, 4) if rng.random() < 0.5 else 0 for _ in range(kinds)]
+    if rng.random() < 0.1:
+        c[rng.randrange(kinds)] = rng.randint(*big)
+    return honour, c
+
+
 def test_random_suits_and_counts_beyond_a_nibble() -> None:
     rng = random.Random(28)
     for _ in range(1500):
-        honour = rng.random() < 0.3
-        kinds = 7 if honour else 9
-        c = [rng.randint(0, 4) if rng.random() < 0.5 else 0 for _ in range(kinds)]
-        if rng.random() < 0.1:
-            c[rng.randrange(kinds)] = rng.randint(16, 20)  # a count beyond a nibble (no hand holds one)
-        c = tuple(c)
+        honour, counts = random_suit(rng, (16, 20))  # beyond a nibble: no hand holds one
+        c = tuple(counts)
         assert D.suit_least(list(c), honour) == reference(c, honour), c
 
 
@@ -129,11 +136,8 @@ def test_completing_kinds_against_a_test_per_kind() -> None:
 def test_suit_least_more_is_suit_least_of_each_kind_one_more() -> None:
     rng = random.Random(2814)
     for _ in range(1500):
-        honour = rng.random() < 0.3
-        kinds = 7 if honour else 9
-        c = [rng.randint(0, 4) if rng.random() < 0.5 else 0 for _ in range(kinds)]
-        if rng.random() < 0.1:
-            c[rng.randrange(kinds)] = 15  # one more is beyond the key's nibble
+        honour, c = random_suit(rng, (15, 15))  # one more is beyond the key's nibble
+        kinds = len(c)
         key = D.suit_key(c + [0] * 34, 0, 0) if not honour else D.suit_key([0] * 27 + c, 27, 0)
         a0, a1 = D.suit_least_more(key, honour)
         for r in range(kinds):
