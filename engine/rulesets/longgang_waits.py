@@ -335,18 +335,26 @@ def _at_most(least: tuple[int, ...], th: int) -> int:
 
 def _waits_of(key: int) -> _Waits:
     """The entry of :data:`_WAITS` for one suit's key: the fewest wilds with each kind one more
-    (``decompose.suit_least_more``), and by threshold the kinds within it (each kind set in the
-    tables from its own fewest wilds up, not every table read over every kind)."""
+    (``decompose.suit_least_more``), and by threshold the kinds within it (:func:`_thresholds`)."""
     a0, a1 = suit_least_more(key & _COUNTS, key > _COUNTS)
-    by0 = [0] * (_TH + 1)
-    by1 = [0] * (_TH + 1)
-    for r in range(len(a0)):
-        bit = 1 << r
-        for th in range(a0[r], _TH + 1):
-            by0[th] |= bit
-        for th in range(a1[r], _TH + 1):
-            by1[th] |= bit
-    return tuple(by0), tuple(by1), a0, a1
+    return _thresholds(a0), _thresholds(a1), a0, a1
+
+
+def _thresholds(least: tuple[int, ...]) -> tuple[int, ...]:
+    """By threshold ``th`` (0 … :data:`_TH`), the kinds (bit ``r``) whose fewest wilds ``least[r]`` is at
+    most ``th``: each kind put at its own fewest wilds, then the thresholds gathered in one running
+    OR (a local int: compiled, an ``|=`` on a list's item is a generic call)."""
+    exact = [0] * (_TH + 1)
+    for r in range(len(least)):
+        x = least[r]
+        if x <= _TH:
+            exact[x] = exact[x] | 1 << r
+    out: list[int] = []
+    bits = 0
+    for th in range(_TH + 1):
+        bits |= exact[th]
+        out.append(bits)
+    return tuple(out)
 
 
 def _tile_by_tile(h: list[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> int:
