@@ -159,7 +159,7 @@ def _least_of(counts: Sequence[int], start: int, honour: bool) -> int:
     """:func:`_least` of the suit of ``counts`` from ``start`` (9 kinds, the honours 7), packed
     four bits a kind, the suit's first kind lowest (as many bits as the largest count needs
     beyond 15, which no hand holds)."""
-    key, width = _suit_key(counts, start, 7 if honour else 9)
+    key, width = _suit_key(_as_list(counts), start, 7 if honour else 9)
     return _least(key, width, honour)
 
 
@@ -288,6 +288,95 @@ def suit_least_key(key: int, honour: bool) -> tuple[int, int]:
     return least & _LOW, least >> _M1
 
 
+#: :func:`suit_least_more` by the suit's key, the honours' marked by :data:`HONOURS_EMPTY` (a cache:
+#: filled as suits are met, never changed)
+_MORE: Final[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+
+
+def suit_least_more(key: int, honour: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:func:`suit_least_key` of a suit's key (``SeatState``'s packing: the first kind highest, no
+    honours' mark) with one tile more of each of its kinds in turn: the fewest wilds without the pair
+    by kind, and with it. A kind held 15 times (one more of which the key cannot hold) is worked out
+    from its counts.
+
+    >>> suit_least_more(0x011000000, False)[0][:4]  # 23m with 1m, 2m, 3m or 4m more, in sets alone
+    (0, 3, 3, 0)
+    """
+    memo = key + HONOURS_EMPTY if honour else key
+    hit = _MORE.get(memo)
+    if hit is not None:
+        return hit
+    n = 7 if honour else 9
+    a0: list[int] = []
+    a1: list[int] = []
+    for r in range(n):
+        at = 4 * (n - 1 - r)
+        if key >> at & 15 == 15:
+            part = [key >> 4 * (n - 1 - i) & 15 for i in range(n)]
+            part[r] += 1
+            x0, x1 = suit_least(part, honour)
+        else:
+            x0, x1 = suit_least_key(key + (1 << at), honour)
+        a0.append(x0)
+        a1.append(x1)
+    out = (tuple(a0), tuple(a1))
+    if len(_MORE) < _LEAST_MAX:
+        _MORE[memo] = out
+    return out
+
+
+def completing_kinds(counts: list[int], n_sets: int, wilds: int) -> int:
+    """The kinds (bit ``t``, of the 34) whose one tile more makes :func:`is_complete` true for the 34
+    ``counts``, ``n_sets`` and ``wilds``, all at once: by :func:`is_complete`'s criterion (the suits'
+    fewest wilds, the pair in one suit or of wilds, at most ``wilds`` in all), each suit's answers
+    read once for its counts and once per kind one more (:func:`suit_least_more`), instead of a
+    test per kind. Counts beyond 0..15 (no real hand) are tested kind by kind.
+
+    >>> from mahjong_audit.engine.tiles import parse, counts, fmt
+    >>> c = counts(parse("123m456p789s11z34s"), 34)
+    >>> fmt([t for t in range(34) if completing_kinds(c, 4, 0) >> t & 1])
+    '25s'
+    """
+    total = wilds + 1
+    for t in range(34):
+        total += counts[t]
+    if total != 3 * n_sets + 2:
+        return 0
+    keys = [suit_key(counts, 0, 0), suit_key(counts, 9, 0), suit_key(counts, 18, 0), suit_key(counts, 27, 0)]
+    if keys[0] < 0 or keys[1] < 0 or keys[2] < 0 or keys[3] < 0:
+        out = 0
+        for t in range(34):
+            more = list(counts[:34])
+            more[t] += 1
+            if is_complete(more, n_sets, wilds):
+                out |= 1 << t
+        return out
+    m0: list[int] = []
+    d: list[int] = []  # what the pair adds in each suit
+    s0 = 0
+    for k in range(4):
+        x0, x1 = suit_least_key(keys[k], k == 3)
+        m0.append(x0)
+        d.append(x1 - x0)
+        s0 += x0
+    out = 0
+    for k in range(4):
+        # the pair elsewhere at best: of wilds (0), or in another suit
+        pair = 0
+        for j in range(4):
+            if j != k and d[j] < pair:
+                pair = d[j]
+        rest = s0 - m0[k]
+        more0, more1 = suit_least_more(keys[k], k == 3)
+        for r in range(len(more0)):
+            need = more1[r] - more0[r]
+            if pair < need:
+                need = pair
+            if rest + more0[r] + need <= wilds:
+                out |= 1 << (9 * k + r)
+    return out
+
+
 #: a part as one int, in :class:`Part`'s own order (kind, then tile, then wilds: "pair" < "seq" <
 #: "triplet" as strings) so that tuples of codes sort as tuples of parts do: the kind's rank from
 #: bit :data:`_RANK_AT`, the tile + 1 (0: all wilds) from bit 4, the wilds below
@@ -376,7 +465,13 @@ def _grow(out: set[tuple[tuple[int, ...], int, int]], rest: int, width: int, sui
             out.add((tuple(sorted((part, *codes))), w + w2, pair + pairs))
 
 
-def _suit_key(counts: Sequence[int], start: int, n: int) -> tuple[int, int]:
+def _as_list(counts: Sequence[int]) -> list[int]:
+    """``counts`` as a list, itself when it is one: compiled, a list's items are read directly, any
+    other sequence's through a generic call per item."""
+    return counts if isinstance(counts, list) else list(counts)
+
+
+def _suit_key(counts: list[int], start: int, n: int) -> tuple[int, int]:
     """The ``n`` counts of ``counts`` from ``start`` packed (the first kind lowest), and the bits a kind
     (four, or as many as the largest count needs)."""
     key = top = 0
@@ -407,8 +502,9 @@ def decompositions(counts: Sequence[int], n_sets: int, wilds: int = 0) -> list[t
     if total != 3 * n_sets + 2:
         return []
     partial: list[tuple[tuple[int, ...], int, int]] = [((), 0, 0)]
+    c = _as_list(counts)
     for k in range(4):
-        key, width = _suit_key(counts, 9 * k, 7 if k == 3 else 9)
+        key, width = _suit_key(c, 9 * k, 7 if k == 3 else 9)
         options = _suit_codes(key, width, k, wilds)
         grown: list[tuple[tuple[int, ...], int, int]] = []
         for parts, w, pairs in partial:

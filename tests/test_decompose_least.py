@@ -55,15 +55,22 @@ def test_every_small_suit(honour: bool) -> None:
         assert D.suit_least(c, honour) == reference(c, honour), c
 
 
+def random_suit(rng: random.Random, big: tuple[int, int]) -> tuple[bool, list[int]]:
+    """A random suit (a third of them the honours), counts up to four, one in ten with a count drawn
+    from ``big`` (a count no hand holds, or one whose one more is beyond a nibble)."""
+    honour = rng.random() < 0.3
+    kinds = 7 if honour else 9
+    c = [rng.randint(0, 4) if rng.random() < 0.5 else 0 for _ in range(kinds)]
+    if rng.random() < 0.1:
+        c[rng.randrange(kinds)] = rng.randint(*big)
+    return honour, c
+
+
 def test_random_suits_and_counts_beyond_a_nibble() -> None:
     rng = random.Random(28)
     for _ in range(1500):
-        honour = rng.random() < 0.3
-        kinds = 7 if honour else 9
-        c = [rng.randint(0, 4) if rng.random() < 0.5 else 0 for _ in range(kinds)]
-        if rng.random() < 0.1:
-            c[rng.randrange(kinds)] = rng.randint(16, 20)  # a count beyond a nibble (no hand holds one)
-        c = tuple(c)
+        honour, counts = random_suit(rng, (16, 20))  # beyond a nibble: no hand holds one
+        c = tuple(counts)
         assert D.suit_least(list(c), honour) == reference(c, honour), c
 
 
@@ -92,3 +99,48 @@ def test_is_complete_against_every_suit_option() -> None:
             for combo in itertools.product(*(D._suit_options(tuple(counts[9 * k:9 * k + (7 if k == 3 else 9)]), k == 3, wilds)
                                               for k in range(4))))
         assert D.is_complete(counts, n_sets, wilds) == want, (counts, n_sets, wilds)
+
+
+def test_completing_kinds_against_a_test_per_kind() -> None:
+    """``completing_kinds`` (every kind whose one more completes, from each suit's answers once) says
+    exactly what ``is_complete`` says of each kind one more: random hands one tile short of a complete
+    hand and near it, 0–4 wilds, counts up to four, and a few with a count of 15 or beyond a nibble."""
+    rng = random.Random(1428)
+    ready = 0
+    for _ in range(6000):
+        n_sets = rng.randint(1, 5)
+        wilds = rng.choice((0, 0, 1, 1, 2, 3, 4))
+        tiles = 3 * n_sets + 1 - wilds + rng.choice((0, 0, 0, 0, -1, 1))
+        if tiles < 0:
+            continue
+        counts = [0] * 34
+        while sum(counts) < tiles:
+            held = [t for t in range(34) if counts[t]]
+            t = rng.choice(held) if held and rng.random() < 0.6 else rng.randrange(34)
+            t = min(33, max(0, t + rng.choice((0, 0, 1, -1, 2))))
+            if counts[t] < 4:
+                counts[t] += 1
+        if rng.random() < 0.02:
+            counts[rng.randrange(34)] = rng.choice((15, 16))
+        want = 0
+        for t in range(34):
+            more = list(counts)
+            more[t] += 1
+            if D.is_complete(more, n_sets, wilds):
+                want |= 1 << t
+        assert D.completing_kinds(counts, n_sets, wilds) == want, (counts, n_sets, wilds)
+        ready += want != 0
+    assert ready > 1000  # most hands drawn are one tile from complete
+
+
+def test_suit_least_more_is_suit_least_of_each_kind_one_more() -> None:
+    rng = random.Random(2814)
+    for _ in range(1500):
+        honour, c = random_suit(rng, (15, 15))  # one more is beyond the key's nibble
+        kinds = len(c)
+        key = D.suit_key(c + [0] * 34, 0, 0) if not honour else D.suit_key([0] * 27 + c, 27, 0)
+        a0, a1 = D.suit_least_more(key, honour)
+        for r in range(kinds):
+            more = list(c)
+            more[r] += 1
+            assert (a0[r], a1[r]) == D.suit_least(more, honour), (c, r)

@@ -114,6 +114,15 @@ def _wilds_from_set(wilds: frozenset[int], seat_wind: int) -> S.Wilds:
     return S.Wilds(real, zuo if zuo in wilds else None, flower_mode, kind)
 
 
+@lru_cache(maxsize=64)
+def _rules_of(options: LonggangOptions) -> S.Rules:
+    """The scoring switches of ``options`` (immutable, like the options), built once per options: a
+    ruleset is made per game, and an archive's games share a few option objects
+    (``Ruleset.parse_options``); building them through the options' Python method cost ~40,000
+    instructions a game."""
+    return options.rules()
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # a test's subclass may wrap its methods
 class Longgang(Ruleset):
     """龙港麻将. Play rules as class attributes; scoring in :mod:`longgang_score`."""
@@ -145,7 +154,7 @@ class Longgang(Ruleset):
 
     def __init__(self, options: Any = None):
         super().__init__(options)
-        self.rules = self.options.rules()
+        self.rules = _rules_of(self.options)
         #: (the hand end, every seat's score at it): settle and seat_items both need all four,
         #: and a 陪家's best placement is a search (see :meth:`seat_scores`)
         self._seat_memo: tuple[HandEnd, tuple[Score, ...]] | None = None

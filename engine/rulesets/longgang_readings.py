@@ -27,7 +27,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from mahjong_audit.engine import tiles as T
-from mahjong_audit.engine.decompose import PAIR, SEQ, TRIPLET, Part, decompositions, is_complete
+from mahjong_audit.engine.decompose import (
+    PAIR,
+    SEQ,
+    TRIPLET,
+    Part,
+    completing_kinds,
+    decompositions,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,11 +218,15 @@ def winner_readings(nat: tuple[int, ...], win: int | None, win_real: bool, held_
         options = [(x, True, win_real and x == caishen_kind) for x in range(34)]
     held = held_real + held_zuo
     homing: Sequence[int] = range(held_real + 1) if caishen_kind is not None else range(1)
-    if win is None and not eight_pairs:
-        # A wild winning tile stands for some x: no x completes the standard shape where one wild
-        # more does not (that wild could stand for x), so a number of 正财 at home that fails so is
-        # not tried tile by tile (34 shape tests).
-        homing = [k for k in homing if is_complete(_homed(nat, caishen_kind, k), n_sets, held - k + 1)]
+    # A wild winning tile stands for some x: the x that complete the standard shape with k 正财 at
+    # home, all at once (decompose.completing_kinds: one pass over the suits, not 34 shape tests);
+    # without 八对半 a number at home that no x completes is not tried at all.
+    standard_xs = [0] * (held_real + 1)
+    if win is None:
+        for k in homing:
+            standard_xs[k] = completing_kinds(_homed(nat, caishen_kind, k), n_sets, held - k)
+        if not eight_pairs:
+            homing = [k for k in homing if standard_xs[k]]
     # by (the parts' fields, the winning part, the winning kind, wild, shape): the parts and the
     # fewest substitutions; the fields compare as the parts do, and hash without a call per part
     best: dict[tuple[tuple[tuple[str, int | None, int], ...], int, int, bool, str],
@@ -230,8 +241,8 @@ def winner_readings(nat: tuple[int, ...], win: int | None, win_real: bool, held_
             subs = left + (1 if wild and not homed else 0)
             shapes: list[tuple[str, tuple[Part, ...]]] = []
             # a natural winning tile: the hand is nearly always complete, and the decompositions say
-            # so as well (none); a wild one: 34 tiles tried, most not complete, the quick test first
-            if win is not None or is_complete(c, n_sets, left):
+            # so as well (none); a wild one: 34 tiles tried, most not complete, known at once
+            if win is not None or standard_xs[k] >> x & 1:
                 shapes.extend(("standard", ps) for ps in standard_parts(c, n_sets, left))
             if eight_pairs:
                 shapes.extend(("eight_pairs", ps) for ps in eight_pairs_parts(c, left))

@@ -38,8 +38,8 @@ from mahjong_audit.engine.decompose import (
     KEY_SHIFT,
     suit_counts,
     suit_key,
-    suit_least,
     suit_least_key,
+    suit_least_more,
 )
 from mahjong_audit.engine.rulesets import longgang_readings as R
 from mahjong_audit.engine.rulesets.longgang_score import Rules, complete
@@ -334,27 +334,27 @@ def _at_most(least: tuple[int, ...], th: int) -> int:
 
 
 def _waits_of(key: int) -> _Waits:
-    """The entry of :data:`_WAITS` for one suit's key: each kind one more (kind ``r`` four bits at
-    ``4 × (kinds − 1 − r)``), looked up packed; a kind held 15 times, one more of which the key cannot
-    hold, from its counts."""
-    honour = key > _COUNTS
-    base = key & _COUNTS
-    n = 7 if honour else 9
-    a0: list[int] = []
-    a1: list[int] = []
-    for r in range(n):
-        at = 4 * (n - 1 - r)
-        if base >> at & 15 == 15:
-            part = suit_counts(key)[1]
-            part[r] += 1
-            x0, x1 = suit_least(part, honour)
-        else:
-            x0, x1 = suit_least_key(base + (1 << at), honour)
-        a0.append(x0)
-        a1.append(x1)
-    by0 = tuple(_at_most(tuple(a0), th) for th in range(_TH + 1))
-    by1 = tuple(_at_most(tuple(a1), th) for th in range(_TH + 1))
-    return by0, by1, tuple(a0), tuple(a1)
+    """The entry of :data:`_WAITS` for one suit's key: the fewest wilds with each kind one more
+    (``decompose.suit_least_more``), and by threshold the kinds within it (:func:`_thresholds`)."""
+    a0, a1 = suit_least_more(key & _COUNTS, key > _COUNTS)
+    return _thresholds(a0), _thresholds(a1), a0, a1
+
+
+def _thresholds(least: tuple[int, ...]) -> tuple[int, ...]:
+    """By threshold ``th`` (0 … :data:`_TH`), the kinds (bit ``r``) whose fewest wilds ``least[r]`` is at
+    most ``th``: each kind put at its own fewest wilds, then the thresholds gathered in one running
+    OR (a local int: compiled, an ``|=`` on a list's item is a generic call)."""
+    exact = [0] * (_TH + 1)
+    for r in range(len(least)):
+        x = least[r]
+        if x <= _TH:
+            exact[x] = exact[x] | 1 << r
+    out: list[int] = []
+    bits = 0
+    for th in range(_TH + 1):
+        bits |= exact[th]
+        out.append(bits)
+    return tuple(out)
 
 
 def _tile_by_tile(h: list[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> int:
