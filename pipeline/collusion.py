@@ -48,7 +48,7 @@ from mahjong_audit.pipeline.stats_math import (
     midranks,
     wilson,
 )
-from mahjong_audit.pipeline.tables import arrow_schema, column_names, create_table_sql
+from mahjong_audit.pipeline.tables import SEATING, arrow_schema, column_names, create_table_sql
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +188,7 @@ ORDER BY p_value, ruleset, player, rate_name
 
 # --------------------------------------------------------------------------- SQL
 
-# Every hand with who sat where (hands.players; the game's first four before it existed): made
+# Every hand with who sat where (tables.SEATING; the views count hands by the same rule): made
 # once per build as a temp table (:func:`seat_tables`), which the queries below read as
 # ``hand_rows`` and ``deal_hands`` (the wins on a discard, or a robbed kong: the discarder, the
 # ``feeder``, dealt in). Each hands row is one hand, known by ``hand`` (its rowid): a hand number
@@ -197,9 +197,8 @@ ORDER BY p_value, ruleset, player, rate_name
 # by joining seats back on (game, hand_no), which paired the seats of two hands sharing a number
 # 2 × 2. ``game`` is the games row's rowid: the per-game counts group on it.
 SEAT_TABLES = (
-    """CREATE OR REPLACE TEMP TABLE _collusion_hands AS
-  SELECT h.rowid AS hand, g.rowid AS game, h.game_id, h.hand_no, h.ruleset,
-         coalesce(h.players, g.players[1:4]) AS seating,
+    f"""CREATE OR REPLACE TEMP TABLE _collusion_hands AS
+  SELECT h.rowid AS hand, g.rowid AS game, h.game_id, h.hand_no, h.ruleset, {SEATING} AS seating,
          h.result, h.win_type, h.winners, h.total, h.false_wins,
          CASE WHEN h.result = 'win' AND h.win_type IN ('discard', 'robbing_kong') THEN h.discarder END AS discarder
   FROM hands h JOIN games g USING (game_id)""",

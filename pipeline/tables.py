@@ -129,28 +129,48 @@ STAGING_SCHEMAS: typing.Mapping[str, pa.Schema] = types.MappingProxyType(
 # stands out (five-player 龙港) is followed as one person; rows written before that column
 # existed fall back to games.players. Every per-player figure is per ruleset: MCR fan
 # points, 龙港 chips and 广东 番 are different units and are never added up together.
-HAND_SEATS = """
+#
+# Each recorded hand counts once, as in the collusion build (mahjong_audit.pipeline.collusion).
+# Each hands row is one hand: a hand number that repeats within a game (a faulty log: two
+# hands recorded under one number) is two hands, and a seat's player is read from the hand's
+# own seating by position, never by joining seats back on (game_id, hand_no), which paired
+# the seats of two such hands 2 × 2. Payouts and findings carry only (game_id, hand_no): those
+# of the hands sharing a number are one pool, each row counted once (HAND_NUMBERS).
+#
+# Who sat where in a hand, over ``hands h JOIN games g``.
+SEATING = "coalesce(h.players, g.players[1:4])"
+HAND_ROWS = f"""
+hand_rows AS (SELECT h.*, {SEATING} AS seating FROM hands h JOIN games g USING (game_id))"""
+# One row per hand and seat, with the hand's columns.
+HAND_SEATS = HAND_ROWS + """,
 hand_seats AS (
-  SELECT game_id, hand_no, ruleset, unnest(seating) AS player, unnest(range(len(seating))) AS seat
-  FROM (SELECT h.game_id, h.hand_no, h.ruleset, coalesce(h.players, g.players[1:4]) AS seating
-        FROM hands h JOIN games g USING (game_id))
+  SELECT *, seating[seat + 1] AS player
+  FROM (SELECT *, unnest(range(len(seating))) AS seat FROM hand_rows)
 )"""
-_SEAT_HANDS = HAND_SEATS + """,
+# One row per hand number, the pool its payouts and findings belong to: dated by the earliest
+# of its hands, seated by the least of their seatings (they differ only in a faulty log).
+HAND_NUMBERS = f"""
+hand_numbers AS (
+  SELECT game_id, hand_no, any_value(h.ruleset) AS ruleset, min(h.started_at) AS started_at,
+         min({SEATING}) AS seating
+  FROM hands h JOIN games g USING (game_id) GROUP BY game_id, hand_no
+)"""
+# A row per hand and seat, then a row per payout (its player: the seat's in the number's
+# seating, or the one a payout of a player standing out names).
+_SEAT_HANDS = HAND_SEATS + "," + HAND_NUMBERS + """,
 seat_hands AS (
-  SELECT s.ruleset, s.player, s.game_id, s.seat, h.hand_no, h.started_at, h.result, h.win_type, h.total,
+  SELECT ruleset, player, game_id, started_at, win_type, total,
          TRUE AS seated,
-         list_contains(h.winners, s.seat) AS won,
-         h.winners[1] = s.seat AS first_winner,
-         h.result = 'win' AND h.discarder = s.seat
-           AND h.win_type IN ('discard', 'robbing_kong') AS dealt_in,
-         coalesce(p.recorded, p.computed) AS delta
-  FROM hand_seats s JOIN hands h USING (game_id, hand_no)
-  LEFT JOIN payouts p ON p.game_id = s.game_id AND p.hand_no = h.hand_no AND p.seat = s.seat
+         list_contains(winners, seat) AS won,
+         winners[1] = seat AS first_winner,
+         result = 'win' AND discarder = seat AND win_type IN ('discard', 'robbing_kong') AS dealt_in,
+         NULL AS delta
+  FROM hand_seats
   UNION ALL
-  SELECT h.ruleset, p.player, p.game_id, NULL, h.hand_no, h.started_at, h.result, NULL, NULL,
-         FALSE, FALSE, FALSE, FALSE, coalesce(p.recorded, p.computed)
-  FROM payouts p JOIN hands h USING (game_id, hand_no)
-  WHERE p.seat IS NULL
+  SELECT n.ruleset, CASE WHEN p.seat IS NULL THEN p.player ELSE n.seating[p.seat + 1] END,
+         p.game_id, n.started_at, NULL, NULL, FALSE, FALSE, FALSE, FALSE,
+         coalesce(p.recorded, p.computed)
+  FROM payouts p JOIN hand_numbers n USING (game_id, hand_no)
 )"""
 
 # Time views bucket by the hand's start (its own, else its game's), in UTC, at three
@@ -178,7 +198,7 @@ GROUP BY ruleset, player
 ORDER BY ruleset, net_score DESC, player
 """,
     "period_stats": f"""
-WITH {_GRAINS},
+WITH {_GRAINS},{HAND_NUMBERS},
 stake AS (
   SELECT game_id, hand_no, sum(abs(diff))::BIGINT AS money_at_stake
   FROM payouts WHERE diff IS NOT NULL GROUP BY game_id, hand_no
@@ -191,17 +211,27 @@ game_findings AS (
   SELECT game_id, count(*) AS findings, count(*) FILTER (WHERE severity = 'error') AS errors
   FROM findings WHERE game_id IS NOT NULL AND hand_no IS NULL GROUP BY game_id
 ),
-by_hand AS (
-  SELECT grain, {_period('h.started_at')} AS period, h.ruleset,
+hand_counts AS (
+  SELECT grain, {_period('started_at')} AS period, ruleset,
          count(*) AS hands,
+         sum(len(false_wins))::BIGINT AS false_wins
+  FROM hands CROSS JOIN grains
+  GROUP BY ALL
+),
+by_number AS (  -- a hand number's findings and money at stake, once (HAND_NUMBERS)
+  SELECT grain, {_period('n.started_at')} AS period, n.ruleset,
          coalesce(sum(hf.findings), 0)::BIGINT AS findings,
          coalesce(sum(hf.errors), 0)::BIGINT AS errors,
-         sum(len(h.false_wins))::BIGINT AS false_wins,
          coalesce(sum(s.money_at_stake), 0)::BIGINT AS money_at_stake
-  FROM hands h CROSS JOIN grains
+  FROM hand_numbers n CROSS JOIN grains
   LEFT JOIN hand_findings hf USING (game_id, hand_no)
   LEFT JOIN stake s USING (game_id, hand_no)
   GROUP BY ALL
+),
+by_hand AS (  -- a number's period is one of its hands' periods
+  SELECT c.*, b.findings, b.errors, b.money_at_stake
+  FROM hand_counts c LEFT JOIN by_number b
+    ON c.grain = b.grain AND c.period IS NOT DISTINCT FROM b.period AND c.ruleset = b.ruleset
 ),
 by_game AS (
   SELECT grain, {_period('g.started_at')} AS period, g.ruleset,
@@ -226,12 +256,12 @@ FROM by_game bg FULL OUTER JOIN by_hand bh
 ORDER BY grain, period NULLS LAST, ruleset
 """,
     "finding_trend": f"""
-WITH {_GRAINS},
-timed AS (
-  SELECT f.ruleset, f.kind, f.code, f.severity, coalesce(h.started_at, g.started_at) AS started_at
+WITH {_GRAINS},{HAND_NUMBERS},
+timed AS (  -- a finding of a hand number once (HAND_NUMBERS)
+  SELECT f.ruleset, f.kind, f.code, f.severity, coalesce(n.started_at, g.started_at) AS started_at
   FROM findings f
   JOIN games g ON g.game_id = f.game_id
-  LEFT JOIN hands h ON h.game_id = f.game_id AND h.hand_no = f.hand_no
+  LEFT JOIN hand_numbers n ON n.game_id = f.game_id AND n.hand_no = f.hand_no
 )
 SELECT grain, {_period('started_at')} AS period, ruleset, kind, severity,
        count(*) AS findings

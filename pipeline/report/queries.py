@@ -17,7 +17,7 @@ import duckdb
 
 from mahjong_audit.pipeline.errors import DatabaseError, DatabaseLocked
 from mahjong_audit.pipeline.report.chips import GameChips, load_chips
-from mahjong_audit.pipeline.tables import HAND_SEATS, VIEWS
+from mahjong_audit.pipeline.tables import HAND_NUMBERS, HAND_SEATS, VIEWS
 from mahjong_audit.schemas.results import TABLES
 
 WIN_TYPES = ("self_drawn", "discard", "robbing_kong", "kong_replacement")
@@ -407,17 +407,15 @@ def _seating_sql(con: duckdb.DuckDBPyConnection, sql: str) -> str:
 def _players(con: duckdb.DuckDBPyConnection, limit: int) -> tuple[PlayerLine, ...]:
     rows = con.execute(f"""
         WITH ps AS ({_seating_sql(con, VIEWS['player_stats'])}),
-        {_seating_sql(con, HAND_SEATS)},
-        fw AS (
-          SELECT s.ruleset, s.player, count(*) AS n
-          FROM hands h, unnest(h.false_wins) AS f(seat)
-          JOIN hand_seats s ON s.game_id = h.game_id AND s.hand_no = h.hand_no AND s.seat = f.seat
-          GROUP BY s.ruleset, s.player
+        {_seating_sql(con, HAND_SEATS + ',' + HAND_NUMBERS)},
+        fw AS (  -- each hands row once
+          SELECT ruleset, player, count(*) AS n FROM hand_seats
+          WHERE list_contains(false_wins, seat) GROUP BY ruleset, player
         ),
-        dh AS (
-          SELECT s.ruleset, s.player, count(DISTINCT (f.game_id, f.hand_no, f.seat)) AS n
-          FROM findings f JOIN hand_seats s ON s.game_id = f.game_id AND s.hand_no = f.hand_no AND s.seat = f.seat
-          WHERE f.kind = 'dead_hand' GROUP BY s.ruleset, s.player
+        dh AS (  -- findings name (game_id, hand_no): the seat's player in that number's seating
+          SELECT n.ruleset, n.seating[f.seat + 1] AS player, count(DISTINCT (f.game_id, f.hand_no, f.seat)) AS n
+          FROM findings f JOIN hand_numbers n USING (game_id, hand_no)
+          WHERE f.kind = 'dead_hand' AND f.seat < len(n.seating) GROUP BY ALL
         )
         SELECT ruleset, player, games, hands, wins, deal_ins, net_score, false_wins, dead_hands FROM (
           SELECT ps.ruleset, ps.player, ps.games, ps.hands, ps.wins, ps.deal_ins, ps.net_score,
@@ -434,7 +432,7 @@ def _players(con: duckdb.DuckDBPyConnection, limit: int) -> tuple[PlayerLine, ..
 def _weekly(con: duckdb.DuckDBPyConnection, view: str, series: str, value: str) -> tuple[WeekCount, ...]:
     """``value`` per week and ``series`` from a time view's SQL (so older databases work too)."""
     rows = con.execute(f"""
-        SELECT period, {series}, sum({value})::BIGINT FROM ({VIEWS[view]})
+        SELECT period, {series}, sum({value})::BIGINT FROM ({_seating_sql(con, VIEWS[view])})
         WHERE grain = 'week' AND period IS NOT NULL
         GROUP BY ALL HAVING sum({value}) > 0 ORDER BY 1, 2
     """).fetchall()
@@ -442,14 +440,15 @@ def _weekly(con: duckdb.DuckDBPyConnection, view: str, series: str, value: str) 
 
 
 def _findings(con: duckdb.DuckDBPyConnection, limit: int) -> tuple[FindingInfo, ...]:
-    rows = con.execute(_seating_sql(con, """
+    rows = con.execute(_seating_sql(con, f"""
+        WITH {HAND_NUMBERS}
         SELECT f.game_id, f.hand_no, f.seq, f.seat,
-               CASE WHEN f.seat IS NOT NULL AND f.seat < len(coalesce(h.players, g.players))
-                    THEN coalesce(h.players, g.players)[f.seat + 1] END,
+               CASE WHEN f.seat IS NOT NULL AND f.seat < len(coalesce(n.seating, g.players))
+                    THEN coalesce(n.seating, g.players)[f.seat + 1] END,
                f.kind, f.code, f.severity, f.expected, f.recorded, f.message, f.ruleset,
                f.source_file, f.source_line, coalesce(f.depends_on, [])
         FROM findings f LEFT JOIN games g USING (game_id)
-        LEFT JOIN hands h ON h.game_id = f.game_id AND h.hand_no = f.hand_no
+        LEFT JOIN hand_numbers n ON n.game_id = f.game_id AND n.hand_no = f.hand_no  -- once, if a number repeats
         ORDER BY f.game_id NULLS LAST, f.hand_no NULLS FIRST, f.seq NULLS LAST, f.seat NULLS FIRST,
                  f.kind, f.code, f.source_file, f.source_line
         LIMIT ?
