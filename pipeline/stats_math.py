@@ -167,14 +167,16 @@ def binom_two_sided(k: int, n: int, p: float) -> float:
 
 
 def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval of a proportion (95% by default); (0, 1) for n = 0."""
+    """Wilson score interval of a proportion (95% by default); (0, 1) for n = 0. Its ends are
+    exactly 0 for k = 0 and 1 for k = n (where the two float terms would leave a rounding
+    residue, e.g. 1.7e-18 for 0 of 200)."""
     if n <= 0:
         return 0.0, 1.0
     phat = k / n
     denom = 1.0 + z * z / n
     centre = (phat + z * z / (2 * n)) / denom
     half = z * math.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return (0.0 if k <= 0 else max(0.0, centre - half)), (1.0 if k >= n else min(1.0, centre + half))
 
 
 def bh_adjust(pvalues: Sequence[float]) -> tuple[float, ...]:

@@ -71,6 +71,9 @@ def test_wilson_interval_of_known_cases():
     lo, hi = wilson(0, 10)
     assert lo == 0.0 and round(hi, 4) == 0.2775
     assert wilson(0, 0) == (0.0, 1.0)
+    # the ends are exact: none of 200 (or all of them) is a bound of 0 (or 1), no rounding residue
+    assert wilson(0, 200)[0] == 0.0 and wilson(200, 200)[1] == 1.0
+    assert 0.0 < wilson(1, 200)[0] and wilson(199, 200)[1] < 1.0
 
 
 def test_benjamini_hochberg_adjustment():
