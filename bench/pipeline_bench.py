@@ -14,7 +14,10 @@ how throughput and memory change with the input size. For each input, two measur
 Reports games/s, hands/s, the CPU seconds of the whole process tree (a check on a busy
 machine, where wall time is noisy) and peak RSS, polled from /proc over the child's
 process tree: the driver (the child itself), the largest worker process, and the
-largest sum over the tree at any moment.
+largest sum over the tree at any moment. The CPU seconds are the kernel's count for the
+child and every descendant it waited for (``getrusage(RUSAGE_CHILDREN)`` around the run),
+or the /proc poll's sum if that is larger (a descendant left to end on its own); the poll
+alone misses up to a polling period of each process's last CPU time.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import argparse
 import gzip
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -138,16 +142,23 @@ class TreeMemory:
         return [kb / 1024 for p, kb in self.peak_kb.items() if p != self.pid]
 
 
+def _children_cpu() -> float:
+    """User + system CPU seconds of this process's ended and waited-for descendants so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def _run_child(cmd: list[str], env: dict[str, str] | None = None
-               ) -> tuple[subprocess.CompletedProcess, float, TreeMemory]:
-    t0 = time.perf_counter()
+               ) -> tuple[subprocess.CompletedProcess, float, TreeMemory, float]:
+    """Run ``cmd`` to its end: its output, wall seconds, polled tree and CPU seconds (see the module doc)."""
+    t0, cpu0 = time.perf_counter(), _children_cpu()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     with TreeMemory(proc.pid) as mem:
         out, err = proc.communicate()
-    seconds = time.perf_counter() - t0
+    seconds, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{out}\n{err}")
-    return subprocess.CompletedProcess(cmd, proc.returncode, out, err), seconds, mem
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err), seconds, mem, max(cpu, mem.cpu_seconds())
 
 
 def loop_child(corpus: str) -> None:
@@ -167,12 +178,12 @@ def loop_child(corpus: str) -> None:
 
 
 def bench_loop(corpus: str, input_games: int) -> Measurement:
-    proc, seconds, mem = _run_child([sys.executable, "-m", "bench.pipeline_bench", "--loop-child", corpus])
+    proc, seconds, mem, cpu = _run_child([sys.executable, "-m", "bench.pipeline_bench", "--loop-child", corpus])
     got = json.loads(proc.stdout.strip().splitlines()[-1])
     workers = mem.workers()
     return Measurement("loop (1 process)", input_games, got["games"], got["hands"], seconds,
                        mem.driver_mb(), max(workers, default=0.0), mem.tree_kb / 1024, len(workers),
-                       mem.cpu_seconds(), mem.worker_cpu())
+                       cpu, mem.worker_cpu())
 
 
 def bench_pipeline(corpus: str, input_games: int, workers: int, extra: list[str],
@@ -184,7 +195,7 @@ def bench_pipeline(corpus: str, input_games: int, workers: int, extra: list[str]
         db = os.path.join(tmp, "bench.duckdb")
         cmd = [sys.executable, "-m", "mahjong_audit", "audit", corpus, "--db", db,
                "--workers", str(workers), "--no-progress", *extra]
-        _, seconds, mem = _run_child(cmd, env)
+        _, seconds, mem, cpu = _run_child(cmd, env)
         con = duckdb.connect(db, read_only=True)
         try:
             games = con.execute("SELECT count(*) FROM games").fetchone()[0]
@@ -194,7 +205,7 @@ def bench_pipeline(corpus: str, input_games: int, workers: int, extra: list[str]
     seen = mem.workers()
     return Measurement(f"pipeline ({workers} workers)", input_games, games, hands, seconds,
                        mem.driver_mb(), max(seen, default=0.0), mem.tree_kb / 1024, len(seen),
-                       mem.cpu_seconds(), mem.worker_cpu())
+                       cpu, mem.worker_cpu())
 
 
 def take(corpus: str, n: int, folder: str) -> str:
