@@ -376,19 +376,13 @@ class _SeatGate:
 class ChanceTally:
     """The replay's running counts (mutable state of the hand being replayed)."""
 
-    __slots__ = ("asked", "asked_wins", "counts", "gated", "gates", "own_quick_no", "passed_pon_rule")
+    __slots__ = ("asked", "asked_wins", "counts", "gates")
 
     def __init__(self) -> None:
         #: the win chances, passed, call chances, passed: 16 ordered seat pairs each, one after the other
         self.counts = [0] * (4 * SEATS * SEATS)
         #: per seat, its shape answer for its hand state (:meth:`shape_wins`)
         self.gates = [_SeatGate() for _ in range(SEATS)]
-        #: None until the first hand state: whether the ruleset has a quick no of its own
-        self.own_quick_no: bool | None = None
-        #: with it: whether the ruleset's shape test is one :data:`_GATED` names
-        self.gated = False
-        #: the ruleset's ``passed_pon_rule``, read at the first window (-1: not yet)
-        self.passed_pon_rule = -1
         #: the seats ``could_win`` was answered for on the discard whose window is closing (bit per
         #: seat) and those it said win, read by the replay's scan of the same window
         self.asked = 0
@@ -435,14 +429,8 @@ class ChanceTally:
         st = replay.seats[y]
         g = self.gates[y]
         rs = replay.rs
-        own = self.own_quick_no
-        if own is None:
-            own = self.own_quick_no = (type(rs).may_complete_with_one is not Ruleset.may_complete_with_one
-                                       or type(rs).winning_tiles is not Ruleset.winning_tiles
-                                       or type(rs).winning_tiles_of is not Ruleset.winning_tiles_of)
-            self.gated = not own and type(rs).is_complete in _GATED
         n_melds = len(st.melds)
-        if own:
+        if replay.rules.own_quick_no:
             waits = rs.winning_tiles_of(st)
             if waits > 0:
                 waits |= _EXACT  # the ruleset's answer for every tile
@@ -472,7 +460,7 @@ class ChanceTally:
                 g.kz = kz
                 g.z = _facts(kz)
             waits = _gate_of_facts(g.m, g.p, g.s, g.z, km, kp, ks, kz, n_melds)
-            if waits > 0 and self.gated and st.size == 13 - 3 * n_melds:
+            if waits > 0 and replay.rules.gated and st.size == 13 - 3 * n_melds:
                 waits |= _EXACT
             g.gate = waits
             g.gate_melds = n_melds
@@ -512,9 +500,7 @@ class ChanceTally:
                     declared_call |= 1 << c.seat
         top = 3 if won else _CALL_RANK[executed[1]] if executed is not None else 0
         caller = executed[0] if executed is not None and executed[1] in ("pon", "kong") else -1
-        passed_pon_rule = self.passed_pon_rule
-        if passed_pon_rule < 0:
-            passed_pon_rule = self.passed_pon_rule = 1 if replay.rs.passed_pon_rule else 0
+        passed_pon_rule = replay.rules.passed_pon_rule
         seats = replay.seats
         gates = self.gates
         bit = 1 << t
@@ -550,6 +536,21 @@ class ChanceTally:
         return Chances(tuple(c[:n]), tuple(c[n:2 * n]), tuple(c[2 * n:3 * n]), tuple(c[3 * n:]))
 
 
+def own_quick_no(rs: Ruleset) -> bool:
+    """Whether the ruleset has a quick no of its own (:meth:`ChanceTally.new_state` asks it instead
+    of :func:`shape_gate`); read once per ruleset (``replay.ReplayRules``)."""
+    cls = type(rs)
+    return (cls.may_complete_with_one is not Ruleset.may_complete_with_one
+            or cls.winning_tiles is not Ruleset.winning_tiles
+            or cls.winning_tiles_of is not Ruleset.winning_tiles_of)
+
+
+def gated(rs: Ruleset) -> bool:
+    """Whether the ruleset's shape test is one :data:`_GATED` names (without a quick no of its own):
+    the gate's tiles are then its answer for a hand of the right size (:meth:`ChanceTally.new_state`)."""
+    return not own_quick_no(rs) and type(rs).is_complete in _GATED
+
+
 def _holds_wild(hand: list[int], wilds: frozenset[int]) -> bool:
     for w in wilds:
         if hand[w]:
@@ -567,5 +568,5 @@ _EXACT: Final = 1 << T.N_TILES
 
 by_fields(Chances)
 
-__all__ = ["ASK", "CALL", "HONOURS_EMPTY", "KEY_SHIFT", "WIN", "ChanceTally", "Chances", "gate_of_keys", "may_complete",
-           "shape_gate", "suit_counts", "suit_key"]
+__all__ = ["ASK", "CALL", "HONOURS_EMPTY", "KEY_SHIFT", "WIN", "ChanceTally", "Chances", "gate_of_keys", "gated",
+           "may_complete", "own_quick_no", "shape_gate", "suit_counts", "suit_key"]
