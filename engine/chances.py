@@ -533,6 +533,7 @@ class ChanceTally:
         seats = replay.seats
         gates = self.gates
         bit = 1 << t
+        asked = 0  # (kept in self.asked after the loop: a local is native)
         for k in range(1, SEATS):
             y = (discarder + k) & 3
             st = seats[y]
@@ -543,7 +544,7 @@ class ChanceTally:
                 self.add(WIN, y, discarder, passed=False)
                 continue
             if top < 3:
-                self.asked |= seat_bit
+                asked |= seat_bit
                 if not st.passed_win:  # 过水: could_win says no
                     g = gates[y]
                     if g.version != st.version or g.melds != len(st.melds):
@@ -558,6 +559,7 @@ class ChanceTally:
                 asked_call = called or declared_call & seat_bit != 0
                 if asked_call or top < 2:
                     self.add(CALL, y, discarder, passed=not asked_call)
+        self.asked = asked
 
     def facts(self) -> Chances:
         c = self.counts

@@ -457,13 +457,15 @@ class HandReplay:
         for s in range(4):
             st = self.seats[s]
             st.wilds = self.rs.wild_tiles(s, self.dealer, self.indicator)
-            tiles = [T.tile(x) for x in dealt[s]]
-            if len(tiles) != hs and not (s == self.dealer and len(tiles) == hs + 1):
+            names = dealt[s]
+            n = len(names)
+            if n != hs and not (s == self.dealer and n == hs + 1):
                 allowed = (hs, hs + 1) if s == self.dealer else (hs,)
                 self.find("tile_conservation/deal_size",
-                          f"seat {s} was dealt {len(tiles)} tiles, expected {' or '.join(map(str, allowed))}",
-                          seat=s, expected="/".join(map(str, allowed)), recorded=len(tiles), seq=None)
-            for t in tiles:
+                          f"seat {s} was dealt {n} tiles, expected {' or '.join(map(str, allowed))}",
+                          seat=s, expected="/".join(map(str, allowed)), recorded=n, seq=None)
+            for x in names:  # (no list of the tiles: compiled, each would be boxed into it)
+                t = T.tile(x)
                 self.take_from_pool(t, "deal of seat {seat}", s)
                 st.add(t)
         if self.indicator is not None:
