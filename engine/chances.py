@@ -77,7 +77,10 @@ def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
     as a bit mask (bit ``t``: tile ``t``): with no special shape within one tile, the tiles
     that make it a standard hand (sets and a pair, whatever their number); 0 when no tile
     does; :data:`ASK` when a special shape is near, or the seat holds flowers or wild tiles
-    (no quick answer; so also for a count no hand holds). Asked once per state of a seat's
+    (no quick answer; so also for a count no hand holds). Near seven pairs alone (13 tiles, no
+    melds, six pairs), the tiles that make a standard hand or seven pairs (the kinds held an odd
+    number of times), marked :data:`LOOSE`: a superset, whose tiles the ruleset's own test decides
+    (whether a kind held four times is two pairs is the ruleset's option). Asked once per state of a seat's
     hand (:meth:`ChanceTally.new_state` passes the suit keys the seat keeps, :func:`gate_of_keys`);
     built from per-suit answers looked up by the suit's counts packed in an int (:data:`_FACTS`).
 
@@ -86,6 +89,9 @@ def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
     '12z'
     >>> shape_gate(T.counts(T.parse("147m258p369s1357z"), 34), 0, frozenset()) == ASK  # knitted: ask
     True
+    >>> waits = shape_gate(T.counts(T.parse("1133m5577p9s1155z"), 34), 0, frozenset())
+    >>> T.fmt([t for t in range(34) if waits >> t & 1]), waits & LOOSE != 0  # seven pairs: 9s, maybe
+    ('9s', True)
     >>> shape_gate(T.counts(T.parse("19m1479p2468s"), 34), 1, frozenset())  # far from ready
     0
     """
@@ -146,9 +152,14 @@ def _gate_of_facts(m: int, p: int, s: int, z: int, km: int, kp: int, ks: int, kz
     if v >> _BIG:
         return ASK  # a suit of more tiles than a field holds (no real hand)
     total = v & 255
+    pairs_near = False  # near seven pairs: their tiles join the mask, marked LOOSE
     if n_melds <= 1:
-        if n_melds == 0 and (v >> _ENDS & 255 >= 12 or v >> _PAIRS & 255 >= (total + 1) // 2 - 1):
-            return ASK  # thirteen orphans, seven pairs
+        if n_melds == 0 and v >> _ENDS & 255 >= 12:
+            return ASK  # thirteen orphans
+        if n_melds == 0 and v >> _PAIRS & 255 >= (total + 1) // 2 - 1:
+            if total != 13:
+                return ASK  # seven pairs with a count of tiles no standing hand has
+            pairs_near = True
         if n_melds == 0 and total == 13 and v >> _KINDS & 255 == total:  # 13 distinct tiles: 全不靠 / 七星不靠
             suited = m >> _HELD | p >> _HELD << 9 | s >> _HELD << 18
             for mask in _KNITTED_MASKS:
@@ -163,8 +174,16 @@ def _gate_of_facts(m: int, p: int, s: int, z: int, km: int, kp: int, ks: int, kz
         return 0  # one tile more makes no number of sets and a pair
     pick = _COMBINE[(m >> _CLASSES & 3) << 6 | (p >> _CLASSES & 3) << 4 | (s >> _CLASSES & 3) << 2
                     | z >> _CLASSES & 3]
+    if pairs_near:  # with the standard hand's tiles (if any): a kind held an odd number of times
+        return _waits_of(pick, km, kp, ks, kz) | _odd_kinds(km, 0) | _odd_kinds(kp, 9) | _odd_kinds(ks, 18) \
+            | _odd_kinds(kz, 27) | LOOSE
     if not pick:
         return 0
+    return _waits_of(pick, km, kp, ks, kz)
+
+
+def _waits_of(pick: int, km: int, kp: int, ks: int, kz: int) -> int:
+    """The tiles that make a standard hand, from :data:`_COMBINE`'s ``pick`` and the suits' keys."""
     waits = 0
     for k in range(4):  # only a hand one tile from a standard one gets here: the suits' waits, once each
         if pick >> k & 1 or pick >> (k + 4) & 1:
@@ -177,6 +196,16 @@ def _gate_of_facts(m: int, p: int, s: int, z: int, km: int, kp: int, ks: int, kz
             if pick >> (k + 4) & 1:
                 waits |= (ws >> 9) << 9 * k
     return waits
+
+
+def _odd_kinds(key: int, first: int) -> int:
+    """The tiles (bit per tile) of the kinds a suit key holds an odd number of times (``first``: its
+    first kind's tile)."""
+    odd = 0
+    for t in range(first, first + (7 if first == 27 else 9)):
+        if key >> KEY_SHIFT[t] & 1:
+            odd |= 1 << t
+    return odd
 
 
 def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
@@ -376,19 +405,13 @@ class _SeatGate:
 class ChanceTally:
     """The replay's running counts (mutable state of the hand being replayed)."""
 
-    __slots__ = ("asked", "asked_wins", "counts", "gated", "gates", "own_quick_no", "passed_pon_rule")
+    __slots__ = ("asked", "asked_wins", "counts", "gates")
 
     def __init__(self) -> None:
         #: the win chances, passed, call chances, passed: 16 ordered seat pairs each, one after the other
         self.counts = [0] * (4 * SEATS * SEATS)
         #: per seat, its shape answer for its hand state (:meth:`shape_wins`)
         self.gates = [_SeatGate() for _ in range(SEATS)]
-        #: None until the first hand state: whether the ruleset has a quick no of its own
-        self.own_quick_no: bool | None = None
-        #: with it: whether the ruleset's shape test is one :data:`_GATED` names
-        self.gated = False
-        #: the ruleset's ``passed_pon_rule``, read at the first window (-1: not yet)
-        self.passed_pon_rule = -1
         #: the seats ``could_win`` was answered for on the discard whose window is closing (bit per
         #: seat) and those it said win, read by the replay's scan of the same window
         self.asked = 0
@@ -435,14 +458,8 @@ class ChanceTally:
         st = replay.seats[y]
         g = self.gates[y]
         rs = replay.rs
-        own = self.own_quick_no
-        if own is None:
-            own = self.own_quick_no = (type(rs).may_complete_with_one is not Ruleset.may_complete_with_one
-                                       or type(rs).winning_tiles is not Ruleset.winning_tiles
-                                       or type(rs).winning_tiles_of is not Ruleset.winning_tiles_of)
-            self.gated = not own and type(rs).is_complete in _GATED
         n_melds = len(st.melds)
-        if own:
+        if replay.rules.own_quick_no:
             waits = rs.winning_tiles_of(st)
             if waits > 0:
                 waits |= _EXACT  # the ruleset's answer for every tile
@@ -472,7 +489,7 @@ class ChanceTally:
                 g.kz = kz
                 g.z = _facts(kz)
             waits = _gate_of_facts(g.m, g.p, g.s, g.z, km, kp, ks, kz, n_melds)
-            if waits > 0 and self.gated and st.size == 13 - 3 * n_melds:
+            if waits > 0 and replay.rules.gated and st.size == 13 - 3 * n_melds and not waits & LOOSE:
                 waits |= _EXACT
             g.gate = waits
             g.gate_melds = n_melds
@@ -512,12 +529,11 @@ class ChanceTally:
                     declared_call |= 1 << c.seat
         top = 3 if won else _CALL_RANK[executed[1]] if executed is not None else 0
         caller = executed[0] if executed is not None and executed[1] in ("pon", "kong") else -1
-        passed_pon_rule = self.passed_pon_rule
-        if passed_pon_rule < 0:
-            passed_pon_rule = self.passed_pon_rule = 1 if replay.rs.passed_pon_rule else 0
+        passed_pon_rule = replay.rules.passed_pon_rule
         seats = replay.seats
         gates = self.gates
         bit = 1 << t
+        asked = 0  # (kept in self.asked after the loop: a local is native)
         for k in range(1, SEATS):
             y = (discarder + k) & 3
             st = seats[y]
@@ -528,7 +544,7 @@ class ChanceTally:
                 self.add(WIN, y, discarder, passed=False)
                 continue
             if top < 3:
-                self.asked |= seat_bit
+                asked |= seat_bit
                 if not st.passed_win:  # 过水: could_win says no
                     g = gates[y]
                     if g.version != st.version or g.melds != len(st.melds):
@@ -543,11 +559,27 @@ class ChanceTally:
                 asked_call = called or declared_call & seat_bit != 0
                 if asked_call or top < 2:
                     self.add(CALL, y, discarder, passed=not asked_call)
+        self.asked = asked
 
     def facts(self) -> Chances:
         c = self.counts
         n = SEATS * SEATS
         return Chances(tuple(c[:n]), tuple(c[n:2 * n]), tuple(c[2 * n:3 * n]), tuple(c[3 * n:]))
+
+
+def own_quick_no(rs: Ruleset) -> bool:
+    """Whether the ruleset has a quick no of its own (:meth:`ChanceTally.new_state` asks it instead
+    of :func:`shape_gate`); read once per ruleset (``replay.ReplayRules``)."""
+    cls = type(rs)
+    return (cls.may_complete_with_one is not Ruleset.may_complete_with_one
+            or cls.winning_tiles is not Ruleset.winning_tiles
+            or cls.winning_tiles_of is not Ruleset.winning_tiles_of)
+
+
+def gated(rs: Ruleset) -> bool:
+    """Whether the ruleset's shape test is one :data:`_GATED` names (without a quick no of its own):
+    the gate's tiles are then its answer for a hand of the right size (:meth:`ChanceTally.new_state`)."""
+    return not own_quick_no(rs) and type(rs).is_complete in _GATED
 
 
 def _holds_wild(hand: list[int], wilds: frozenset[int]) -> bool:
@@ -563,9 +595,11 @@ def _holds_wild(hand: list[int], wilds: frozenset[int]) -> bool:
 _GATED: Final = (MCR.is_complete, Guangdong.is_complete)
 #: :meth:`ChanceTally.new_state`'s mark on a mask that is the shape test's answer (above every tile's bit)
 _EXACT: Final = 1 << T.N_TILES
+#: :func:`shape_gate`'s mark on a mask that may hold tiles the shape test says no to (near seven pairs)
+LOOSE: Final = 1 << (T.N_TILES + 1)
 
 
 by_fields(Chances)
 
-__all__ = ["ASK", "CALL", "HONOURS_EMPTY", "KEY_SHIFT", "WIN", "ChanceTally", "Chances", "gate_of_keys", "may_complete",
-           "shape_gate", "suit_counts", "suit_key"]
+__all__ = ["ASK", "CALL", "HONOURS_EMPTY", "KEY_SHIFT", "LOOSE", "WIN", "ChanceTally", "Chances", "gate_of_keys", "gated",
+           "may_complete", "own_quick_no", "shape_gate", "suit_counts", "suit_key"]

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Final, NamedTuple, cast
 
+from mahjong_audit.engine import chances as C
 from mahjong_audit.engine import seabed as SB
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.chances import HONOURS_EMPTY, KEY_SHIFT, ChanceTally
@@ -204,6 +205,49 @@ class WinJudgement(NamedTuple):
     reason: tuple[str, str] | None
 
 
+class ReplayRules:
+    """What the replay reads of a ruleset every hand, read once per ruleset instance
+    (:meth:`of`): its switches and sizes are class attributes or option properties, a generic
+    lookup each when read from the ruleset (compiled), ~20 of them a hand. They never change
+    for an instance (its class and its immutable options give them), and a ruleset is shared
+    by every hand of a game, or every game with the same options (``Ruleset.for_options``).
+    A plain class: compiled, its attributes are native."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.copies: tuple[int, ...] = rs.copies
+        self.copies_total = sum(self.copies)
+        self.hand_size: int = rs.hand_size
+        self.dead_wall: int = rs.dead_wall
+        self.seabed: int = rs.seabed
+        self.seabed_reserve: int = rs.seabed_reserve
+        self.seat_wall_size: int = rs.seat_wall_size
+        self.abortive: bool = rs.checks_abortive_draws
+        self.context_kinds: frozenset[int] | None = rs.discard_context_kinds
+        self.discard_context: bool = rs.discard_context
+        self.passed_win_rule: bool = rs.passed_win_rule
+        self.passed_pon_rule: bool = rs.passed_pon_rule
+        self.tracks_declined_wins: bool = rs.tracks_declined_wins
+        #: the claim-window scan of the other seats (过水, passed pons, declined wins) has work to do
+        self.scans_claim_window = self.passed_win_rule or self.tracks_declined_wins or self.passed_pon_rule
+        self.unkept_flower_is_dead: bool = rs.unkept_flower_is_dead
+        self.swap_calling_allowed: bool = rs.swap_calling_allowed
+        self.multiple_winners: bool = rs.multiple_winners
+        self.nearest_first = rs.winner_order == "nearest"  # the claims' seat order (priority_key)
+        self.tracks_early_ready: bool = rs.tracks_early_ready
+        self.chi_allowed: bool = rs.chi_allowed
+        #: the claim chances' shape answers (ChanceTally.new_state): the ruleset's own quick no, or the gate's
+        self.own_quick_no = C.own_quick_no(rs)
+        self.gated = C.gated(rs)
+
+    @staticmethod
+    def of(rs: Ruleset) -> ReplayRules:
+        """The ruleset's :class:`ReplayRules`, built on its first hand (kept in ``rs.replay_rules``)."""
+        rules = rs.replay_rules
+        if rules is None:
+            rules = rs.replay_rules = ReplayRules(rs)
+        return cast(ReplayRules, rules)
+
+
 class HandReplay:
     """Replays one hand. ``run()`` returns the findings; results are attributes."""
 
@@ -218,7 +262,9 @@ class HandReplay:
         self.dealer = hand.dealer
         self.findings: list[Finding] = []
         self.seats = [SeatState(s) for s in range(4)]
-        self.copies = ruleset.copies
+        rules = ReplayRules.of(ruleset)
+        self.rules = rules
+        self.copies = rules.copies
         self.pool = list(self.copies)  # copies not yet seen
         self.indicator = T.tile(hand.wildcard_indicator) if hand.wildcard_indicator else None
         self.turn = hand.dealer
@@ -263,33 +309,32 @@ class HandReplay:
         self.discard_log: list[int] = []
         self.kongs: list[tuple[int, int]] = []  # (seat, discards made before it) of every kong, in order
         self.draw_reason: str | None = None  # an abortive draw (流局) the ruleset declared
-        # Per-hand constants, looked up once rather than on every event (some are option properties).
-        self.hand_size = ruleset.hand_size
-        self.abortive = ruleset.checks_abortive_draws
-        self.context_kinds = ruleset.discard_context_kinds
-        self.seat_wall_size = ruleset.seat_wall_size
-        #: the claim-window scan of the other seats (过水, passed pons, declined wins) has work to do
-        self.scans_claim_window = ruleset.passed_win_rule or ruleset.tracks_declined_wins or ruleset.passed_pon_rule
-        self.unkept_flower_is_dead = ruleset.unkept_flower_is_dead
-        self.tracks_declined_wins = ruleset.tracks_declined_wins
-        self.discard_context = ruleset.discard_context
-        self.swap_calling_allowed = ruleset.swap_calling_allowed
-        self.multiple_winners = ruleset.multiple_winners
-        self.nearest_first = ruleset.winner_order == "nearest"  # the claims' seat order (priority_key)
-        self.seabed = ruleset.seabed
+        # the ruleset's constants the events read, as attributes of the replay (ReplayRules: read once per ruleset)
+        self.hand_size = rules.hand_size
+        self.abortive = rules.abortive
+        self.context_kinds = rules.context_kinds
+        self.seat_wall_size = rules.seat_wall_size
+        self.scans_claim_window = rules.scans_claim_window
+        self.unkept_flower_is_dead = rules.unkept_flower_is_dead
+        self.tracks_declined_wins = rules.tracks_declined_wins
+        self.discard_context = rules.discard_context
+        self.swap_calling_allowed = rules.swap_calling_allowed
+        self.multiple_winners = rules.multiple_winners
+        self.nearest_first = rules.nearest_first
+        self.seabed = rules.seabed
         self.wall = hand.wall  # the logged shared wall (None: not logged), read on every draw
         self.own_wall_sizes: tuple[int, ...] | None = (
             tuple(len(w) for w in hand.seat_walls) if hand.seat_walls is not None
             else (self.seat_wall_size,) * 4 if self.seat_wall_size else None)
         #: drawable tiles of one shared wall before any draw (None: per-seat walls)
         self.shared_wall_size: int | None = (
-            len(hand.wall) - ruleset.dead_wall if hand.wall is not None
+            len(hand.wall) - rules.dead_wall if hand.wall is not None
             else None if self.own_wall_sizes is not None
-            else sum(self.copies) - sum(len(d) for d in hand.deal) - (1 if self.indicator is not None else 0)
-            - ruleset.dead_wall)
+            else rules.copies_total - sum(len(d) for d in hand.deal) - (1 if self.indicator is not None else 0)
+            - rules.dead_wall)
         # the deal and the seabed
         self.dead_shift = 0  # tiles the seabed replacement procedure moved into (+) or out of (−) the dead wall
-        self.reserve_left = ruleset.seabed_reserve  # 王牌 tiles a replacement just before the seabed may take
+        self.reserve_left = rules.seabed_reserve  # 王牌 tiles a replacement just before the seabed may take
         self.deal_kong_pos = 0  # the latest seat (counted from the dealer) that declared a kong at the deal
         self.deal_melds = 0  # concealed kongs made at the deal (not calls, for the first go-round)
         self.last_acting = -1  # the seat holding one tile more at the last tile-count check (-1: none)
@@ -297,7 +342,7 @@ class HandReplay:
         #: (-1: none), the tile counts being right without a check; -2: not known, check
         self.counts_kept = -2
         #: 明星三缺一 (seed 002): note after each discard whether the seat is ready early (天听 / 地听)
-        self.tracks_early_ready = ruleset.tracks_early_ready
+        self.tracks_early_ready = rules.tracks_early_ready
         self.chances = ChanceTally()  # who could have won or called on whose discard (collusion statistics)
 
     # ------------------------------------------------------------------ helpers
@@ -334,7 +379,7 @@ class HandReplay:
 
     def expected_count(self, s: int) -> int:
         turn, phase = self.saved if self.phase == REPLACE and self.saved else (self.turn, self.phase)
-        n = self.rs.hand_size + (1 if s == turn and phase in (ACT, ROB) else 0) + self.seats[s].seabed_draws
+        n = self.hand_size + (1 if s == turn and phase in (ACT, ROB) else 0) + self.seats[s].seabed_draws
         return n - self.seats[s].pending_back
 
     def check_counts(self, s: int, turn_before: int) -> None:
@@ -407,18 +452,20 @@ class HandReplay:
 
     # ------------------------------------------------------------------ the deal
     def deal(self) -> None:
-        hs = self.rs.hand_size
+        hs = self.hand_size
         dealt = self.h.deal
         for s in range(4):
             st = self.seats[s]
             st.wilds = self.rs.wild_tiles(s, self.dealer, self.indicator)
-            tiles = [T.tile(x) for x in dealt[s]]
-            if len(tiles) != hs and not (s == self.dealer and len(tiles) == hs + 1):
+            names = dealt[s]
+            n = len(names)
+            if n != hs and not (s == self.dealer and n == hs + 1):
                 allowed = (hs, hs + 1) if s == self.dealer else (hs,)
                 self.find("tile_conservation/deal_size",
-                          f"seat {s} was dealt {len(tiles)} tiles, expected {' or '.join(map(str, allowed))}",
-                          seat=s, expected="/".join(map(str, allowed)), recorded=len(tiles), seq=None)
-            for t in tiles:
+                          f"seat {s} was dealt {n} tiles, expected {' or '.join(map(str, allowed))}",
+                          seat=s, expected="/".join(map(str, allowed)), recorded=n, seq=None)
+            for x in names:  # (no list of the tiles: compiled, each would be boxed into it)
+                t = T.tile(x)
                 self.take_from_pool(t, "deal of seat {seat}", s)
                 st.add(t)
         if self.indicator is not None:
@@ -617,7 +664,7 @@ class HandReplay:
         before it) and, for one taken from the seabed's end, its position in the logged wall.
         Updates the dead wall's reserve and shift; called before ``back_drawn`` counts the draw."""
         left = self.drawable_left() if self.own_wall_sizes is None else None
-        late = SB.replacement(self.rs.seabed_replacement, self.rs.seabed, left, self.reserve_left)
+        late = SB.replacement(self.rs.seabed_replacement, self.seabed, left, self.reserve_left)
         if late.reserve:
             self.reserve_left -= 1
             self.dead_shift -= 1
@@ -878,10 +925,10 @@ class HandReplay:
         """The other seats as the window closes: a win passed (过水, declined wins), a pon passed.
         (龙港's: the seats that won on the tile or declared a win as bit masks, the ruleset's
         switches read once.)"""
-        rs = self.rs
-        passed_win_rule = rs.passed_win_rule
-        scans_wins = passed_win_rule or rs.tracks_declined_wins
-        passed_pon_rule = rs.passed_pon_rule
+        rules = self.rules
+        passed_win_rule = rules.passed_win_rule
+        scans_wins = passed_win_rule or rules.tracks_declined_wins
+        passed_pon_rule = rules.passed_pon_rule
         skip = 0  # the seats that won on the tile, and the one whose call was carried out
         for w in self.wins:
             if w.tile == t:
@@ -1009,7 +1056,7 @@ class HandReplay:
             st.passed_pon.clear()
 
     def on_chi(self, ev: L.Chi, s: int) -> None:
-        if not self.rs.chi_allowed:
+        if not self.rules.chi_allowed:
             self.find("illegal_call/not_allowed", "chi is not allowed in this ruleset", seat=s)
         t = self.claim_target(ev, s, "chi")
         if t is None:

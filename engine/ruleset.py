@@ -318,6 +318,10 @@ class Ruleset:
     #: an instance keeps nothing of a game or hand (only what its immutable options give, maybe
     #: worked out on first need): the games with the same options may share one (:meth:`for_options`)
     shared_by_games: ClassVar[bool] = False
+    #: what the replay reads of this ruleset every hand, read once (``replay.ReplayRules``, built by
+    #: the replay on its first hand with this instance: its answers come from the class and the
+    #: immutable options, so they never change)
+    replay_rules: Any = None
 
     def __init__(self, options: Any = None):
         if options is None or isinstance(options, Mapping):

@@ -37,7 +37,13 @@ from mahjong_audit.engine import chances
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.audit import WINDS
 from mahjong_audit.engine.chances import ASK, shape_gate
-from mahjong_audit.engine.decompose import HONOURS_EMPTY, KEY_SHIFT, is_complete, suit_least
+from mahjong_audit.engine.decompose import (
+    HONOURS_EMPTY,
+    KEY_SHIFT,
+    is_complete,
+    is_seven_pairs,
+    suit_least,
+)
 from mahjong_audit.engine.hand import NotAWin
 from mahjong_audit.engine.replay import HandReplay
 from mahjong_audit.engine.ruleset import Ruleset
@@ -355,11 +361,13 @@ def _gate_hand(r: random.Random) -> tuple[list[int], int, frozenset[int]]:
 
 def test_shape_gate_names_exactly_the_tiles_that_make_a_standard_hand():
     """``chances.shape_gate`` against the plain tests on random hands: ASK exactly when the
-    old gate's special shapes (or flowers, wilds, a count beyond 15) say "maybe"; else the
-    tiles ``is_complete`` completes one by one, no more, no fewer; and "no tile" exactly when the
-    old gate said no."""
+    old gate's special shapes (or flowers, wilds, a count beyond 15) say "maybe", but for a
+    hand of 13 tiles near seven pairs alone; else the tiles ``is_complete`` completes one by one,
+    no more, no fewer; and "no tile" exactly when the old gate said no. Near seven pairs alone
+    (no melds, 13 tiles, six pairs), the tiles that make a standard hand and the kinds held an
+    odd number of times, marked ``LOOSE``: every tile that makes seven pairs among them."""
     r = random.Random(29)
-    asked = named = none = 0
+    asked = named = none = loose = 0
     for _ in range(6000):
         c, n_melds, wilds = _gate_hand(r)
         got = shape_gate(c, n_melds, wilds)
@@ -368,23 +376,34 @@ def test_shape_gate_names_exactly_the_tiles_that_make_a_standard_hand():
             asked += 1
             continue
         assert chances.may_complete(c, n_melds, wilds) == _old_gate(c, n_melds, wilds) == (got != 0), (c, n_melds)
-        special = any(c[T.FLOWER0:]) or any(c[w] for w in wilds) or \
-            (n_melds <= 1 and _old_specials(c, n_melds, sum(c[:34])))
-        if special:
+        total = sum(c[:34])
+        flowers_or_wilds = any(c[T.FLOWER0:]) or any(c[w] for w in wilds)
+        special = flowers_or_wilds or (n_melds <= 1 and _old_specials(c, n_melds, total))
+        # (six pairs in 13 tiles leave at most 7 kinds: too few for thirteen orphans or a knitted shape)
+        near_pairs_alone = not flowers_or_wilds and n_melds == 0 and total == 13 and sum(n // 2 for n in c[:34]) >= 6
+        if special and not near_pairs_alone:
             assert got == ASK, (c, n_melds)
             asked += 1
             continue
-        total = sum(c[:34])
         want = 0
         for t in range(34):
             c[t] += 1
             if (total + 1) % 3 == 2 and is_complete(c, (total - 1) // 3):
                 want |= 1 << t
             c[t] -= 1
+        if near_pairs_alone:
+            odd = sum(1 << t for t in range(34) if c[t] % 2)
+            assert got == want | odd | chances.LOOSE, (T.fmt(t for t in range(34) for _ in range(c[t])), n_melds)
+            for t in range(34):
+                c[t] += 1
+                assert not is_seven_pairs(c) or got >> t & 1, (c, t)
+                c[t] -= 1
+            loose += 1
+            continue
         assert got == want, (T.fmt(t for t in range(34) for _ in range(c[t])), n_melds)
         named += want != 0
         none += want == 0
-    assert asked > 300 and named > 1000 and none > 1000
+    assert asked > 300 and named > 1000 and none > 1000 and loose > 50
 
 
 def test_gate_suit_pass_agrees_with_the_fewest_wilds():
