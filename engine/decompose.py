@@ -194,42 +194,44 @@ def _least(key: int, width: int, honour: bool) -> int:
     lowest) need to be used up without the pair and with it (:data:`_NEVER`: no pair in an
     empty suit), as ``without | with << _M1``: each set or the pair holds the first tile left,
     or it is left out; the same minima as :func:`_suit_options`' options, without a cap on the
-    wilds (a cap ``w`` only drops options above ``w``, which ``is_complete`` refuses)."""
+    wilds (a cap ``w`` only drops options above ``w``, which ``is_complete`` refuses).
+
+    The counts are moved down to start at the suit's first kind held: a suit needs the same
+    fewest wilds wherever its tiles sit (a set holds tiles at most two kinds apart, and a run of
+    three kinds around them fits in the nine), so the suits met share their entries of
+    :data:`_LEAST` (each set taken out leaves a suit that starts further up)."""
+    if key == 0:
+        return _NEVER << _M1
+    low = _lowest_kind(key, width)
+    n = low >> 4
+    key >>= width * (low & 15)  # the first kind held first
     memo = key << 6 | width << 1 | (1 if honour else 0)
     hit = _LEAST.get(memo)
     if hit is not None:
         return hit
-    if key == 0:
-        out = _NEVER << _M1
-    else:
-        low = _lowest_kind(key, width)
-        i = low & 15
-        n = low >> 4
-        at = width * i
-        # a triplet with i
-        take = 3 if n > 3 else n
-        r = _least(key - (take << at), width, honour)
-        m0 = 3 - take + (r & _LOW)
-        m1 = 3 - take + (r >> _M1)
-        # the pair with i
-        take = 2 if n > 2 else n
-        r = _least(key - (take << at), width, honour)
-        x = 2 - take + (r & _LOW)
+    # a triplet with the first kind
+    take = 3 if n > 3 else n
+    r = _least(key - take, width, honour)
+    m0 = 3 - take + (r & _LOW)
+    m1 = 3 - take + (r >> _M1)
+    # the pair with it
+    take = 2 if n > 2 else n
+    r = _least(key - take, width, honour)
+    x = 2 - take + (r & _LOW)
+    if x < m1:
+        m1 = x
+    if not honour:  # the run from it
+        run = _take_run(key, width, 0)
+        w = run & 3
+        r = _least(run >> 2, width, honour)
+        x = w + (r & _LOW)
+        if x < m0:
+            m0 = x
+        x = w + (r >> _M1)
         if x < m1:
             m1 = x
-        if not honour:
-            for start in range(i - 2 if i >= 2 else 0, (i if i <= 6 else 6) + 1):  # the runs through i
-                run = _take_run(key, width, start)
-                w = run & 3
-                r = _least(run >> 2, width, honour)
-                x = w + (r & _LOW)
-                if x < m0:
-                    m0 = x
-                x = w + (r >> _M1)
-                if x < m1:
-                    m1 = x
-        # no pair in what is left (an empty suit) is "no such way" however many wilds come before
-        out = (m0 if m0 < _NEVER else _NEVER) | (m1 if m1 < _NEVER else _NEVER) << _M1
+    # no pair in what is left (an empty suit) is "no such way" however many wilds come before
+    out = (m0 if m0 < _NEVER else _NEVER) | (m1 if m1 < _NEVER else _NEVER) << _M1
     if len(_LEAST) < _LEAST_MAX:
         _LEAST[memo] = out
     return out
