@@ -58,12 +58,6 @@ _TH: Final = 8
 #: looks its four suits up, or takes them from the seat's last state: :class:`Recent`).
 _Entry = tuple[int, int, int, int]
 _SUITS: Final[dict[int, _Entry]] = {}
-#: a front of :data:`_SUITS`, direct-mapped: slot :func:`_slot` of a key holds the last key looked up
-#: there (-1: none yet) and its entry. Compiled, a list's item is read and compared as it is, where
-#: a dict look-up boxes the key and hashes it (~100 instructions a hit against ~800). A cache too.
-_FRONT_SIZE: Final = 1 << 12
-_FRONT_KEYS: Final[list[int]] = [-1] * _FRONT_SIZE
-_FRONT: Final[list[_Entry]] = [(0, 0, 0, 0)] * _FRONT_SIZE
 #: by the same keys, for the suits of a hand that a wild more completes (:func:`_suit_waits`): by
 #: threshold (0 … :data:`_TH`), the kinds whose one more needs at most that many wilds in sets alone,
 #: and with the pair, then those fewest wilds per kind (sets alone, with the pair). A cache too.
@@ -292,16 +286,8 @@ def _natural(km: int, kp: int, ks: int, kz: int) -> list[int]:
     return suit_counts(km)[1] + suit_counts(kp)[1] + suit_counts(ks)[1] + suit_counts(kz)[1]
 
 
-def _slot(key: int) -> int:
-    """A suit key's slot in :data:`_FRONT_KEYS` (its 40 bits folded in twelve-bit pieces)."""
-    return (key ^ key >> 12 ^ key >> 24 ^ key >> 36) & (_FRONT_SIZE - 1)
-
-
 def _entry(key: int) -> _Entry:
-    """The entry of :data:`_SUITS` for a suit's key (from its front, :data:`_FRONT`, when it is there)."""
-    slot = _slot(key)
-    if _FRONT_KEYS[slot] == key:
-        return _FRONT[slot]
+    """The entry of :data:`_SUITS` for a suit's key."""
     e = _SUITS.get(key)
     if e is None:
         odd = tiles = 0
@@ -314,8 +300,6 @@ def _entry(key: int) -> _Entry:
         m0, m1 = suit_least_key(key & _COUNTS, key > _COUNTS)
         e = (m0, m1, odd, tiles)
         _SUITS[key] = e
-    _FRONT_KEYS[slot] = key
-    _FRONT[slot] = e
     return e
 
 
