@@ -163,20 +163,21 @@ def _least_of(counts: Sequence[int], start: int, honour: bool) -> int:
     return _least(key, width, honour)
 
 
-def _lowest_kind(key: int, width: int) -> tuple[int, int, int]:
+def _lowest_kind(key: int, width: int) -> int:
     """The first kind held in a suit's packed counts (``key`` non-zero, ``width`` bits a kind): its
-    place in the suit, its bit offset in the key and its count."""
+    place in the suit ``i`` and its count ``n``, as ``i | n << 4`` (one int: compiled, a tuple
+    returned is an allocation)."""
     mask = (1 << width) - 1
     i = 0
     while key >> width * i & mask == 0:
         i += 1
-    at = width * i
-    return i, at, key >> at & mask
+    return i | (key >> width * i & mask) << 4
 
 
-def _take_run(key: int, width: int, start: int) -> tuple[int, int]:
+def _take_run(key: int, width: int, start: int) -> int:
     """A sequence from kind ``start`` taken out of a suit's packed counts: what is left, and how many
-    of its three kinds the suit lacks (wilds stand in for them)."""
+    of its three kinds the suit lacks (wilds stand in for them: at most 2, the run holding a tile),
+    as ``left << 2 | wilds``."""
     mask = (1 << width) - 1
     w = 0
     sub = key
@@ -185,7 +186,7 @@ def _take_run(key: int, width: int, start: int) -> tuple[int, int]:
             sub -= 1 << width * k
         else:
             w += 1
-    return sub, w
+    return sub << 2 | w
 
 
 def _least(key: int, width: int, honour: bool) -> int:
@@ -193,33 +194,44 @@ def _least(key: int, width: int, honour: bool) -> int:
     lowest) need to be used up without the pair and with it (:data:`_NEVER`: no pair in an
     empty suit), as ``without | with << _M1``: each set or the pair holds the first tile left,
     or it is left out; the same minima as :func:`_suit_options`' options, without a cap on the
-    wilds (a cap ``w`` only drops options above ``w``, which ``is_complete`` refuses)."""
+    wilds (a cap ``w`` only drops options above ``w``, which ``is_complete`` refuses).
+
+    The counts are moved down to start at the suit's first kind held: a suit needs the same
+    fewest wilds wherever its tiles sit (a set holds tiles at most two kinds apart, and a run of
+    three kinds around them fits in the nine), so the suits met share their entries of
+    :data:`_LEAST` (each set taken out leaves a suit that starts further up)."""
+    if key == 0:
+        return _NEVER << _M1
+    low = _lowest_kind(key, width)
+    n = low >> 4
+    key >>= width * (low & 15)  # the first kind held first
     memo = key << 6 | width << 1 | (1 if honour else 0)
     hit = _LEAST.get(memo)
     if hit is not None:
         return hit
-    if key == 0:
-        out = _NEVER << _M1
-    else:
-        i, at, n = _lowest_kind(key, width)
-        # a triplet with i
-        take = min(n, 3)
-        r = _least(key - (take << at), width, honour)
-        m0 = min(_NEVER, 3 - take + (r & _LOW))
-        m1 = min(_NEVER, 3 - take + (r >> _M1))
-        # the pair with i
-        take = min(n, 2)
-        r = _least(key - (take << at), width, honour)
-        m1 = min(m1, 2 - take + (r & _LOW))
-        if not honour:
-            for start in (i - 2, i - 1, i):
-                if start < 0 or start + 2 > 8:
-                    continue
-                sub, w = _take_run(key, width, start)
-                r = _least(sub, width, honour)
-                m0 = min(m0, w + (r & _LOW))
-                m1 = min(m1, w + (r >> _M1))
-        out = m0 | m1 << _M1
+    # a triplet with the first kind
+    take = 3 if n > 3 else n
+    r = _least(key - take, width, honour)
+    m0 = 3 - take + (r & _LOW)
+    m1 = 3 - take + (r >> _M1)
+    # the pair with it
+    take = 2 if n > 2 else n
+    r = _least(key - take, width, honour)
+    x = 2 - take + (r & _LOW)
+    if x < m1:
+        m1 = x
+    if not honour:  # the run from it
+        run = _take_run(key, width, 0)
+        w = run & 3
+        r = _least(run >> 2, width, honour)
+        x = w + (r & _LOW)
+        if x < m0:
+            m0 = x
+        x = w + (r >> _M1)
+        if x < m1:
+            m1 = x
+    # no pair in what is left (an empty suit) is "no such way" however many wilds come before
+    out = (m0 if m0 < _NEVER else _NEVER) | (m1 if m1 < _NEVER else _NEVER) << _M1
     if len(_LEAST) < _LEAST_MAX:
         _LEAST[memo] = out
     return out
@@ -436,18 +448,20 @@ def _suit_codes(key: int, width: int, suit: int, maxw: int) -> tuple[tuple[tuple
     if key == 0:
         return (((), 0, 0),)
     base = 9 * suit
-    i, at, n = _lowest_kind(key, width)
+    low = _lowest_kind(key, width)
+    i = low & 15
+    n = low >> 4
+    at = width * i
     out: set[tuple[tuple[int, ...], int, int]] = set()
-    take = min(n, 3)
+    take = 3 if n > 3 else n
     _grow(out, key - (take << at), width, suit, maxw, _code(_TRIPLET_RANK, base + i, 3 - take), 0, 3 - take)
-    take = min(n, 2)
+    take = 2 if n > 2 else n
     _grow(out, key - (take << at), width, suit, maxw, _code(_PAIR_RANK, base + i, 2 - take), 1, 2 - take)
     if suit != 3:
-        for start in (i - 2, i - 1, i):
-            if start < 0 or start + 2 > 8:
-                continue
-            sub, w = _take_run(key, width, start)
-            _grow(out, sub, width, suit, maxw, _code(_SEQ_RANK, base + start, w), 0, w)
+        for start in range(i - 2 if i >= 2 else 0, (i if i <= 6 else 6) + 1):  # the runs through i
+            run = _take_run(key, width, start)
+            w = run & 3
+            _grow(out, run >> 2, width, suit, maxw, _code(_SEQ_RANK, base + start, w), 0, w)
     options = tuple(sorted(out))
     if hit is not None or len(_SUIT_CODES) < _SUIT_CODES_MAX:
         _SUIT_CODES[memo] = (maxw, options)
@@ -462,7 +476,11 @@ def _grow(out: set[tuple[tuple[int, ...], int, int]], rest: int, width: int, sui
         return
     for codes, w2, pairs in _suit_codes(rest, width, suit, maxw - w):
         if w + w2 <= maxw and pair + pairs <= 1:
-            out.add((tuple(sorted((part, *codes))), w + w2, pair + pairs))
+            # ``part`` put in its place among the sorted ``codes`` (ints compared natively, not sorted again)
+            k = 0
+            while k < len(codes) and codes[k] < part:
+                k += 1
+            out.add((codes[:k] + (part,) + codes[k:], w + w2, pair + pairs))
 
 
 def _as_list(counts: Sequence[int]) -> list[int]:
