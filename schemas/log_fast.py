@@ -43,7 +43,13 @@ from mahjong_audit.schemas import log as L
 from mahjong_audit.schemas.fast_structs import TILE, derive, models_only
 from mahjong_audit.schemas.instants import check_instant
 from mahjong_audit.schemas.log import FORMAT, RecordedScore
-from mahjong_audit.schemas.log_fast_checks import options_ok, players_ok, seq_increasing
+from mahjong_audit.schemas.log_fast_checks import (
+    hands_ok,
+    instant_ok,
+    nested_within,
+    options_ok,
+    players_ok,
+)
 
 _STRUCTS = derive(
     L.Game, module=__name__,
@@ -80,25 +86,6 @@ else:  # bound under their names here, where they pickle from
 
 #: every Struct here; each has the model of the same name in mahjong_audit.schemas.log (the tests compare them)
 CLASSES: tuple[type, ...] = tuple(_STRUCTS.values())
-
-
-# pydantic-core's JSON parser refuses a document nested more than about 200 lists and
-# objects deep (the models reject it as not valid JSON); msgspec reads deeper. The format's
-# own shape nests about 10 deep, so only its free-form values (options, meta, a recorded
-# score's fan entries and extra fields) can go deeper: one nested more than this is left
-# to the models, which decide.
-MAX_FREE_DEPTH = 150
-
-
-def _nested_within(value: Any, levels: int = MAX_FREE_DEPTH) -> bool:
-    """True if ``value`` holds lists and dicts at most ``levels`` deep (itself included)."""
-    if isinstance(value, dict):
-        items: Any = value.values()
-    elif isinstance(value, list):
-        items = value
-    else:
-        return True
-    return levels > 0 and all(_nested_within(v, levels - 1) for v in items)
 
 
 _SCORE_FIELDS = frozenset(RecordedScore.model_fields)
@@ -177,33 +164,13 @@ def _decode_hook(cls: type, value: Any) -> Any:
     if cls is RecordedScore:
         if _plain_score(value):
             return _constructed(value)
-        if not _nested_within(value):
+        if not nested_within(value):
             raise ValueError("nested too deeply")  # msgspec rejects: the models decide
         return RecordedScore.model_validate(value)  # a ValidationError is a ValueError: msgspec rejects
     raise NotImplementedError(cls)
 
 
 _DECODER = msgspec.json.Decoder(Game, dec_hook=_decode_hook)
-
-
-def _instant_ok(text: str | None) -> bool:
-    """True for no instant or one :func:`~mahjong_audit.schemas.instants.check_instant` accepts."""
-    if text is None:
-        return True
-    try:
-        check_instant(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _hands_ok(game: Game) -> bool:
-    """What the models check of each hand beyond the types, in one pass over the hands: the
-    events' ``seq`` increasing, ``started_at`` an instant, ``meta`` nested within bounds."""
-    for hand in game.hands:
-        if not (seq_increasing(hand) and _instant_ok(hand.started_at) and _nested_within(hand.meta)):
-            return False
-    return True
 
 
 def decode_game(text: str | bytes) -> Game | None:
@@ -214,9 +181,9 @@ def decode_game(text: str | bytes) -> Game | None:
         game = _DECODER.decode(text)
     except (ValueError, RecursionError):  # msgspec's errors are ValueErrors, as is a str it cannot encode
         return None
-    if game.format != FORMAT or not _instant_ok(game.started_at) or not _hands_ok(game):
+    if game.format != FORMAT or not instant_ok(game.started_at) or not hands_ok(game):
         return None
-    if not (_nested_within(game.options) and _nested_within(game.meta)):
+    if not (nested_within(game.options) and nested_within(game.meta)):
         return None
     if not options_ok(game.ruleset, game.options) or not players_ok(game):
         return None
