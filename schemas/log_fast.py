@@ -48,6 +48,7 @@ from mahjong_audit.schemas.log_fast_checks import (
     instant_ok,
     nested_within,
     options_ok,
+    plain_score,
     players_ok,
 )
 
@@ -88,42 +89,6 @@ else:  # bound under their names here, where they pickle from
 CLASSES: tuple[type, ...] = tuple(_STRUCTS.values())
 
 
-_SCORE_FIELDS = frozenset(RecordedScore.model_fields)
-
-
-def _plain_score(value: Any) -> bool:
-    """True for a recorded score of the model's own fields only, each of the type the model
-    keeps as it is (ints, ``fans`` a list of [str, int] or [str, int, int]): what
-    ``RecordedScore.model_validate`` would accept unchanged (its ``_fans_shape`` included),
-    so the model can be built without validating again. Anything else (an extra field, a
-    float, a string for a number, ...) is left to the model. Exact types (``type(x) is``):
-    a bool is no int here."""
-    if type(value) is not dict or not _SCORE_FIELDS.issuperset(value):
-        return False
-    for name, v in value.items():  # the fields given, each looked at once
-        if name != "fans":
-            if type(v) is not int and v is not None:
-                return False
-        elif v is not None:
-            if type(v) is not list:
-                return False
-            for entry in v:  # unpacked by its length: cheaper than a loop over its numbers
-                if type(entry) is not list:
-                    return False
-                n = len(entry)
-                if n == 3:
-                    label, points, count = entry
-                    if type(count) is not int:
-                        return False
-                elif n == 2:
-                    label, points = entry
-                else:
-                    return False
-                if type(label) is not str or type(points) is not int:
-                    return False
-    return True
-
-
 def _model_defaults(model: type[BaseModel]) -> dict[str, Any]:
     """The fields of ``model`` with their defaults, in the model's order: what
     ``model_construct`` starts from. Only plain defaults (no factory, no alias, no
@@ -145,8 +110,8 @@ _set = object.__setattr__  # a frozen model's own __setattr__ refuses
 
 def _constructed(value: dict[str, Any]) -> RecordedScore:
     """``RecordedScore.model_construct(**value)`` for a value of the model's fields only
-    (:func:`_plain_score`), the same object built directly: its fields in the model's order
-    (the defaults, then the values given), the names given as its fields set, no extra
+    (:func:`~mahjong_audit.schemas.log_fast_checks.plain_score`), the same object built
+    directly: its fields in the model's order (the defaults, then the values given), the names given as its fields set, no extra
     fields, no private attributes. pydantic's own ``model_construct`` looks at every field's
     aliases and defaults on each call (about half the time of validating a win's record)."""
     m = _new(RecordedScore)
@@ -159,10 +124,11 @@ def _constructed(value: dict[str, Any]) -> RecordedScore:
 
 def _decode_hook(cls: type, value: Any) -> Any:
     """A recorded score (a JSON object, decoded as plain values) through its own model:
-    built at once when it holds only what the model keeps unchanged (:func:`_plain_score`,
-    nested three deep at most), else validated by it."""
+    built at once when it holds only what the model keeps unchanged
+    (:func:`~mahjong_audit.schemas.log_fast_checks.plain_score`, nested three deep at most),
+    else validated by it."""
     if cls is RecordedScore:
-        if _plain_score(value):
+        if plain_score(value):
             return _constructed(value)
         if not nested_within(value):
             raise ValueError("nested too deeply")  # msgspec rejects: the models decide

@@ -66,6 +66,43 @@ def hands_ok(game: Any) -> bool:
     return True
 
 
+#: the fields of a win's recorded score (the model keeps any other as an extra)
+_SCORE_FIELDS = frozenset(log.RecordedScore.model_fields)
+
+
+def plain_score(value: Any) -> bool:
+    """True for a recorded score of the model's own fields only, each of the type the model
+    keeps as it is (ints, ``fans`` a list of [str, int] or [str, int, int]): what
+    ``RecordedScore.model_validate`` would accept unchanged (its ``_fans_shape`` included),
+    so the model can be built without validating again. Anything else (an extra field, a
+    float, a string for a number, ...) is left to the model. Exact types (``type(x) is``):
+    a bool is no int here."""
+    if type(value) is not dict or not _SCORE_FIELDS.issuperset(value):
+        return False
+    for name, v in value.items():  # the fields given, each looked at once
+        if name != "fans":
+            if type(v) is not int and v is not None:
+                return False
+        elif v is not None:
+            if type(v) is not list:
+                return False
+            for entry in v:  # unpacked by its length: cheaper than a loop over its numbers
+                if type(entry) is not list:
+                    return False
+                n = len(entry)
+                if n == 3:
+                    label, points, count = entry
+                    if type(count) is not int:
+                        return False
+                elif n == 2:
+                    label, points = entry
+                else:
+                    return False
+                if type(label) is not str or type(points) is not int:
+                    return False
+    return True
+
+
 @cache
 def _rulesets() -> tuple[dict, type[Exception]]:
     from mahjong_audit.engine.rulesets import (  # not at import: the engine imports schemas
@@ -97,4 +134,4 @@ def players_ok(game: Any) -> bool:
     return True
 
 
-__all__ = ["MAX_FREE_DEPTH", "hands_ok", "instant_ok", "nested_within", "options_ok", "players_ok", "seq_increasing"]
+__all__ = ["MAX_FREE_DEPTH", "hands_ok", "instant_ok", "nested_within", "options_ok", "plain_score", "players_ok", "seq_increasing"]
