@@ -34,8 +34,9 @@ from types import ModuleType
 #: chances the collusion statistics read included), what the audit builds of every hand (its
 #: facts, findings, the ruleset's hand end and settlement), the score command's per-line code, the
 #: Ruleset base and every ruleset (MCR's fan calculator, 广东, Longgang's waits, scoring, chips and
-#: abortive draws). The rulesets allow interpreted subclasses, which tests derive. Each ruleset's
-#: Options dataclass is in a module that stays Python (rulesets/mcr_options.py, …): compiled, a
+#: abortive draws), and the checks the validation's fast path runs after decoding (compiled or
+#: not, the same code; whether that path runs at all is MAHJONG_AUDIT_MODELS's, not this module's).
+#: The rulesets allow interpreted subclasses, which tests derive. Each ruleset's Options dataclass is in a module that stays Python (rulesets/mcr_options.py, …): compiled, a
 #: frozen dataclass loses the Literal hints that option parsing, the rules tables and the re-checks
 #: read.
 MODULES = (
@@ -64,6 +65,8 @@ MODULES = (
     "mahjong_audit.engine.rulesets.mcr",
     "mahjong_audit.engine.rulesets.guangdong",
     "mahjong_audit.engine.rulesets.guangdong_fans",
+    # the checks the validation's fast path runs after msgspec's decode, the loop over every event's seq
+    "mahjong_audit.schemas.log_fast_checks",
 )
 #: the group's shared library, ``<GROUP>__mypyc`` (mypyc's naming), in the engine package
 GROUP = "mahjong_audit.engine.compiled"
@@ -78,11 +81,15 @@ def source_path(module: str) -> Path:
     return PACKAGE.joinpath(*module.split(".")[1:]).with_suffix(".py")
 
 
+#: the packages holding compiled modules (the engine's, and the fast validation path's checks)
+COMPILED_PACKAGES = ("engine", "schemas")
+
+
 def compiled_files() -> list[Path]:
-    """Every extension module under the engine package: the engine itself is pure Python, so
-    any is a build's (also one left by a build of another module list)."""
-    engine = PACKAGE / "engine"
-    return sorted({p for s in importlib.machinery.EXTENSION_SUFFIXES for p in engine.rglob("*" + s)})
+    """Every extension module under the packages of :data:`COMPILED_PACKAGES`: they are pure
+    Python, so any is a build's (also one left by a build of another module list)."""
+    return sorted({p for name in COMPILED_PACKAGES for s in importlib.machinery.EXTENSION_SUFFIXES
+                   for p in (PACKAGE / name).rglob("*" + s)})
 
 
 def compiled_modules() -> set[str]:

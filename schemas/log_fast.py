@@ -43,7 +43,14 @@ from mahjong_audit.schemas import log as L
 from mahjong_audit.schemas.fast_structs import TILE, derive, models_only
 from mahjong_audit.schemas.instants import check_instant
 from mahjong_audit.schemas.log import FORMAT, RecordedScore
-from mahjong_audit.schemas.log_fast_checks import options_ok, players_ok, seq_increasing
+from mahjong_audit.schemas.log_fast_checks import (
+    hands_ok,
+    instant_ok,
+    nested_within,
+    options_ok,
+    plain_score,
+    players_ok,
+)
 
 _STRUCTS = derive(
     L.Game, module=__name__,
@@ -82,61 +89,6 @@ else:  # bound under their names here, where they pickle from
 CLASSES: tuple[type, ...] = tuple(_STRUCTS.values())
 
 
-# pydantic-core's JSON parser refuses a document nested more than about 200 lists and
-# objects deep (the models reject it as not valid JSON); msgspec reads deeper. The format's
-# own shape nests about 10 deep, so only its free-form values (options, meta, a recorded
-# score's fan entries and extra fields) can go deeper: one nested more than this is left
-# to the models, which decide.
-MAX_FREE_DEPTH = 150
-
-
-def _nested_within(value: Any, levels: int = MAX_FREE_DEPTH) -> bool:
-    """True if ``value`` holds lists and dicts at most ``levels`` deep (itself included)."""
-    if isinstance(value, dict):
-        items: Any = value.values()
-    elif isinstance(value, list):
-        items = value
-    else:
-        return True
-    return levels > 0 and all(_nested_within(v, levels - 1) for v in items)
-
-
-_SCORE_FIELDS = frozenset(RecordedScore.model_fields)
-
-
-def _plain_score(value: Any) -> bool:
-    """True for a recorded score of the model's own fields only, each of the type the model
-    keeps as it is (ints, ``fans`` a list of [str, int] or [str, int, int]): what
-    ``RecordedScore.model_validate`` would accept unchanged (its ``_fans_shape`` included),
-    so the model can be built without validating again. Anything else (an extra field, a
-    float, a string for a number, ...) is left to the model. Exact types (``type(x) is``):
-    a bool is no int here."""
-    if type(value) is not dict or not _SCORE_FIELDS.issuperset(value):
-        return False
-    for name, v in value.items():  # the fields given, each looked at once
-        if name != "fans":
-            if type(v) is not int and v is not None:
-                return False
-        elif v is not None:
-            if type(v) is not list:
-                return False
-            for entry in v:  # unpacked by its length: cheaper than a loop over its numbers
-                if type(entry) is not list:
-                    return False
-                n = len(entry)
-                if n == 3:
-                    label, points, count = entry
-                    if type(count) is not int:
-                        return False
-                elif n == 2:
-                    label, points = entry
-                else:
-                    return False
-                if type(label) is not str or type(points) is not int:
-                    return False
-    return True
-
-
 def _model_defaults(model: type[BaseModel]) -> dict[str, Any]:
     """The fields of ``model`` with their defaults, in the model's order: what
     ``model_construct`` starts from. Only plain defaults (no factory, no alias, no
@@ -158,8 +110,8 @@ _set = object.__setattr__  # a frozen model's own __setattr__ refuses
 
 def _constructed(value: dict[str, Any]) -> RecordedScore:
     """``RecordedScore.model_construct(**value)`` for a value of the model's fields only
-    (:func:`_plain_score`), the same object built directly: its fields in the model's order
-    (the defaults, then the values given), the names given as its fields set, no extra
+    (:func:`~mahjong_audit.schemas.log_fast_checks.plain_score`), the same object built
+    directly: its fields in the model's order (the defaults, then the values given), the names given as its fields set, no extra
     fields, no private attributes. pydantic's own ``model_construct`` looks at every field's
     aliases and defaults on each call (about half the time of validating a win's record)."""
     m = _new(RecordedScore)
@@ -172,38 +124,19 @@ def _constructed(value: dict[str, Any]) -> RecordedScore:
 
 def _decode_hook(cls: type, value: Any) -> Any:
     """A recorded score (a JSON object, decoded as plain values) through its own model:
-    built at once when it holds only what the model keeps unchanged (:func:`_plain_score`,
-    nested three deep at most), else validated by it."""
+    built at once when it holds only what the model keeps unchanged
+    (:func:`~mahjong_audit.schemas.log_fast_checks.plain_score`, nested three deep at most),
+    else validated by it."""
     if cls is RecordedScore:
-        if _plain_score(value):
+        if plain_score(value):
             return _constructed(value)
-        if not _nested_within(value):
+        if not nested_within(value):
             raise ValueError("nested too deeply")  # msgspec rejects: the models decide
         return RecordedScore.model_validate(value)  # a ValidationError is a ValueError: msgspec rejects
     raise NotImplementedError(cls)
 
 
 _DECODER = msgspec.json.Decoder(Game, dec_hook=_decode_hook)
-
-
-def _instant_ok(text: str | None) -> bool:
-    """True for no instant or one :func:`~mahjong_audit.schemas.instants.check_instant` accepts."""
-    if text is None:
-        return True
-    try:
-        check_instant(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _hands_ok(game: Game) -> bool:
-    """What the models check of each hand beyond the types, in one pass over the hands: the
-    events' ``seq`` increasing, ``started_at`` an instant, ``meta`` nested within bounds."""
-    for hand in game.hands:
-        if not (seq_increasing(hand) and _instant_ok(hand.started_at) and _nested_within(hand.meta)):
-            return False
-    return True
 
 
 def decode_game(text: str | bytes) -> Game | None:
@@ -214,9 +147,9 @@ def decode_game(text: str | bytes) -> Game | None:
         game = _DECODER.decode(text)
     except (ValueError, RecursionError):  # msgspec's errors are ValueErrors, as is a str it cannot encode
         return None
-    if game.format != FORMAT or not _instant_ok(game.started_at) or not _hands_ok(game):
+    if game.format != FORMAT or not instant_ok(game.started_at) or not hands_ok(game):
         return None
-    if not (_nested_within(game.options) and _nested_within(game.meta)):
+    if not (nested_within(game.options) and nested_within(game.meta)):
         return None
     if not options_ok(game.ruleset, game.options) or not players_ok(game):
         return None

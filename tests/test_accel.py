@@ -119,6 +119,8 @@ def test_the_source_finder_finds_only_the_compiled_modules_sources():
     assert spec is not None and spec.origin == str(accel.source_path("mahjong_audit.engine.replay"))
     assert spec.origin.endswith("replay.py")
     assert accel._FINDER.find_spec("mahjong_audit.engine.calibration") is None
+    spec = accel._FINDER.find_spec("mahjong_audit.schemas.log_fast_checks")  # the one compiled module outside the engine
+    assert spec is not None and spec.origin == str(accel.source_path("mahjong_audit.schemas.log_fast_checks"))
 
 
 def test_every_compiled_module_has_its_source():
@@ -166,6 +168,16 @@ def test_compiled_and_pure_engines_give_the_same_verdicts():
     assert runs[False]["active"] and not runs[True]["active"]
     assert len(runs[False]["digests"]) > 20
     assert runs[False]["digests"] == runs[True]["digests"]
+
+
+@compiled_only
+def test_the_fast_paths_checks_after_decoding_load_compiled_with_the_engine():
+    """schemas/log_fast_checks.py is in the group (MODULES): compiled beside the engine, from its
+    source beside the pure one (test_the_source_finder_…)."""
+    from mahjong_audit.schemas import log_fast_checks
+
+    assert "mahjong_audit.schemas.log_fast_checks" in accel.compiled_modules()
+    assert not log_fast_checks.__file__.endswith(".py")
 
 
 @pytest.mark.slow  # a whole audit

@@ -65,6 +65,21 @@ def test_a_struct_has_its_models_fields_bounds_aliases_defaults_and_methods():
         got.tile = "1m"  # frozen, as the model
 
 
+def test_an_int_bounded_to_a_few_values_accepts_the_same_json_as_its_bounds():
+    leaf = derive(_Leaf, module=__name__)[_Leaf]
+    assert msgspec.structs.fields(leaf)[0].type == Literal[0, 1, 2, 3]  # a table look-up, not two bounds
+    bounded = Annotated[int, msgspec.Meta(ge=0, le=3)]
+    for raw in (b"0", b"3", b"-0", b"-1", b"4", b"1.0", b"true", b'"1"', b"null", b"1e0", b"18446744073709551616"):
+        try:
+            want = msgspec.json.decode(raw, type=bounded)
+        except msgspec.ValidationError:
+            with pytest.raises(msgspec.ValidationError):
+                msgspec.json.decode(b'{"seat": %s}' % raw, type=leaf)
+        else:
+            got = msgspec.json.decode(b'{"seat": %s}' % raw, type=leaf).seat
+            assert type(got) is int and got == want
+
+
 def test_what_a_type_cannot_say_must_be_declared():
     with pytest.raises(UnsupportedField, match="_odd has no msgspec type"):
         derive(_Root, module=__name__)

@@ -19,6 +19,7 @@ from mahjong_audit.pipeline import parse, read
 from mahjong_audit.pipeline.rows import audit_rows
 from mahjong_audit.schemas import log as L
 from mahjong_audit.schemas import log_fast as F
+from mahjong_audit.schemas.log_fast_checks import plain_score
 from tests.log_variants import (
     SAMPLES,
     model_accepts,
@@ -249,7 +250,7 @@ def test_random_changes_read_the_same_on_both_paths(data):
 
 
 # A win's recorded score: built at once from its decoded values when they are what the model
-# keeps unchanged (schemas/log_fast.py, _plain_score), else validated by the model, as before.
+# keeps unchanged (schemas/log_fast_checks.py, plain_score), else validated by the model, as before.
 _SCORES = [
     ("fans, total", {"fans": [["混一色", 6, 1], ["花牌", 1, 2]], "total": 8}, True),
     ("hu, tai, total", {"hu": 26, "tai": 1, "total": 60}, True),
@@ -276,7 +277,7 @@ _SCORES = [
 
 @pytest.mark.parametrize(("name", "score", "plain"), _SCORES, ids=[s[0] for s in _SCORES])
 def test_a_recorded_score_reads_the_same_on_both_paths(name, score, plain):
-    assert F._plain_score(score) is plain
+    assert plain_score(score) is plain
     try:
         model = L.RecordedScore.model_validate(score)
     except ValueError:
