@@ -175,7 +175,11 @@ def _hand_values(game_id: str, ruleset: str, game_players: tuple[str, ...], h: H
     """Append the hands row of ``h`` to ``hands``, its score rows to ``scores`` and its payout
     rows to ``payouts``."""
     players = h.players or game_players[:4]  # the hand's seating; facts made without one: the game's order
-    first = next((w for w in h.wins if w.legal), None)
+    first = None  # the first legal win (a loop: a generator per hand cost more than the search)
+    for w in h.wins:
+        if w.legal:
+            first = w
+            break
     hand_no = h.hand_no
     hands.append(_hand_row(game_id, ruleset, players, h, first, started_at))
     for item in h.seat_items:

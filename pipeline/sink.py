@@ -257,11 +257,16 @@ PARTS = "file_parts"  # staging only: what each shard read (mahjong_audit.pipeli
 RECORDS = "file_records"  # staging only: records parsed per file and bundle (rows.FileCount)
 
 
+def _scan(files: Mapping[str, Sequence[str]], table: str) -> str:
+    """A table's staged rows as they are (line numbers counted from each split's start)."""
+    return f"read_parquet({_sql_list(files[table])})"
+
+
 def _staged(files: Mapping[str, Sequence[str]], table: str) -> str:
     """A table's staged rows, with line numbers of split files made absolute: a row read
     by a split that starts at byte > 0 counts its line from that split, so the lines of
     the file's earlier splits (``_line_base``, made by :func:`_line_bases`) are added."""
-    scan = f"read_parquet({_sql_list(files[table])})"
+    scan = _scan(files, table)
     if PARTS not in files:
         return scan
     return (f"(SELECT s.* REPLACE (s.source_line + coalesce(b.base, 0) AS source_line) FROM {scan} AS s "
@@ -277,7 +282,7 @@ def _line_bases(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str
         "CREATE OR REPLACE TEMP TABLE _line_base AS SELECT source_file, shard_start, "
         "coalesce(sum(lines) OVER (PARTITION BY source_file ORDER BY shard_start "
         "ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS base "
-        f"FROM read_parquet({_sql_list(files[PARTS])})")
+        f"FROM {_scan(files, PARTS)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +301,7 @@ def file_rows(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]]
     parts: dict[str, list[PartRead]] = {}
     if PARTS in files:
         for src, start, lines, nbytes, digest in con.execute(
-                f"SELECT source_file, shard_start, lines, bytes_read, sha256 FROM read_parquet({_sql_list(files[PARTS])})"
+                f"SELECT source_file, shard_start, lines, bytes_read, sha256 FROM {_scan(files, PARTS)}"
         ).fetchall():
             parts.setdefault(src, []).append(PartRead(src, start, lines, nbytes, digest))
     out = []
@@ -461,7 +466,7 @@ def load_rows(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]]
     commits several requests' games at once this way). ``collusion_tables=False`` leaves
     ``pair_stats`` and ``player_anomalies`` as they are (the caller rebuilds them later)."""
     id_sources = [
-        f"SELECT game_id FROM read_parquet({_sql_list(files[t])})"
+        f"SELECT game_id FROM {_scan(files, t)}"
         for t in ("games", "findings", "rejected") if t in files
     ]
     _line_bases(con, files)
@@ -487,8 +492,12 @@ def load_rows(con: duckdb.DuckDBPyConnection, files: Mapping[str, Sequence[str]]
     for t in counts:
         if t not in files:
             continue
-        cols = ", ".join(_quote(c) for c in column_names(TABLES[t]))
-        scan = f"SELECT {cols} FROM {_staged(files, t)} AS s"
+        names = column_names(TABLES[t])
+        cols = ", ".join(_quote(c) for c in names)
+        # the absolute line (a join per staged row) only where it is stored or tells the occurrences apart:
+        # hands, hand_scores and payouts keep no source position
+        lines = n_dups or "source_line" in names
+        scan = f"SELECT {cols} FROM {_staged(files, t) if lines else _scan(files, t)} AS s"
         if n_dups:
             scan += f" WHERE NOT EXISTS (SELECT 1 FROM _dups AS d WHERE {_SAME_OCCURRENCE})"
         counts[t] = _inserted(con, f"INSERT INTO {_quote(t)} ({cols}) {scan}")

@@ -27,6 +27,7 @@ import gc
 import pickle
 import traceback
 from collections.abc import Callable
+from itertools import groupby
 from typing import Any
 
 import apache_beam as beam
@@ -464,19 +465,16 @@ class WriteRowsFn(beam.DoFn):
     def _write(self, item):
         made, source_file, source_line, shard_start = item_rows(item, self.run_id)
         self._writer.add_rows(made, source_file, source_line, shard_start)
-        hands = 0
-        for row in made:
-            kind = type(row)
+        for kind, run in groupby(made, type):  # a record's rows come in runs of one table: count runs
             if kind is rows.HandValues:
-                hands += 1
+                self.hands.inc(len(list(run)))
             elif kind is rows.FindingValues:
-                self._finding(row.kind)
+                for row in run:
+                    self._finding(row.kind)
             elif kind is rows.GameValues:
-                self.games.inc()
+                self.games.inc(len(list(run)))
             elif kind is rows.RejectedValues:
-                self.rejected.inc()
-        if hands:
-            self.hands.inc(hands)
+                self.rejected.inc(len(list(run)))
 
     def finish_bundle(self):
         written, self._writer = self._writer.close(), None
