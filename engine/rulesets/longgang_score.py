@@ -809,7 +809,7 @@ def _items_key(found: _ReadingItems) -> tuple[int, int, int]:
         return CAP, tai, hu
     hu = sum(v for _, v, _u in hu_items)
     tai = sum(v for _, v, _u in tai_items)
-    return ceil_cap(hu * 2 ** tai), tai, hu
+    return ceil_cap(hu << tai), tai, hu
 
 
 def _items_score(found: _ReadingItems) -> Score:
@@ -818,7 +818,7 @@ def _items_score(found: _ReadingItems) -> Score:
         return _limit_score(hu + tai + [(x, LIMIT_TAI, "tai") for x in limits], tuple(limits))
     hu_total = sum(v for _, v, _u in hu)
     tai_total = sum(v for _, v, _u in tai)
-    total = ceil_cap(hu_total * 2 ** tai_total)
+    total = ceil_cap(hu_total << tai_total)
     return Score(_items(hu + tai), total, details=(
         ("hu", hu_total), ("tai", tai_total), ("limit", total >= CAP), ("others_zero", False),
         ("follow_tai", min(3, tai_total))))
@@ -965,19 +965,16 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     triplet (财神卖兵 otherwise), and so do their 台. No base, no 硬胡/混一色/对对胡.
     The placement of the wilds is the most favourable one (what the others pay depends on it)."""
     c = T.counts(concealed)
-    wild = w.all
-    nat = _natural(c, wild)
-    wild_n = sum(c[t] for t in wild)
-    real = sum(c[t] for t in w.real)
+    nat, wild_n, real = _held(c, w)
     if wild_n == 0:
         # no wild: the one placement, its 台 none of the wilds' (the search below would find it)
-        return _other_score(c, nat, real, melds, flowers, seat_wind, w, rules, (), round_wind, 0)
+        return _other_score(nat, real, melds, flowers, seat_wind, w, rules, (), round_wind, 0)
     limits = copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
     placements = _placements(nat, wild_n, limits, rules.non_winner_single_two_wilds,
                              rules.non_winner_split_triplet)
     if len(placements) == 1:
         # the wilds have no place (∅ only): none used, so none of their 台 either (as above)
-        return _other_score(c, nat, real, melds, flowers, seat_wind, w, rules, (), round_wind, 0)
+        return _other_score(nat, real, melds, flowers, seat_wind, w, rules, (), round_wind, 0)
     # Each placement is valued by its numbers alone (total, 台, 胡: what score_other_placement
     # gives), the first best in this order kept; only that one is scored in full.
     swt = T.wind_tile(seat_wind)
@@ -1018,12 +1015,12 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
             s_tai = p_tai + (zuo_tai if used_zuo else 0)
             if used_real + (used_zuo if zuo_counts else 0) >= 2:
                 s_tai += TAI["双财神"]
-            key = (ceil_cap(p_hu * 2 ** s_tai), s_tai, p_hu)
+            key = (ceil_cap(p_hu << s_tai), s_tai, p_hu)
             if best is None or key > best:
                 best, best_at = key, (chosen, used_real)
     if best is None:
         return Score((), 0, details=(("hu", 0), ("tai", 0)))
-    return _other_score(c, nat, real, melds, flowers, seat_wind, w, rules, best_at[0], round_wind, best_at[1])
+    return _other_score(nat, real, melds, flowers, seat_wind, w, rules, best_at[0], round_wind, best_at[1])
 
 
 def _kind_value(t: int, n: int, trips: int, seat_wind: int, swt: int, round_wind: int, w: Wilds,
@@ -1049,16 +1046,34 @@ def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowe
                           used_real: int | None = None) -> Score:
     """A 陪家's score with its wilds placed as ``chosen`` says (see :func:`other_placements`);
     ``used_real`` of them 正财, the rest 坐花 (default: the 正财 first, 三)f's example)."""
-    c = T.counts(concealed)
-    return _other_score(c, _natural(c, w.all), sum(c[t] for t in w.real), melds, flowers, seat_wind, w, rules,
+    nat, _, real = _held(T.counts(concealed), w)
+    return _other_score(nat, real, melds, flowers, seat_wind, w, rules,
                         chosen, round_wind, used_real)
 
 
-def _other_score(c: Sequence[int], nat: list[int], real: int, melds: Sequence[Meld], flowers: Sequence[int],
+def _held(c: list[int], w: Wilds) -> tuple[list[int], int, int]:
+    """A seat's natural counts (the 34, its wild kinds emptied), the wilds it holds and the 正财 among
+    them, from its 42 counts ``c``: one pass over its wilds (``w.all`` is a set built at each call)."""
+    nat = c[:34]
+    real = 0
+    for t in w.real:
+        real += c[t]
+        if t < 34:
+            nat[t] = 0
+    held = real
+    z = w.zuo
+    if z is not None and z not in w.real:
+        held += c[z]
+        if z < 34:
+            nat[z] = 0
+    return nat, held, real
+
+
+def _other_score(nat: list[int], real: int, melds: Sequence[Meld], flowers: Sequence[int],
                  seat_wind: int, w: Wilds, rules: Rules, chosen: tuple[tuple[int, int], ...], round_wind: int,
                  used_real: int | None) -> Score:
-    """:func:`score_other_placement` on the seat's 42 counts ``c``, its natural counts ``nat``
-    and the ``real`` 正财 it holds."""
+    """:func:`score_other_placement` on the seat's natural counts ``nat`` and the ``real`` 正财 it
+    holds."""
     swt = T.wind_tile(seat_wind)
     hu: list[tuple[str, int, str]] = []
     tai: list[tuple[str, int, str]] = []
@@ -1113,7 +1128,7 @@ def _other_score(c: Sequence[int], nat: list[int], real: int, melds: Sequence[Me
     if used_real + (used_zuo if rules.zuo_is_second_caishen or w.flower_mode else 0) >= 2:
         tai.append(TAI_ITEMS["双财神"])
         tai_total += TAI["双财神"]
-    return Score(_items(hu + tai), ceil_cap(hu_total * 2 ** tai_total), details=(("hu", hu_total), ("tai", tai_total)))
+    return Score(_items(hu + tai), ceil_cap(hu_total << tai_total), details=(("hu", hu_total), ("tai", tai_total)))
 
 
 def _triplet_tai_row(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> str | None:
