@@ -149,6 +149,14 @@ _LOW: Final = (1 << _M1) - 1
 _LEAST: Final[dict[int, int]] = {}
 #: entries beyond this many are worked out and not kept (a bound on the memory of a long run)
 _LEAST_MAX: Final = 1 << 20
+#: the front of :data:`_LEAST`: slot ``memo % _FRONT_SLOTS`` holds the last memo met there and its
+#: answer (-1: none yet). A hit is a division and two list reads, where the dict look-up boxes the
+#: memo (beyond 30 bits: an allocation) and hashes it. As many slots as a prime: memos differ in a
+#: nibble or two anywhere in their bits, and a prime spreads them where a fold or a multiply's
+#: middle bits put many on the same slots.
+_FRONT_SLOTS: Final = 32749
+_FRONT_MEMOS: Final[list[int]] = [-1] * _FRONT_SLOTS
+_FRONT_LEAST: Final[list[int]] = [0] * _FRONT_SLOTS
 #: :func:`is_complete`'s front of :data:`_LEAST`: the answers by the suit's counts as bytes, the
 #: honours' prefixed by :data:`_HONOURS` (a cache: filled as suits are met, never changed)
 _BY_BYTES: dict[object, tuple[int, int]] = {}
@@ -203,8 +211,13 @@ def _least(key: int, width: int, honour: bool) -> int:
     n = low >> 4
     key >>= width * (low & 15)  # the first kind held first
     memo = key << 6 | width << 1 | (1 if honour else 0)
+    slot = memo % _FRONT_SLOTS
+    if _FRONT_MEMOS[slot] == memo:
+        return _FRONT_LEAST[slot]
     hit = _LEAST.get(memo)
     if hit is not None:
+        _FRONT_MEMOS[slot] = memo
+        _FRONT_LEAST[slot] = hit
         return hit
     # a triplet with the first kind
     take = 3 if n > 3 else n
@@ -231,6 +244,8 @@ def _least(key: int, width: int, honour: bool) -> int:
     out = (m0 if m0 < _NEVER else _NEVER) | (m1 if m1 < _NEVER else _NEVER) << _M1
     if len(_LEAST) < _LEAST_MAX:
         _LEAST[memo] = out
+    _FRONT_MEMOS[slot] = memo
+    _FRONT_LEAST[slot] = out
     return out
 
 
@@ -408,8 +423,9 @@ _SUIT_CODES: Final[dict[int, tuple[int, tuple[tuple[tuple[int, ...], int, int], 
 _SUIT_WAYS: Final[dict[int, tuple[int, tuple[tuple[tuple[int, ...], int, int], ...]]]] = {}
 #: entries beyond this many are worked out and not kept (a bound on the memory of a long run)
 _SUIT_CODES_MAX: Final = 1 << 16
-#: the :class:`Part` of each code in :func:`_tile_major` form (one object per distinct part)
-_PART_OF: Final[dict[int, Part]] = {}
+#: the :class:`Part` of each code in :func:`_tile_major` form, by the code (one object per distinct
+#: part, None until met; a list: the codes are below 35 << 8)
+_PART_OF: Final[list[Part | None]] = [None] * (35 << 8)
 
 
 def _code(rank: int, tile: int, wilds: int) -> int:
@@ -425,10 +441,11 @@ def _tile_major(code: int) -> int:
 
 def _part_of(code: int) -> Part:
     """The :class:`Part` of a :func:`_tile_major` code."""
-    part = _PART_OF.get(code)
+    part = _PART_OF[code]
     if part is None:
         tile = code >> 8
-        part = _PART_OF[code] = Part(_KINDS[code >> 4 & 15], None if tile == 0 else tile - 1, code & 15)
+        part = Part(_KINDS[code >> 4 & 15], None if tile == 0 else tile - 1, code & 15)
+        _PART_OF[code] = part
     return part
 
 
@@ -538,11 +555,13 @@ def decompositions(counts: Sequence[int], n_sets: int, wilds: int = 0) -> list[t
     combined in their order, suit by suit; the decompositions come in the order they are first
     met, their parts sorted by tile (all wilds first), kind and wilds (:func:`_tile_major`).
     """
-    total = sum(counts[:34]) + wilds
+    c = _as_list(counts)
+    total = wilds
+    for t in range(34):
+        total += c[t]
     if total != 3 * n_sets + 2:
         return []
     partial: list[tuple[tuple[int, ...], int, int]] = [((), 0, 0)]
-    c = _as_list(counts)
     for k in range(4):
         key, width = _suit_key(c, 9 * k, 7 if k == 3 else 9)
         options = _suit_ways(key, width, k, wilds)

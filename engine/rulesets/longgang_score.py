@@ -21,7 +21,7 @@ Worked examples from the seed (see tests/test_longgang_score.py):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
@@ -562,16 +562,44 @@ class _ReadingFacts:
         self.appendix: Final = _appendix(sit, r, sets, shown, r.win_idx, rules)
 
 
+#: the codes of the 台 detectors (a row's ``detect``), each detector called by :func:`_detect` (and
+#: :func:`_detect_set` for the per-set rows): compiled, a function kept in an attribute is called
+#: through Python's generic call and its argument parsing (~250 instructions; ~20 rows a reading),
+#: a code through one native call
+D_CAISHEN_HUI: Final = 0
+D_FOUR_FLOWERS: Final = 1
+D_ZUOHUA: Final = 2
+D_TWO_CAISHEN: Final = 3
+D_HARD_WIN: Final = 4
+D_HALF_FLUSH: Final = 5
+D_FULL_FLUSH: Final = 6
+D_ALL_HONOURS: Final = 7
+D_ALL_TRIPLETS: Final = 8
+D_BIG_FOUR_WINDS: Final = 9
+D_LITTLE_FOUR_WINDS: Final = 10
+D_ALL_TERMINALS: Final = 11
+D_TERMINALS_AND_HONOURS: Final = 12
+D_FOUR_KINGS: Final = 13
+D_EIGHT_PAIRS_LIMIT: Final = 14
+D_EIGHT_PAIRS: Final = 15
+D_PURE_STRAIGHT: Final = 16
+D_APPENDIX: Final = 17
+D_KONG_FLOWER: Final = 18
+D_PINGHU: Final = 19
+D_HONOUR_TRIPLET: Final = 0
+D_ROUND_WIND_TRIPLET: Final = 1
+
+
 @final
 class TaiRow:
     """One row of :data:`TAI_ROWS`: a 台 item (``value`` 台) or, with ``value`` None, a limit hand
-    (腊子, a name of :data:`LIMITS` or of the appendix), the function that detects it, and the
-    switch of :class:`Rules` without which the row never counts (``option``; "" for none)."""
+    (腊子, a name of :data:`LIMITS` or of the appendix), the code of its detector (``D_…``, see
+    :func:`_detect`), and the switch of :class:`Rules` without which the row never counts (``option``;
+    "" for none)."""
 
     __slots__ = ("name", "value", "detect", "option")
 
-    def __init__(self, name: str, value: int | None, detect: Callable[[_ReadingFacts], bool],
-                 option: str = "") -> None:
+    def __init__(self, name: str, value: int | None, detect: int, option: str = "") -> None:
         if value is None and name not in LIMITS and name not in APPENDIX_TAI:
             raise ValueError(f"{name}: a limit hand that LIMITS does not list")
         self.name: Final = name
@@ -582,13 +610,12 @@ class TaiRow:
 
 @final
 class SetTaiRow:
-    """A 台 item counted once for each set that shows it (``detect(facts, kind, tile)``); ``option``
-    as :class:`TaiRow`'s."""
+    """A 台 item counted once for each set that shows it (its detector's code ``detect``: see
+    :func:`_detect_set`); ``option`` as :class:`TaiRow`'s."""
 
     __slots__ = ("name", "value", "detect", "option")
 
-    def __init__(self, name: str, value: int, detect: Callable[[_ReadingFacts, str, int], bool],
-                 option: str = "") -> None:
+    def __init__(self, name: str, value: int, detect: int, option: str = "") -> None:
         self.name: Final = name
         self.value: Final = value
         self.detect: Final = detect
@@ -701,12 +728,6 @@ def _pure_straight(f: _ReadingFacts) -> bool:
     return any({9 * s, 9 * s + 3, 9 * s + 6} <= seq_firsts for s in range(3))
 
 
-def _appendix_row(name: str) -> Callable[[_ReadingFacts], bool]:
-    def detect(f: _ReadingFacts) -> bool:
-        return name in f.appendix
-    return detect
-
-
 def _kong_flower(f: _ReadingFacts) -> bool:
     return f.kong_draw
 
@@ -719,6 +740,63 @@ def _pinghu(f: _ReadingFacts) -> bool:
             and f.real == 1 and f.zuo == 0 and not honours_mixed(f.suits, f.honours))
 
 
+def _detect(row: TaiRow, f: _ReadingFacts) -> bool:
+    """Whether the reading ``f`` shows ``row`` (its detector by its code; an appendix row: named in
+    the reading's appendix)."""
+    code = row.detect
+    if code == D_CAISHEN_HUI:
+        return _caishen_hui(f)
+    if code == D_FOUR_FLOWERS:
+        return _four_flowers_row(f)
+    if code == D_ZUOHUA:
+        return _zuohua(f)
+    if code == D_TWO_CAISHEN:
+        return _two_caishen(f)
+    if code == D_HARD_WIN:
+        return _hard_win(f)
+    if code == D_HALF_FLUSH:
+        return _half_flush(f)
+    if code == D_FULL_FLUSH:
+        return _full_flush(f)
+    if code == D_ALL_HONOURS:
+        return _all_honours(f)
+    if code == D_ALL_TRIPLETS:
+        return _all_triplets(f)
+    if code == D_BIG_FOUR_WINDS:
+        return _big_four_winds(f)
+    if code == D_LITTLE_FOUR_WINDS:
+        return _little_four_winds(f)
+    if code == D_ALL_TERMINALS:
+        return _all_terminals(f)
+    if code == D_TERMINALS_AND_HONOURS:
+        return _terminals_and_honours(f)
+    if code == D_FOUR_KINGS:
+        return _four_kings(f)
+    if code == D_EIGHT_PAIRS_LIMIT:
+        return _eight_pairs_limit(f)
+    if code == D_EIGHT_PAIRS:
+        return _eight_pairs(f)
+    if code == D_PURE_STRAIGHT:
+        return _pure_straight(f)
+    if code == D_APPENDIX:
+        return row.name in f.appendix
+    if code == D_KONG_FLOWER:
+        return _kong_flower(f)
+    if code == D_PINGHU:
+        return _pinghu(f)
+    raise ValueError(f"{row.name}: no detector {code}")
+
+
+def _detect_set(row: SetTaiRow, f: _ReadingFacts, kind: str, t: int) -> bool:
+    """Whether the set (``kind``, ``t``) of the reading ``f`` shows the per-set ``row``."""
+    code = row.detect
+    if code == D_HONOUR_TRIPLET:
+        return _honour_triplet(f, kind, t)
+    if code == D_ROUND_WIND_TRIPLET:
+        return _round_wind_triplet(f, kind, t)
+    raise ValueError(f"{row.name}: no detector {code}")
+
+
 def _limit(name: str) -> str:
     if name not in LIMITS:
         raise ValueError(f"{name}: not in LIMITS")
@@ -726,36 +804,36 @@ def _limit(name: str) -> str:
 
 
 #: the 台 of a winning reading, in the order the breakdown lists them: each row's name, its 台
-#: (from :data:`TAI`; None: a limit hand of :data:`LIMITS`, scored at the cap) and its detector.
+#: (from :data:`TAI`; None: a limit hand of :data:`LIMITS`, scored at the cap) and its detector (its code).
 #: A tuple of :class:`SetTaiRow` counts once per set (each set: the first row it fits). A row
 #: behind an option counts only with that switch of :class:`Rules` on (its ``option``: its detector
 #: does not ask), the appendix rows (附一, :data:`APPENDIX_TAI`) only when named in ``appendix_hands``:
 #: :func:`tai_rows` gives the rows of a set of rules.
 TAI_ROWS: Final[tuple[TaiRow | tuple[SetTaiRow, ...], ...]] = (
-    TaiRow(_limit("财神会"), None, _caishen_hui),  # 四、15 "两个正财神配坐花三张组成刻子…按三台腊子胡牌"
-    TaiRow("四花", TAI["四花"], _four_flowers_row),  # 四、5 "坐花胡牌的，又杠了其他三个花牌的可计2台"
-    TaiRow("坐花", TAI["坐花"], _zuohua),  # 四、3 "坐花胡牌的都可计算1台"
-    TaiRow("双财神", TAI["双财神"], _two_caishen),  # 四、1 "两个神计一台"
-    TaiRow("硬胡", TAI["硬胡"], _hard_win),  # 四、1 "胡牌时没有财神(坐花)也计一台"
+    TaiRow(_limit("财神会"), None, D_CAISHEN_HUI),  # 四、15 "两个正财神配坐花三张组成刻子…按三台腊子胡牌"
+    TaiRow("四花", TAI["四花"], D_FOUR_FLOWERS),  # 四、5 "坐花胡牌的，又杠了其他三个花牌的可计2台"
+    TaiRow("坐花", TAI["坐花"], D_ZUOHUA),  # 四、3 "坐花胡牌的都可计算1台"
+    TaiRow("双财神", TAI["双财神"], D_TWO_CAISHEN),  # 四、1 "两个神计一台"
+    TaiRow("硬胡", TAI["硬胡"], D_HARD_WIN),  # 四、1 "胡牌时没有财神(坐花)也计一台"
     (
-        SetTaiRow("字刻", TAI["字刻"], _honour_triplet),  # 四、2 "坐风刻子或中发任意刻子，每个刻子均计1台"
-        SetTaiRow("圈风刻", TAI["圈风刻"], _round_wind_triplet, "round_wind_triplet_tai"),
+        SetTaiRow("字刻", TAI["字刻"], D_HONOUR_TRIPLET),  # 四、2 "坐风刻子或中发任意刻子，每个刻子均计1台"
+        SetTaiRow("圈风刻", TAI["圈风刻"], D_ROUND_WIND_TRIPLET, "round_wind_triplet_tai"),
     ),
-    TaiRow("混一色", TAI["混一色"], _half_flush),  # 四、9 "由单色及字牌…的混一色的１台"
-    TaiRow(_limit("清一色"), None, _full_flush),  # 四、8 "由单色牌组成的顺子、刻子胡牌型，３台满贯300胡"
-    TaiRow(_limit("字一色"), None, _all_honours),  # 四、11 "由字牌的刻子(杠)、将组成的和牌…３台满贯300胡"
-    TaiRow("对对胡", TAI["对对胡"], _all_triplets),  # 四、14 "由五副刻子（含杠子）加一对的胡牌１台"
-    TaiRow(_limit("大四喜"), None, _big_four_winds),  # 四、10 "有东南西北风四付刻子"
-    TaiRow(_limit("小四喜"), None, _little_four_winds),  # 四、10 "有东南西北风中有三付坎子，其中任何一对做将"
-    TaiRow(_limit("清老头"), None, _all_terminals),  # 四、12 "全是老头牌…刻子(杠子)或对子"
-    TaiRow(_limit("混老头"), None, _terminals_and_honours),  # 四、13 "每组刻子或将牌均为「字牌」或「老头牌」"
-    TaiRow(_limit("四金刚"), None, _four_kings, "four_kings_limit"),  # "四金刚…有的地方来法算腊子"
-    TaiRow(_limit("八对半"), None, _eight_pairs_limit, "eight_pairs_limit"),  # "有的地方来法算腊子"
-    TaiRow("八对半", TAI["八对半"], _eight_pairs),  # 四、18 "由七个对子与一个刻子组成"
-    TaiRow("一条龙", TAI["一条龙"], _pure_straight, "pure_straight_tai"),  # "有的地方来法算一台"
-    *(TaiRow(name, value, _appendix_row(name)) for name, value in APPENDIX_TAI.items()),  # 附一
-    TaiRow("杠上开花", TAI["杠上开花"], _kong_flower, "kong_replacement_tai"),  # "有的地方来法也计一台"
-    TaiRow("平胡", TAI["平胡"], _pinghu),  # 四、16 "由五组顺子配对子…0台"
+    TaiRow("混一色", TAI["混一色"], D_HALF_FLUSH),  # 四、9 "由单色及字牌…的混一色的１台"
+    TaiRow(_limit("清一色"), None, D_FULL_FLUSH),  # 四、8 "由单色牌组成的顺子、刻子胡牌型，３台满贯300胡"
+    TaiRow(_limit("字一色"), None, D_ALL_HONOURS),  # 四、11 "由字牌的刻子(杠)、将组成的和牌…３台满贯300胡"
+    TaiRow("对对胡", TAI["对对胡"], D_ALL_TRIPLETS),  # 四、14 "由五副刻子（含杠子）加一对的胡牌１台"
+    TaiRow(_limit("大四喜"), None, D_BIG_FOUR_WINDS),  # 四、10 "有东南西北风四付刻子"
+    TaiRow(_limit("小四喜"), None, D_LITTLE_FOUR_WINDS),  # 四、10 "有东南西北风中有三付坎子，其中任何一对做将"
+    TaiRow(_limit("清老头"), None, D_ALL_TERMINALS),  # 四、12 "全是老头牌…刻子(杠子)或对子"
+    TaiRow(_limit("混老头"), None, D_TERMINALS_AND_HONOURS),  # 四、13 "每组刻子或将牌均为「字牌」或「老头牌」"
+    TaiRow(_limit("四金刚"), None, D_FOUR_KINGS, "four_kings_limit"),  # "四金刚…有的地方来法算腊子"
+    TaiRow(_limit("八对半"), None, D_EIGHT_PAIRS_LIMIT, "eight_pairs_limit"),  # "有的地方来法算腊子"
+    TaiRow("八对半", TAI["八对半"], D_EIGHT_PAIRS),  # 四、18 "由七个对子与一个刻子组成"
+    TaiRow("一条龙", TAI["一条龙"], D_PURE_STRAIGHT, "pure_straight_tai"),  # "有的地方来法算一台"
+    *(TaiRow(name, value, D_APPENDIX) for name, value in APPENDIX_TAI.items()),  # 附一
+    TaiRow("杠上开花", TAI["杠上开花"], D_KONG_FLOWER, "kong_replacement_tai"),  # "有的地方来法也计一台"
+    TaiRow("平胡", TAI["平胡"], D_PINGHU),  # 四、16 "由五组顺子配对子…0台"
 )
 
 
@@ -876,10 +954,10 @@ def _reading_items(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerConte
         if isinstance(row, tuple):  # per-set rows: for each set, the first row it fits
             for kind, t in f.sets:
                 for set_row in row:
-                    if set_row.detect(f, kind, t):
+                    if _detect_set(set_row, f, kind, t):
                         tai.append((set_row.name, set_row.value, "tai"))
                         break
-        elif row.detect(f):
+        elif _detect(row, f):
             if row.value is None:
                 limits.append(row.name)
             else:
