@@ -251,7 +251,29 @@ class Rules:
 
 
 def _items(pairs: list[tuple[str, int, str]]) -> tuple[ScoreItem, ...]:
-    """Merge (name, value, unit) occurrences into ScoreItems with counts, in first-seen order."""
+    """Merge (name, value, unit) occurrences into ScoreItems with counts, in first-seen order.
+
+    Merged by name (a string's hash is kept with it), where a breakdown's name has one value and
+    unit; a name met with another value or unit merges by the whole occurrence instead
+    (:func:`_items_by_occurrence`, the same result). Compiled, an occurrence read from the list is
+    a native struct: hashing it whole boxes it into a new tuple at each look-up."""
+    at: dict[str, int] = {}  # name -> its place in out
+    out: list[ScoreItem] = []
+    for name, value, unit in pairs:
+        i = at.get(name, -1)
+        if i < 0:
+            at[name] = len(out)
+            out.append(ScoreItem(name, value, 1, unit))
+            continue
+        known = out[i]
+        if known.value != value or known.unit != unit:
+            return _items_by_occurrence(pairs)
+        out[i] = ScoreItem(name, value, known.count + 1, unit)
+    return tuple(out)
+
+
+def _items_by_occurrence(pairs: list[tuple[str, int, str]]) -> tuple[ScoreItem, ...]:
+    """:func:`_items` merging equal (name, value, unit) occurrences."""
     acc: dict[tuple[str, int, str], int] = {}
     for key in pairs:
         acc[key] = acc.get(key, 0) + 1
