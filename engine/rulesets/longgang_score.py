@@ -417,8 +417,11 @@ def winner_context(sit: WinSituation, rules: Rules) -> WinnerContext:
     """The shared part of a winner's scoring; raise NotAWin for a flower that should have
     been set aside."""
     w = wilds_of(sit)
-    c = T.counts(sit.full_concealed)
-    wild = w.all
+    return _winner_context(sit, rules, w, w.all, T.counts(sit.full_concealed))
+
+
+def _winner_context(sit: WinSituation, rules: Rules, w: Wilds, wild: frozenset[int], c: list[int]) -> WinnerContext:
+    """:func:`winner_context` of the seat's wilds ``w`` (``wild``: all of them) and its standing counts ``c``."""
     bad_flowers = [t for t in range(T.FLOWER0, T.N_TILES) if c[t] and t not in wild]
     if bad_flowers:
         raise NotAWin("not_a_win", f"flower {T.name(bad_flowers[0])} held but not set aside")
@@ -436,19 +439,21 @@ def winner_context(sit: WinSituation, rules: Rules) -> WinnerContext:
 def score_winner(sit: WinSituation, rules: Rules) -> Score:
     """Score a declared win by its most favourable reading (see :mod:`longgang_readings`);
     raise NotAWin if it is none of the winning shapes."""
-    ctx = winner_context(sit, rules)
-    w, real, zuo, flower_items, special = ctx.wilds, ctx.real, ctx.zuo, list(ctx.flower_items), ctx.special
+    w = wilds_of(sit)
+    wild = w.all
     c = T.counts(sit.full_concealed)
+    ctx = _winner_context(sit, rules, w, wild, c)
+    real, zuo, flower_items, special = ctx.real, ctx.zuo, list(ctx.flower_items), ctx.special
     if _three_caishen(real, zuo, w, rules):
         items = [("底胡", WINNER_BASE, "hu"), *flower_items, (THREE_CAISHEN, LIMIT_TAI, "tai")]
         items += [(s, LIMIT_TAI, "tai") for s in special]
         return _limit_score(items, (THREE_CAISHEN, *special))
-    nat = _natural(c, w.all)
+    nat = _natural(c, wild)
     n_sets = 5 - len(sit.melds)
     if n_sets < 0:
         raise NotAWin("not_a_win", "more than five melds")
     win = sit.win_tile
-    win_wild = win in w.all
+    win_wild = win in wild
     if not win_wild:
         nat[win] -= 1
     readings = R.winner_readings(tuple(nat), None if win_wild else win, win in w.real,
@@ -457,7 +462,7 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
     robbing = sit.kong and not sit.self_drawn
     # (with wild_beyond_fourth_copy "any" every limit is 99: no reading goes beyond)
     copy_limits = (None if rules.wild_beyond_fourth_copy == "any"
-                   else copy_limits_of(sit.melds, sit.seat_wind, _natural(c, w.all)))
+                   else copy_limits_of(sit.melds, sit.seat_wind, _natural(c, wild)))
     # Each reading is valued by its numbers alone (total, 台, 胡: what its Score says), the first
     # best in this order kept; only that one's items are built.
     best: tuple[tuple[int, int, int], _ReadingItems] | None = None
