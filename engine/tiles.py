@@ -175,8 +175,8 @@ def counts(tiles: Iterable[int], size: int = N_TILES) -> list[int]:
         # iterable goes through a generic iterator call per tile
         held: tuple[int, ...] = tiles
         for t in held:
-            c[t] += 1
+            c[t] = c[t] + 1  # (``+=`` on a list item is a generic call when compiled)
         return c
     for t in tiles:
-        c[t] += 1
+        c[t] = c[t] + 1
     return c

@@ -1199,15 +1199,19 @@ def _other_score(nat: list[int], real: int, melds: Sequence[Meld], flowers: Sequ
     if used_real is None:
         used_real = min(real, used)  # 正财 fill first; the 坐花 only where they run out (seed f)
     used_zuo = used - used_real
-    triplets = dict(chosen) if chosen else None
+    # each kind's concealed triplets: the plain n // 3, or the placement's (a list by kind: compiled,
+    # read natively where a dict of the choices was asked about every kind)
+    triplets: list[int] | None = None
+    if chosen:
+        triplets = [n // 3 for n in nat]
+        for t, m in chosen:
+            triplets[t] = m
     for t in range(34):
         n = nat[t]
-        if triplets is None:
-            if not n:
-                continue
+        if triplets is not None:
+            n_trips = triplets[t]
+        elif n:
             n_trips = n // 3
-        elif n or t in triplets:
-            n_trips = triplets.get(t, n // 3)
         else:
             continue
         if n_trips:
