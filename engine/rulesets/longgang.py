@@ -123,7 +123,7 @@ def _rules_of(options: LonggangOptions) -> S.Rules:
     return options.rules()
 
 
-def _detail(score: Score, name: str, default: object) -> object:
+def _detail(score: Score, name: str, default: object) -> Any:
     """The value of the detail ``name`` of a score (its ``details`` pairs), or ``default``: read in
     place, without a dict built from the pairs."""
     for key, value in score.details:

@@ -1204,8 +1204,8 @@ def _other_score(nat: list[int], real: int, melds: Sequence[Meld], flowers: Sequ
     triplets: list[int] | None = None
     if chosen:
         triplets = [n // 3 for n in nat]
-        for t, m in chosen:
-            triplets[t] = m
+        for t, trips in chosen:
+            triplets[t] = trips
     for t in range(34):
         n = nat[t]
         if triplets is not None:
