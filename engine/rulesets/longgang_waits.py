@@ -372,9 +372,19 @@ def _waits_of(key: int) -> _Waits:
 
 def _thresholds(least: tuple[int, ...]) -> tuple[int, ...]:
     """By threshold ``th`` (0 … :data:`_TH`), the kinds (bit ``r``) whose fewest wilds ``least[r]`` is at
-    most ``th`` (:func:`_at_most` of each: compiled, native int work on a tuple read by index; a list
-    of running bits stored item by item boxes every one)."""
-    return tuple([_at_most(least, th) for th in range(_TH + 1)])
+    most ``th``: each kind put at its own fewest wilds, then the thresholds gathered in one running
+    OR (a local int: compiled, an ``|=`` on a list's item is a generic call)."""
+    exact = [0] * (_TH + 1)
+    for r in range(len(least)):
+        x = least[r]
+        if x <= _TH:
+            exact[x] = exact[x] | 1 << r
+    out: list[int] = []
+    bits = 0
+    for th in range(_TH + 1):
+        bits |= exact[th]
+        out.append(bits)
+    return tuple(out)
 
 
 def _tile_by_tile(h: list[int], n_melds: int, wilds: frozenset[int], rules: Rules) -> int:
