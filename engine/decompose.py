@@ -149,6 +149,14 @@ _LOW: Final = (1 << _M1) - 1
 _LEAST: Final[dict[int, int]] = {}
 #: entries beyond this many are worked out and not kept (a bound on the memory of a long run)
 _LEAST_MAX: Final = 1 << 20
+#: the front of :data:`_LEAST`: slot ``memo % _FRONT_SLOTS`` holds the last memo met there and its
+#: answer (-1: none yet). A hit is a division and two list reads, where the dict look-up boxes the
+#: memo (beyond 30 bits: an allocation) and hashes it. As many slots as a prime: memos differ in a
+#: nibble or two anywhere in their bits, and a prime spreads them where a fold or a multiply's
+#: middle bits put many on the same slots.
+_FRONT_SLOTS: Final = 32749
+_FRONT_MEMOS: Final[list[int]] = [-1] * _FRONT_SLOTS
+_FRONT_LEAST: Final[list[int]] = [0] * _FRONT_SLOTS
 #: :func:`is_complete`'s front of :data:`_LEAST`: the answers by the suit's counts as bytes, the
 #: honours' prefixed by :data:`_HONOURS` (a cache: filled as suits are met, never changed)
 _BY_BYTES: dict[object, tuple[int, int]] = {}
@@ -167,11 +175,8 @@ def _lowest_kind(key: int, width: int) -> int:
     """The first kind held in a suit's packed counts (``key`` non-zero, ``width`` bits a kind): its
     place in the suit ``i`` and its count ``n``, as ``i | n << 4`` (one int: compiled, a tuple
     returned is an allocation)."""
-    mask = (1 << width) - 1
-    i = 0
-    while key >> width * i & mask == 0:
-        i += 1
-    return i | (key >> width * i & mask) << 4
+    i = ((key & -key).bit_length() - 1) // width  # the field of the lowest bit set
+    return i | (key >> width * i & (1 << width) - 1) << 4
 
 
 def _take_run(key: int, width: int, start: int) -> int:
@@ -206,8 +211,13 @@ def _least(key: int, width: int, honour: bool) -> int:
     n = low >> 4
     key >>= width * (low & 15)  # the first kind held first
     memo = key << 6 | width << 1 | (1 if honour else 0)
+    slot = memo % _FRONT_SLOTS
+    if _FRONT_MEMOS[slot] == memo:
+        return _FRONT_LEAST[slot]
     hit = _LEAST.get(memo)
     if hit is not None:
+        _FRONT_MEMOS[slot] = memo
+        _FRONT_LEAST[slot] = hit
         return hit
     # a triplet with the first kind
     take = 3 if n > 3 else n
@@ -234,6 +244,8 @@ def _least(key: int, width: int, honour: bool) -> int:
     out = (m0 if m0 < _NEVER else _NEVER) | (m1 if m1 < _NEVER else _NEVER) << _M1
     if len(_LEAST) < _LEAST_MAX:
         _LEAST[memo] = out
+    _FRONT_MEMOS[slot] = memo
+    _FRONT_LEAST[slot] = out
     return out
 
 
@@ -401,14 +413,19 @@ _TRIPLET_RANK: Final = 2
 _WILD_PAIR: Final = _PAIR_RANK << 4 | 2
 _WILD_TRIPLET: Final = _TRIPLET_RANK << 4 | 3
 
-#: one suit's options (:func:`_suit_codes`) by the suit's packed counts, their width and the suit's
-#: number: (the wild budget they were worked out for, the options). A cache: an entry is replaced
-#: only by one for a larger budget (whose options within the smaller budget are the same).
+#: one suit's options (:func:`_suit_codes`) by the suit's packed counts, their width and whether it
+#: is the honours: (the wild budget they were worked out for, the options). A cache: an entry is
+#: replaced only by one for a larger budget (whose options within the smaller budget are the same).
+#: The three numbered suits share their entries (the first suit's tiles: :func:`_suit_ways`).
 _SUIT_CODES: Final[dict[int, tuple[int, tuple[tuple[tuple[int, ...], int, int], ...]]]] = {}
+#: :func:`_suit_ways` of the second and third numbered suits, by the same memo with the suit's number
+#: (the first suit's options moved up): a cache as :data:`_SUIT_CODES`
+_SUIT_WAYS: Final[dict[int, tuple[int, tuple[tuple[tuple[int, ...], int, int], ...]]]] = {}
 #: entries beyond this many are worked out and not kept (a bound on the memory of a long run)
 _SUIT_CODES_MAX: Final = 1 << 16
-#: the :class:`Part` of each code in :func:`_tile_major` form (one object per distinct part)
-_PART_OF: Final[dict[int, Part]] = {}
+#: the :class:`Part` of each code in :func:`_tile_major` form, by the code (one object per distinct
+#: part, None until met; a list: the codes are below 35 << 8)
+_PART_OF: Final[list[Part | None]] = [None] * (35 << 8)
 
 
 def _code(rank: int, tile: int, wilds: int) -> int:
@@ -424,57 +441,79 @@ def _tile_major(code: int) -> int:
 
 def _part_of(code: int) -> Part:
     """The :class:`Part` of a :func:`_tile_major` code."""
-    part = _PART_OF.get(code)
+    part = _PART_OF[code]
     if part is None:
         tile = code >> 8
-        part = _PART_OF[code] = Part(_KINDS[code >> 4 & 15], None if tile == 0 else tile - 1, code & 15)
+        part = Part(_KINDS[code >> 4 & 15], None if tile == 0 else tile - 1, code & 15)
+        _PART_OF[code] = part
     return part
 
 
-def _suit_codes(key: int, width: int, suit: int, maxw: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+def _suit_ways(key: int, width: int, suit: int, maxw: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """:func:`_suit_codes` of suit ``suit`` (0–2 the numbered suits, 3 the honours). A numbered suit's
+    ways are those of the same counts in the first suit with every tile 9 × ``suit`` higher: the
+    same ways in the same order (a constant added to every code's tile keeps the codes' order), so
+    the suits share the search (:data:`_SUIT_CODES`) and the second and third suit only move its
+    answer up, once per key (:data:`_SUIT_WAYS`)."""
+    if suit == 0 or suit == 3:
+        return _suit_codes(key, width, suit == 3, maxw)
+    memo = key << 8 | width << 2 | suit
+    hit = _SUIT_WAYS.get(memo)
+    if hit is not None and hit[0] >= maxw:
+        return hit[1]
+    up = 9 * suit << 4  # the tile's place in a code (see _RANK_AT)
+    options = tuple([(tuple([code + up for code in codes]), w, pairs)
+                     for codes, w, pairs in _suit_codes(key, width, False, maxw)])
+    if hit is not None or len(_SUIT_WAYS) < _SUIT_CODES_MAX:
+        _SUIT_WAYS[memo] = (maxw, options)
+    return options
+
+
+def _suit_codes(key: int, width: int, honour: bool, maxw: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
     """Every way to use up one suit's tiles as parts with at most one pair and at most ``maxw``
     wilds: (the parts' codes sorted, wilds used, pairs), sorted. ``key`` holds the suit's counts
-    ``width`` bits a kind, its first kind lowest; ``suit``: 0–2 the numbered suits, 3 the honours.
+    ``width`` bits a kind, its first kind lowest; ``honour``: the honours (their tiles from 27),
+    else a numbered suit, read as the first (its tiles from 0: :func:`_suit_ways` moves them up).
 
     Each part holds the suit's first tile left: its triplet (as many natural tiles as there are, up
     to three), its pair, or a run through it, wilds filling the places missing. Ways with two pairs
     or more are left out (no decomposition keeps them). The answer may also hold ways beyond
     ``maxw`` (an entry worked out for a larger budget: the ways within ``maxw`` are the same and in
     the same order); callers skip those."""
-    memo = key << 8 | width << 2 | suit
+    memo = key << 8 | width << 2 | (1 if honour else 0)
     hit = _SUIT_CODES.get(memo)
     if hit is not None and hit[0] >= maxw:
         return hit[1]
     if key == 0:
         return (((), 0, 0),)
-    base = 9 * suit
+    base = 27 if honour else 0
     low = _lowest_kind(key, width)
     i = low & 15
     n = low >> 4
     at = width * i
     out: set[tuple[tuple[int, ...], int, int]] = set()
     take = 3 if n > 3 else n
-    _grow(out, key - (take << at), width, suit, maxw, _code(_TRIPLET_RANK, base + i, 3 - take), 0, 3 - take)
+    _grow(out, key - (take << at), width, honour, maxw, _code(_TRIPLET_RANK, base + i, 3 - take), 0, 3 - take)
     take = 2 if n > 2 else n
-    _grow(out, key - (take << at), width, suit, maxw, _code(_PAIR_RANK, base + i, 2 - take), 1, 2 - take)
-    if suit != 3:
+    _grow(out, key - (take << at), width, honour, maxw, _code(_PAIR_RANK, base + i, 2 - take), 1, 2 - take)
+    if not honour:
         for start in range(i - 2 if i >= 2 else 0, (i if i <= 6 else 6) + 1):  # the runs through i
             run = _take_run(key, width, start)
             w = run & 3
-            _grow(out, run >> 2, width, suit, maxw, _code(_SEQ_RANK, base + start, w), 0, w)
+            _grow(out, run >> 2, width, honour, maxw, _code(_SEQ_RANK, base + start, w), 0, w)
     options = tuple(sorted(out))
     if hit is not None or len(_SUIT_CODES) < _SUIT_CODES_MAX:
         _SUIT_CODES[memo] = (maxw, options)
     return options
 
 
-def _grow(out: set[tuple[tuple[int, ...], int, int]], rest: int, width: int, suit: int, maxw: int,
+def _grow(out: set[tuple[tuple[int, ...], int, int]], rest: int, width: int, honour: bool, maxw: int,
           part: int, pair: int, w: int) -> None:
     """Add to ``out`` the ways of :func:`_suit_codes` that start with ``part`` (``pair``: 1 for the
     pair; ``w`` wilds) and use up ``rest`` as it says."""
     if w > maxw:
         return
-    for codes, w2, pairs in _suit_codes(rest, width, suit, maxw - w):
+    for codes, w2, pairs in _suit_codes(rest, width, honour, maxw - w):
         if w + w2 <= maxw and pair + pairs <= 1:
             # ``part`` put in its place among the sorted ``codes`` (ints compared natively, not sorted again)
             k = 0
@@ -512,18 +551,20 @@ def _suit_key(counts: list[int], start: int, n: int) -> tuple[int, int]:
 def decompositions(counts: Sequence[int], n_sets: int, wilds: int = 0) -> list[tuple[Part, ...]]:
     """All distinct decompositions into ``n_sets`` sets + one pair (parts sorted).
 
-    Parts made only of wild tiles have ``tile=None``. The suits' ways (:func:`_suit_codes`) are
+    Parts made only of wild tiles have ``tile=None``. The suits' ways (:func:`_suit_ways`) are
     combined in their order, suit by suit; the decompositions come in the order they are first
     met, their parts sorted by tile (all wilds first), kind and wilds (:func:`_tile_major`).
     """
-    total = sum(counts[:34]) + wilds
+    c = _as_list(counts)
+    total = wilds
+    for t in range(34):
+        total += c[t]
     if total != 3 * n_sets + 2:
         return []
     partial: list[tuple[tuple[int, ...], int, int]] = [((), 0, 0)]
-    c = _as_list(counts)
     for k in range(4):
         key, width = _suit_key(c, 9 * k, 7 if k == 3 else 9)
-        options = _suit_codes(key, width, k, wilds)
+        options = _suit_ways(key, width, k, wilds)
         grown: list[tuple[tuple[int, ...], int, int]] = []
         for parts, w, pairs in partial:
             for more, w2, p2 in options:

@@ -168,7 +168,15 @@ def wind_index(letter: str) -> int:
 
 
 def counts(tiles: Iterable[int], size: int = N_TILES) -> list[int]:
+    """The count of each tile (``size`` kinds: all 42 tiles, or the 34 kinds) among ``tiles``."""
     c = [0] * size
+    if isinstance(tiles, tuple):
+        # a tuple (the hands the replay and the rulesets pass) is read by index: compiled, an
+        # iterable goes through a generic iterator call per tile
+        held: tuple[int, ...] = tiles
+        for t in held:
+            c[t] = c[t] + 1  # (``+=`` on a list item is a generic call when compiled)
+        return c
     for t in tiles:
-        c[t] += 1
+        c[t] = c[t] + 1
     return c

@@ -111,7 +111,7 @@ def test_the_limit_names_come_from_one_catalogue():
     assert tuple(S.LIMITS) == (S.THREE_CAISHEN, S.HEAVENLY, S.EARTHLY, S.HUMAN, *limits)
     assert S.LIMITS_ZERO_OTHERS == {"三财神", "天胡", "地胡", "人胡"}
     with pytest.raises(ValueError):
-        S.TaiRow("九龙飞天", None, lambda f: False)  # a limit hand LIMITS does not list
+        S.TaiRow("九龙飞天", None, S.D_PINGHU)  # a limit hand LIMITS does not list
 
 
 def test_honour_and_round_wind_triplets_listed_in_the_order_of_their_sets():

@@ -123,6 +123,15 @@ def _rules_of(options: LonggangOptions) -> S.Rules:
     return options.rules()
 
 
+def _detail(score: Score, name: str, default: object) -> Any:
+    """The value of the detail ``name`` of a score (its ``details`` pairs), or ``default``: read in
+    place, without a dict built from the pairs."""
+    for key, value in score.details:
+        if key == name:
+            return value
+    return default
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # a test's subclass may wrap its methods
 class Longgang(Ruleset):
     """龙港麻将. Play rules as class attributes; scoring in :mod:`longgang_score`."""
@@ -301,7 +310,7 @@ class Longgang(Ruleset):
         if memo is not None and memo[0] is end:
             return memo[1]
         win = end.wins[0] if end.wins else None
-        others_zero = win is None or bool(dict(win.score.details).get("others_zero"))
+        others_zero = win is None or bool(_detail(win.score, "others_zero", False))
         scores = tuple(self._score_seat(end, s, others_zero) for s in range(4))
         self._seat_memo = (end, scores)
         return scores
@@ -334,7 +343,7 @@ class Longgang(Ruleset):
         if not end.wins:
             return Settlement((0, 0, 0, 0))
         win = end.wins[0]
-        follow = S.follow_hu(int(dict(win.score.details).get("follow_tai", 0)), self.options.rebought)
+        follow = S.follow_hu(int(_detail(win.score, "follow_tai", 0)), self.options.rebought)
         liable = win.situation.get("liable")
         pairs = S.settle_pairs(win.seat, end.dealer, self.totals(end), follow,
                                liable if isinstance(liable, int) and win.from_seat == liable else None)
@@ -398,9 +407,8 @@ class Longgang(Ruleset):
     def recorded_matches(self, recorded: Any, score: Score) -> tuple[bool, bool]:
         """Compare the recorded ``hu`` (the winner's base: 20 + face points) and ``tai``
         with ours (items), and ``total``."""
-        d = dict(score.details)
-        items_ok = (recorded.hu is None or recorded.hu == d.get("hu")) and (
-            recorded.tai is None or recorded.tai == d.get("tai"))
+        items_ok = (recorded.hu is None or recorded.hu == _detail(score, "hu", None)) and (
+            recorded.tai is None or recorded.tai == _detail(score, "tai", None))
         total_ok = recorded.total is None or recorded.total == score.total
         return items_ok, total_ok
 

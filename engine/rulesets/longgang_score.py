@@ -21,7 +21,7 @@ Worked examples from the seed (see tests/test_longgang_score.py):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
@@ -251,7 +251,29 @@ class Rules:
 
 
 def _items(pairs: list[tuple[str, int, str]]) -> tuple[ScoreItem, ...]:
-    """Merge (name, value, unit) occurrences into ScoreItems with counts, in first-seen order."""
+    """Merge (name, value, unit) occurrences into ScoreItems with counts, in first-seen order.
+
+    Merged by name (a string's hash is kept with it), where a breakdown's name has one value and
+    unit; a name met with another value or unit merges by the whole occurrence instead
+    (:func:`_items_by_occurrence`, the same result). Compiled, an occurrence read from the list is
+    a native struct: hashing it whole boxes it into a new tuple at each look-up."""
+    at: dict[str, int] = {}  # name -> its place in out
+    out: list[ScoreItem] = []
+    for name, value, unit in pairs:
+        i = at.get(name, -1)
+        if i < 0:
+            at[name] = len(out)
+            out.append(ScoreItem(name, value, 1, unit))
+            continue
+        known = out[i]
+        if known.value != value or known.unit != unit:
+            return _items_by_occurrence(pairs)
+        out[i] = ScoreItem(name, value, known.count + 1, unit)
+    return tuple(out)
+
+
+def _items_by_occurrence(pairs: list[tuple[str, int, str]]) -> tuple[ScoreItem, ...]:
+    """:func:`_items` merging equal (name, value, unit) occurrences."""
     acc: dict[tuple[str, int, str], int] = {}
     for key in pairs:
         acc[key] = acc.get(key, 0) + 1
@@ -395,8 +417,11 @@ def winner_context(sit: WinSituation, rules: Rules) -> WinnerContext:
     """The shared part of a winner's scoring; raise NotAWin for a flower that should have
     been set aside."""
     w = wilds_of(sit)
-    c = T.counts(sit.full_concealed)
-    wild = w.all
+    return _winner_context(sit, rules, w, w.all, T.counts(sit.full_concealed))
+
+
+def _winner_context(sit: WinSituation, rules: Rules, w: Wilds, wild: frozenset[int], c: list[int]) -> WinnerContext:
+    """:func:`winner_context` of the seat's wilds ``w`` (``wild``: all of them) and its standing counts ``c``."""
     bad_flowers = [t for t in range(T.FLOWER0, T.N_TILES) if c[t] and t not in wild]
     if bad_flowers:
         raise NotAWin("not_a_win", f"flower {T.name(bad_flowers[0])} held but not set aside")
@@ -414,19 +439,21 @@ def winner_context(sit: WinSituation, rules: Rules) -> WinnerContext:
 def score_winner(sit: WinSituation, rules: Rules) -> Score:
     """Score a declared win by its most favourable reading (see :mod:`longgang_readings`);
     raise NotAWin if it is none of the winning shapes."""
-    ctx = winner_context(sit, rules)
-    w, real, zuo, flower_items, special = ctx.wilds, ctx.real, ctx.zuo, list(ctx.flower_items), ctx.special
+    w = wilds_of(sit)
+    wild = w.all
     c = T.counts(sit.full_concealed)
+    ctx = _winner_context(sit, rules, w, wild, c)
+    real, zuo, flower_items, special = ctx.real, ctx.zuo, list(ctx.flower_items), ctx.special
     if _three_caishen(real, zuo, w, rules):
         items = [("底胡", WINNER_BASE, "hu"), *flower_items, (THREE_CAISHEN, LIMIT_TAI, "tai")]
         items += [(s, LIMIT_TAI, "tai") for s in special]
         return _limit_score(items, (THREE_CAISHEN, *special))
-    nat = _natural(c, w.all)
+    nat = _natural(c, wild)
     n_sets = 5 - len(sit.melds)
     if n_sets < 0:
         raise NotAWin("not_a_win", "more than five melds")
     win = sit.win_tile
-    win_wild = win in w.all
+    win_wild = win in wild
     if not win_wild:
         nat[win] -= 1
     readings = R.winner_readings(tuple(nat), None if win_wild else win, win in w.real,
@@ -435,7 +462,7 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
     robbing = sit.kong and not sit.self_drawn
     # (with wild_beyond_fourth_copy "any" every limit is 99: no reading goes beyond)
     copy_limits = (None if rules.wild_beyond_fourth_copy == "any"
-                   else copy_limits_of(sit.melds, sit.seat_wind, _natural(c, w.all)))
+                   else copy_limits_of(sit.melds, sit.seat_wind, _natural(c, wild)))
     # Each reading is valued by its numbers alone (total, 台, 胡: what its Score says), the first
     # best in this order kept; only that one's items are built.
     best: tuple[tuple[int, int, int], _ReadingItems] | None = None
@@ -562,16 +589,44 @@ class _ReadingFacts:
         self.appendix: Final = _appendix(sit, r, sets, shown, r.win_idx, rules)
 
 
+#: the codes of the 台 detectors (a row's ``detect``), each detector called by :func:`_detect` (and
+#: :func:`_detect_set` for the per-set rows): compiled, a function kept in an attribute is called
+#: through Python's generic call and its argument parsing (~250 instructions; ~20 rows a reading),
+#: a code through one native call
+D_CAISHEN_HUI: Final = 0
+D_FOUR_FLOWERS: Final = 1
+D_ZUOHUA: Final = 2
+D_TWO_CAISHEN: Final = 3
+D_HARD_WIN: Final = 4
+D_HALF_FLUSH: Final = 5
+D_FULL_FLUSH: Final = 6
+D_ALL_HONOURS: Final = 7
+D_ALL_TRIPLETS: Final = 8
+D_BIG_FOUR_WINDS: Final = 9
+D_LITTLE_FOUR_WINDS: Final = 10
+D_ALL_TERMINALS: Final = 11
+D_TERMINALS_AND_HONOURS: Final = 12
+D_FOUR_KINGS: Final = 13
+D_EIGHT_PAIRS_LIMIT: Final = 14
+D_EIGHT_PAIRS: Final = 15
+D_PURE_STRAIGHT: Final = 16
+D_APPENDIX: Final = 17
+D_KONG_FLOWER: Final = 18
+D_PINGHU: Final = 19
+D_HONOUR_TRIPLET: Final = 0
+D_ROUND_WIND_TRIPLET: Final = 1
+
+
 @final
 class TaiRow:
     """One row of :data:`TAI_ROWS`: a 台 item (``value`` 台) or, with ``value`` None, a limit hand
-    (腊子, a name of :data:`LIMITS` or of the appendix), the function that detects it, and the
-    switch of :class:`Rules` without which the row never counts (``option``; "" for none)."""
+    (腊子, a name of :data:`LIMITS` or of the appendix), the code of its detector (``D_…``, see
+    :func:`_detect`), and the switch of :class:`Rules` without which the row never counts (``option``;
+    "" for none)."""
 
     __slots__ = ("name", "value", "detect", "option")
 
-    def __init__(self, name: str, value: int | None, detect: Callable[[_ReadingFacts], bool],
-                 option: str = "") -> None:
+    def __init__(self, name: str, value: int | None, detect: int, option: str = "") -> None:
         if value is None and name not in LIMITS and name not in APPENDIX_TAI:
             raise ValueError(f"{name}: a limit hand that LIMITS does not list")
         self.name: Final = name
@@ -582,13 +637,12 @@ class TaiRow:
 
 @final
 class SetTaiRow:
-    """A 台 item counted once for each set that shows it (``detect(facts, kind, tile)``); ``option``
-    as :class:`TaiRow`'s."""
+    """A 台 item counted once for each set that shows it (its detector's code ``detect``: see
+    :func:`_detect_set`); ``option`` as :class:`TaiRow`'s."""
 
     __slots__ = ("name", "value", "detect", "option")
 
-    def __init__(self, name: str, value: int, detect: Callable[[_ReadingFacts, str, int], bool],
-                 option: str = "") -> None:
+    def __init__(self, name: str, value: int, detect: int, option: str = "") -> None:
         self.name: Final = name
         self.value: Final = value
         self.detect: Final = detect
@@ -701,12 +755,6 @@ def _pure_straight(f: _ReadingFacts) -> bool:
     return any({9 * s, 9 * s + 3, 9 * s + 6} <= seq_firsts for s in range(3))
 
 
-def _appendix_row(name: str) -> Callable[[_ReadingFacts], bool]:
-    def detect(f: _ReadingFacts) -> bool:
-        return name in f.appendix
-    return detect
-
-
 def _kong_flower(f: _ReadingFacts) -> bool:
     return f.kong_draw
 
@@ -719,6 +767,63 @@ def _pinghu(f: _ReadingFacts) -> bool:
             and f.real == 1 and f.zuo == 0 and not honours_mixed(f.suits, f.honours))
 
 
+def _detect(row: TaiRow, f: _ReadingFacts) -> bool:
+    """Whether the reading ``f`` shows ``row`` (its detector by its code; an appendix row: named in
+    the reading's appendix)."""
+    code = row.detect
+    if code == D_CAISHEN_HUI:
+        return _caishen_hui(f)
+    if code == D_FOUR_FLOWERS:
+        return _four_flowers_row(f)
+    if code == D_ZUOHUA:
+        return _zuohua(f)
+    if code == D_TWO_CAISHEN:
+        return _two_caishen(f)
+    if code == D_HARD_WIN:
+        return _hard_win(f)
+    if code == D_HALF_FLUSH:
+        return _half_flush(f)
+    if code == D_FULL_FLUSH:
+        return _full_flush(f)
+    if code == D_ALL_HONOURS:
+        return _all_honours(f)
+    if code == D_ALL_TRIPLETS:
+        return _all_triplets(f)
+    if code == D_BIG_FOUR_WINDS:
+        return _big_four_winds(f)
+    if code == D_LITTLE_FOUR_WINDS:
+        return _little_four_winds(f)
+    if code == D_ALL_TERMINALS:
+        return _all_terminals(f)
+    if code == D_TERMINALS_AND_HONOURS:
+        return _terminals_and_honours(f)
+    if code == D_FOUR_KINGS:
+        return _four_kings(f)
+    if code == D_EIGHT_PAIRS_LIMIT:
+        return _eight_pairs_limit(f)
+    if code == D_EIGHT_PAIRS:
+        return _eight_pairs(f)
+    if code == D_PURE_STRAIGHT:
+        return _pure_straight(f)
+    if code == D_APPENDIX:
+        return row.name in f.appendix
+    if code == D_KONG_FLOWER:
+        return _kong_flower(f)
+    if code == D_PINGHU:
+        return _pinghu(f)
+    raise ValueError(f"{row.name}: no detector {code}")
+
+
+def _detect_set(row: SetTaiRow, f: _ReadingFacts, kind: str, t: int) -> bool:
+    """Whether the set (``kind``, ``t``) of the reading ``f`` shows the per-set ``row``."""
+    code = row.detect
+    if code == D_HONOUR_TRIPLET:
+        return _honour_triplet(f, kind, t)
+    if code == D_ROUND_WIND_TRIPLET:
+        return _round_wind_triplet(f, kind, t)
+    raise ValueError(f"{row.name}: no detector {code}")
+
+
 def _limit(name: str) -> str:
     if name not in LIMITS:
         raise ValueError(f"{name}: not in LIMITS")
@@ -726,36 +831,36 @@ def _limit(name: str) -> str:
 
 
 #: the 台 of a winning reading, in the order the breakdown lists them: each row's name, its 台
-#: (from :data:`TAI`; None: a limit hand of :data:`LIMITS`, scored at the cap) and its detector.
+#: (from :data:`TAI`; None: a limit hand of :data:`LIMITS`, scored at the cap) and its detector (its code).
 #: A tuple of :class:`SetTaiRow` counts once per set (each set: the first row it fits). A row
 #: behind an option counts only with that switch of :class:`Rules` on (its ``option``: its detector
 #: does not ask), the appendix rows (附一, :data:`APPENDIX_TAI`) only when named in ``appendix_hands``:
 #: :func:`tai_rows` gives the rows of a set of rules.
 TAI_ROWS: Final[tuple[TaiRow | tuple[SetTaiRow, ...], ...]] = (
-    TaiRow(_limit("财神会"), None, _caishen_hui),  # 四、15 "两个正财神配坐花三张组成刻子…按三台腊子胡牌"
-    TaiRow("四花", TAI["四花"], _four_flowers_row),  # 四、5 "坐花胡牌的，又杠了其他三个花牌的可计2台"
-    TaiRow("坐花", TAI["坐花"], _zuohua),  # 四、3 "坐花胡牌的都可计算1台"
-    TaiRow("双财神", TAI["双财神"], _two_caishen),  # 四、1 "两个神计一台"
-    TaiRow("硬胡", TAI["硬胡"], _hard_win),  # 四、1 "胡牌时没有财神(坐花)也计一台"
+    TaiRow(_limit("财神会"), None, D_CAISHEN_HUI),  # 四、15 "两个正财神配坐花三张组成刻子…按三台腊子胡牌"
+    TaiRow("四花", TAI["四花"], D_FOUR_FLOWERS),  # 四、5 "坐花胡牌的，又杠了其他三个花牌的可计2台"
+    TaiRow("坐花", TAI["坐花"], D_ZUOHUA),  # 四、3 "坐花胡牌的都可计算1台"
+    TaiRow("双财神", TAI["双财神"], D_TWO_CAISHEN),  # 四、1 "两个神计一台"
+    TaiRow("硬胡", TAI["硬胡"], D_HARD_WIN),  # 四、1 "胡牌时没有财神(坐花)也计一台"
     (
-        SetTaiRow("字刻", TAI["字刻"], _honour_triplet),  # 四、2 "坐风刻子或中发任意刻子，每个刻子均计1台"
-        SetTaiRow("圈风刻", TAI["圈风刻"], _round_wind_triplet, "round_wind_triplet_tai"),
+        SetTaiRow("字刻", TAI["字刻"], D_HONOUR_TRIPLET),  # 四、2 "坐风刻子或中发任意刻子，每个刻子均计1台"
+        SetTaiRow("圈风刻", TAI["圈风刻"], D_ROUND_WIND_TRIPLET, "round_wind_triplet_tai"),
     ),
-    TaiRow("混一色", TAI["混一色"], _half_flush),  # 四、9 "由单色及字牌…的混一色的１台"
-    TaiRow(_limit("清一色"), None, _full_flush),  # 四、8 "由单色牌组成的顺子、刻子胡牌型，３台满贯300胡"
-    TaiRow(_limit("字一色"), None, _all_honours),  # 四、11 "由字牌的刻子(杠)、将组成的和牌…３台满贯300胡"
-    TaiRow("对对胡", TAI["对对胡"], _all_triplets),  # 四、14 "由五副刻子（含杠子）加一对的胡牌１台"
-    TaiRow(_limit("大四喜"), None, _big_four_winds),  # 四、10 "有东南西北风四付刻子"
-    TaiRow(_limit("小四喜"), None, _little_four_winds),  # 四、10 "有东南西北风中有三付坎子，其中任何一对做将"
-    TaiRow(_limit("清老头"), None, _all_terminals),  # 四、12 "全是老头牌…刻子(杠子)或对子"
-    TaiRow(_limit("混老头"), None, _terminals_and_honours),  # 四、13 "每组刻子或将牌均为「字牌」或「老头牌」"
-    TaiRow(_limit("四金刚"), None, _four_kings, "four_kings_limit"),  # "四金刚…有的地方来法算腊子"
-    TaiRow(_limit("八对半"), None, _eight_pairs_limit, "eight_pairs_limit"),  # "有的地方来法算腊子"
-    TaiRow("八对半", TAI["八对半"], _eight_pairs),  # 四、18 "由七个对子与一个刻子组成"
-    TaiRow("一条龙", TAI["一条龙"], _pure_straight, "pure_straight_tai"),  # "有的地方来法算一台"
-    *(TaiRow(name, value, _appendix_row(name)) for name, value in APPENDIX_TAI.items()),  # 附一
-    TaiRow("杠上开花", TAI["杠上开花"], _kong_flower, "kong_replacement_tai"),  # "有的地方来法也计一台"
-    TaiRow("平胡", TAI["平胡"], _pinghu),  # 四、16 "由五组顺子配对子…0台"
+    TaiRow("混一色", TAI["混一色"], D_HALF_FLUSH),  # 四、9 "由单色及字牌…的混一色的１台"
+    TaiRow(_limit("清一色"), None, D_FULL_FLUSH),  # 四、8 "由单色牌组成的顺子、刻子胡牌型，３台满贯300胡"
+    TaiRow(_limit("字一色"), None, D_ALL_HONOURS),  # 四、11 "由字牌的刻子(杠)、将组成的和牌…３台满贯300胡"
+    TaiRow("对对胡", TAI["对对胡"], D_ALL_TRIPLETS),  # 四、14 "由五副刻子（含杠子）加一对的胡牌１台"
+    TaiRow(_limit("大四喜"), None, D_BIG_FOUR_WINDS),  # 四、10 "有东南西北风四付刻子"
+    TaiRow(_limit("小四喜"), None, D_LITTLE_FOUR_WINDS),  # 四、10 "有东南西北风中有三付坎子，其中任何一对做将"
+    TaiRow(_limit("清老头"), None, D_ALL_TERMINALS),  # 四、12 "全是老头牌…刻子(杠子)或对子"
+    TaiRow(_limit("混老头"), None, D_TERMINALS_AND_HONOURS),  # 四、13 "每组刻子或将牌均为「字牌」或「老头牌」"
+    TaiRow(_limit("四金刚"), None, D_FOUR_KINGS, "four_kings_limit"),  # "四金刚…有的地方来法算腊子"
+    TaiRow(_limit("八对半"), None, D_EIGHT_PAIRS_LIMIT, "eight_pairs_limit"),  # "有的地方来法算腊子"
+    TaiRow("八对半", TAI["八对半"], D_EIGHT_PAIRS),  # 四、18 "由七个对子与一个刻子组成"
+    TaiRow("一条龙", TAI["一条龙"], D_PURE_STRAIGHT, "pure_straight_tai"),  # "有的地方来法算一台"
+    *(TaiRow(name, value, D_APPENDIX) for name, value in APPENDIX_TAI.items()),  # 附一
+    TaiRow("杠上开花", TAI["杠上开花"], D_KONG_FLOWER, "kong_replacement_tai"),  # "有的地方来法也计一台"
+    TaiRow("平胡", TAI["平胡"], D_PINGHU),  # 四、16 "由五组顺子配对子…0台"
 )
 
 
@@ -809,7 +914,7 @@ def _items_key(found: _ReadingItems) -> tuple[int, int, int]:
         return CAP, tai, hu
     hu = sum(v for _, v, _u in hu_items)
     tai = sum(v for _, v, _u in tai_items)
-    return ceil_cap(hu * 2 ** tai), tai, hu
+    return ceil_cap(hu << tai), tai, hu
 
 
 def _items_score(found: _ReadingItems) -> Score:
@@ -818,7 +923,7 @@ def _items_score(found: _ReadingItems) -> Score:
         return _limit_score(hu + tai + [(x, LIMIT_TAI, "tai") for x in limits], tuple(limits))
     hu_total = sum(v for _, v, _u in hu)
     tai_total = sum(v for _, v, _u in tai)
-    total = ceil_cap(hu_total * 2 ** tai_total)
+    total = ceil_cap(hu_total << tai_total)
     return Score(_items(hu + tai), total, details=(
         ("hu", hu_total), ("tai", tai_total), ("limit", total >= CAP), ("others_zero", False),
         ("follow_tai", min(3, tai_total))))
@@ -876,10 +981,10 @@ def _reading_items(sit: WinSituation, r: Reading, rules: Rules, ctx: WinnerConte
         if isinstance(row, tuple):  # per-set rows: for each set, the first row it fits
             for kind, t in f.sets:
                 for set_row in row:
-                    if set_row.detect(f, kind, t):
+                    if _detect_set(set_row, f, kind, t):
                         tai.append((set_row.name, set_row.value, "tai"))
                         break
-        elif row.detect(f):
+        elif _detect(row, f):
             if row.value is None:
                 limits.append(row.name)
             else:
@@ -965,19 +1070,16 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
     triplet (财神卖兵 otherwise), and so do their 台. No base, no 硬胡/混一色/对对胡.
     The placement of the wilds is the most favourable one (what the others pay depends on it)."""
     c = T.counts(concealed)
-    wild = w.all
-    nat = _natural(c, wild)
-    wild_n = sum(c[t] for t in wild)
-    real = sum(c[t] for t in w.real)
+    nat, wild_n, real = _held(c, w)
     if wild_n == 0:
         # no wild: the one placement, its 台 none of the wilds' (the search below would find it)
-        return _other_score(c, nat, real, melds, flowers, seat_wind, w, rules, (), round_wind, 0)
+        return _other_score(nat, real, melds, flowers, seat_wind, w, rules, (), round_wind, 0)
     limits = copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
     placements = _placements(nat, wild_n, limits, rules.non_winner_single_two_wilds,
                              rules.non_winner_split_triplet)
     if len(placements) == 1:
         # the wilds have no place (∅ only): none used, so none of their 台 either (as above)
-        return _other_score(c, nat, real, melds, flowers, seat_wind, w, rules, (), round_wind, 0)
+        return _other_score(nat, real, melds, flowers, seat_wind, w, rules, (), round_wind, 0)
     # Each placement is valued by its numbers alone (total, 台, 胡: what score_other_placement
     # gives), the first best in this order kept; only that one is scored in full.
     swt = T.wind_tile(seat_wind)
@@ -1018,12 +1120,12 @@ def score_other(concealed: Sequence[int], melds: Sequence[Meld], flowers: Sequen
             s_tai = p_tai + (zuo_tai if used_zuo else 0)
             if used_real + (used_zuo if zuo_counts else 0) >= 2:
                 s_tai += TAI["双财神"]
-            key = (ceil_cap(p_hu * 2 ** s_tai), s_tai, p_hu)
+            key = (ceil_cap(p_hu << s_tai), s_tai, p_hu)
             if best is None or key > best:
                 best, best_at = key, (chosen, used_real)
     if best is None:
         return Score((), 0, details=(("hu", 0), ("tai", 0)))
-    return _other_score(c, nat, real, melds, flowers, seat_wind, w, rules, best_at[0], round_wind, best_at[1])
+    return _other_score(nat, real, melds, flowers, seat_wind, w, rules, best_at[0], round_wind, best_at[1])
 
 
 def _kind_value(t: int, n: int, trips: int, seat_wind: int, swt: int, round_wind: int, w: Wilds,
@@ -1049,16 +1151,34 @@ def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowe
                           used_real: int | None = None) -> Score:
     """A 陪家's score with its wilds placed as ``chosen`` says (see :func:`other_placements`);
     ``used_real`` of them 正财, the rest 坐花 (default: the 正财 first, 三)f's example)."""
-    c = T.counts(concealed)
-    return _other_score(c, _natural(c, w.all), sum(c[t] for t in w.real), melds, flowers, seat_wind, w, rules,
+    nat, _, real = _held(T.counts(concealed), w)
+    return _other_score(nat, real, melds, flowers, seat_wind, w, rules,
                         chosen, round_wind, used_real)
 
 
-def _other_score(c: Sequence[int], nat: list[int], real: int, melds: Sequence[Meld], flowers: Sequence[int],
+def _held(c: list[int], w: Wilds) -> tuple[list[int], int, int]:
+    """A seat's natural counts (the 34, its wild kinds emptied), the wilds it holds and the 正财 among
+    them, from its 42 counts ``c``: one pass over its wilds (``w.all`` is a set built at each call)."""
+    nat = c[:34]
+    real = 0
+    for t in w.real:
+        real += c[t]
+        if t < 34:
+            nat[t] = 0
+    held = real
+    z = w.zuo
+    if z is not None and z not in w.real:
+        held += c[z]
+        if z < 34:
+            nat[z] = 0
+    return nat, held, real
+
+
+def _other_score(nat: list[int], real: int, melds: Sequence[Meld], flowers: Sequence[int],
                  seat_wind: int, w: Wilds, rules: Rules, chosen: tuple[tuple[int, int], ...], round_wind: int,
                  used_real: int | None) -> Score:
-    """:func:`score_other_placement` on the seat's 42 counts ``c``, its natural counts ``nat``
-    and the ``real`` 正财 it holds."""
+    """:func:`score_other_placement` on the seat's natural counts ``nat`` and the ``real`` 正财 it
+    holds."""
     swt = T.wind_tile(seat_wind)
     hu: list[tuple[str, int, str]] = []
     tai: list[tuple[str, int, str]] = []
@@ -1079,15 +1199,19 @@ def _other_score(c: Sequence[int], nat: list[int], real: int, melds: Sequence[Me
     if used_real is None:
         used_real = min(real, used)  # 正财 fill first; the 坐花 only where they run out (seed f)
     used_zuo = used - used_real
-    triplets = dict(chosen) if chosen else None
+    # each kind's concealed triplets: the plain n // 3, or the placement's (a list by kind: compiled,
+    # read natively where a dict of the choices was asked about every kind)
+    triplets: list[int] | None = None
+    if chosen:
+        triplets = [n // 3 for n in nat]
+        for t, trips in chosen:
+            triplets[t] = trips
     for t in range(34):
         n = nat[t]
-        if triplets is None:
-            if not n:
-                continue
+        if triplets is not None:
+            n_trips = triplets[t]
+        elif n:
             n_trips = n // 3
-        elif n or t in triplets:
-            n_trips = triplets.get(t, n // 3)
         else:
             continue
         if n_trips:
@@ -1113,7 +1237,7 @@ def _other_score(c: Sequence[int], nat: list[int], real: int, melds: Sequence[Me
     if used_real + (used_zuo if rules.zuo_is_second_caishen or w.flower_mode else 0) >= 2:
         tai.append(TAI_ITEMS["双财神"])
         tai_total += TAI["双财神"]
-    return Score(_items(hu + tai), ceil_cap(hu_total * 2 ** tai_total), details=(("hu", hu_total), ("tai", tai_total)))
+    return Score(_items(hu + tai), ceil_cap(hu_total << tai_total), details=(("hu", hu_total), ("tai", tai_total)))
 
 
 def _triplet_tai_row(t: int, swt: int, round_wind: int, w: Wilds, rules: Rules) -> str | None:

@@ -54,10 +54,25 @@ _COUNTS: Final = (1 << 36) - 1
 _TH: Final = 8
 #: per suit key (``SeatState``'s, the wild kinds emptied): the fewest wilds the suit needs in sets
 #: alone (m0) and with the pair (m1), the number of kinds held an odd number of times (八对半's
-#: bound) and its tiles. A cache, filled as suits are met (every hand state of the right size
-#: looks its four suits up, or takes them from the seat's last state: :class:`Recent`).
-_Entry = tuple[int, int, int, int]
-_SUITS: Final[dict[int, _Entry]] = {}
+#: bound) and its tiles, packed in one int (:func:`_pack`: compiled, an int is read from a list or
+#: a dict without unpacking a tuple, and stored without boxing four). A cache, filled as suits are
+#: met (every hand state of the right size looks its four suits up, or takes them from the seat's
+#: last state: :class:`Recent`), with a direct-mapped front (:data:`_FRONT_KEYS`).
+_SUITS: Final[dict[int, int]] = {}
+#: an entry's fields: m0 in the low bits, m1 from bit _AT_M1 (it may be decompose's "no such way",
+#: 1 << 20), the odd kinds from bit _AT_ODD (at most 9), the tiles from bit _AT_TILES
+_AT_M1: Final = 21
+_AT_ODD: Final = 42
+_AT_TILES: Final = 48
+_LOW: Final = (1 << _AT_M1) - 1
+#: the front of :data:`_SUITS`: slot ``key % _FRONT_SLOTS`` holds the last key met there and its
+#: entry (-1: none yet). A hit costs a division and two list reads, where the dict look-up boxes the
+#: key (beyond 30 bits: an allocation), hashes it and unpacks a tuple (~800 instructions a look-up).
+#: The slots are as many as a prime: keys differ in a nibble or two anywhere in their 38 bits, and a
+#: prime spreads them (a fold or a multiply's middle bits put a quarter of them on the same slots).
+_FRONT_SLOTS: Final = 32749
+_FRONT_KEYS: Final[list[int]] = [-1] * _FRONT_SLOTS
+_FRONT_ENTRIES: Final[list[int]] = [0] * _FRONT_SLOTS
 #: by the same keys, for the suits of a hand that a wild more completes (:func:`_suit_waits`): by
 #: threshold (0 … :data:`_TH`), the kinds whose one more needs at most that many wilds in sets alone,
 #: and with the pair, then those fewest wilds per kind (sets alone, with the pair). A cache too.
@@ -88,10 +103,7 @@ class Recent:
         self.rules: Rules | None = None
         self.mask = 0
         self.em = self.ep = self.es = self.ez = -1  # no suit yet
-        self.m: _Entry = (0, 0, 0, 0)
-        self.p: _Entry = (0, 0, 0, 0)
-        self.s: _Entry = (0, 0, 0, 0)
-        self.z: _Entry = (0, 0, 0, 0)
+        self.m = self.p = self.s = self.z = 0  # their packed entries (:func:`_pack`)
         self.planned: frozenset[int] | None = None  # the wilds of :attr:`plan` (none yet)
         self.plan: _Plan = (0, 0, (), (), 0)
 
@@ -215,14 +227,20 @@ def _mask(km: int, kp: int, ks: int, kz: int, fl: int, n_melds: int, wilds: froz
     p = recent.p
     s = recent.s
     z = recent.z
-    if m[3] + p[3] + s[3] + z[3] + w + 1 != 3 * n_sets + 2:
+    if (m >> _AT_TILES) + (p >> _AT_TILES) + (s >> _AT_TILES) + (z >> _AT_TILES) + w + 1 != 3 * n_sets + 2:
         return mask  # both shapes hold 3 × sets + 2 tiles
-    s0 = m[0] + p[0] + s[0] + z[0]  # every suit in sets alone
-    dm, dp, ds, dz = m[1] - m[0], p[1] - p[0], s[1] - s[0], z[1] - z[0]  # … and the pair in it
+    m0, p0, s0_, z0 = m & _LOW, p & _LOW, s & _LOW, z & _LOW
+    s0 = m0 + p0 + s0_ + z0  # every suit in sets alone
+    # … and the pair in it
+    dm = (m >> _AT_M1 & _LOW) - m0
+    dp = (p >> _AT_M1 & _LOW) - p0
+    ds = (s >> _AT_M1 & _LOW) - s0_
+    dz = (z >> _AT_M1 & _LOW) - z0
     # a wild more: decompose.is_complete's test (the fewest wilds of the suits, the pair in one
     # of them or of wilds), and 八对半 only where no more kinds are odd than the wilds can pair
     standard = s0 + _least(dm, dp, ds, dz) <= w + 1
-    eight = rules.eight_pairs and n_melds == 0 and m[2] + p[2] + s[2] + z[2] <= w + 2
+    eight = rules.eight_pairs and n_melds == 0 and (
+        (m >> _AT_ODD & 63) + (p >> _AT_ODD & 63) + (s >> _AT_ODD & 63) + (z >> _AT_ODD & 63) <= w + 2)
     nat: list[int] = []
     if eight:
         nat = _natural(km, kp, ks, kz)
@@ -231,10 +249,10 @@ def _mask(km: int, kp: int, ks: int, kz: int, fl: int, n_melds: int, wilds: froz
         return mask  # no tile does better than a wild, which wins by no shape
     mask |= wild_mask
     if standard:
-        std = (_suit_waits(km, m, w - s0 + m[0], _least(0, dp, ds, dz))
-               | _suit_waits(kp, p, w - s0 + p[0], _least(dm, 0, ds, dz)) << 9
-               | _suit_waits(ks, s, w - s0 + s[0], _least(dm, dp, 0, dz)) << 18
-               | _suit_waits(kz, z, w - s0 + z[0], _least(dm, dp, ds, 0)) << 27)
+        std = (_suit_waits(km, w - s0 + m0, _least(0, dp, ds, dz))
+               | _suit_waits(kp, w - s0 + p0, _least(dm, 0, ds, dz)) << 9
+               | _suit_waits(ks, w - s0 + s0_, _least(dm, dp, 0, dz)) << 18
+               | _suit_waits(kz, w - s0 + z0, _least(dm, dp, ds, 0)) << 27)
         mask |= std & ~wild_mask
     if eight:
         for t in range(34):
@@ -286,8 +304,12 @@ def _natural(km: int, kp: int, ks: int, kz: int) -> list[int]:
     return suit_counts(km)[1] + suit_counts(kp)[1] + suit_counts(ks)[1] + suit_counts(kz)[1]
 
 
-def _entry(key: int) -> _Entry:
-    """The entry of :data:`_SUITS` for a suit's key."""
+def _entry(key: int) -> int:
+    """The entry of :data:`_SUITS` for a suit's key, packed (:func:`_pack`), from the front when it
+    holds the key."""
+    slot = key % _FRONT_SLOTS
+    if _FRONT_KEYS[slot] == key:
+        return _FRONT_ENTRIES[slot]
     e = _SUITS.get(key)
     if e is None:
         odd = tiles = 0
@@ -298,13 +320,21 @@ def _entry(key: int) -> _Entry:
             tiles += n
             counts >>= 4
         m0, m1 = suit_least_key(key & _COUNTS, key > _COUNTS)
-        e = (m0, m1, odd, tiles)
+        e = _pack(m0, m1, odd, tiles)
         _SUITS[key] = e
+    _FRONT_KEYS[slot] = key
+    _FRONT_ENTRIES[slot] = e
     return e
 
 
-def _suit_waits(key: int, e: _Entry, left: int, d: int) -> int:
-    """The kinds of one suit (its key and entry ``e``) whose one more completes the hand, with ``left``
+def _pack(m0: int, m1: int, odd: int, tiles: int) -> int:
+    """An entry of :data:`_SUITS`: the fewest wilds in sets alone ``m0`` and with the pair ``m1``, the
+    kinds held an odd number of times and the tiles, in one int (fields at :data:`_AT_M1`…)."""
+    return m0 | m1 << _AT_M1 | odd << _AT_ODD | tiles << _AT_TILES
+
+
+def _suit_waits(key: int, left: int, d: int) -> int:
+    """The kinds of one suit (its key) whose one more completes the hand, with ``left``
     wilds for this suit once every other suit is in sets alone, and ``d`` what the pair in
     another suit adds at best (0: the pair of wilds, or none needed): the tile's suit takes the
     pair (its fewest wilds with the pair at most ``left``) or is in sets alone (at most
