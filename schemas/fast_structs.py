@@ -20,7 +20,9 @@ What a type cannot say is declared by the caller, explicitly, never guessed:
 - ``keep``: models the Struct holds as themselves (decoded by the model, through the
   decoder's ``dec_hook``), e.g. one that keeps unknown fields;
 - ``narrow``: a field the fast path reads as another type than the model's, declining more
-  (a float ``id``) or keeping the JSON text (free-form objects read by ``json.loads``).
+  (a float ``id``), keeping the JSON text (free-form objects read by ``json.loads``), or
+  without a bound that a check run after decoding implies (an event's ``seq``: its ``ge=0``
+  follows from the hand's seqs increasing from -1).
 
 A field type, constraint or validator it does not know is an error at import, never a
 silently looser check. msgspec is stricter than the models' lax mode (no ``"0"`` for an
