@@ -262,59 +262,72 @@ def _pack(tiles: int, pairs: int, kinds: int, ends: int, knit: int, classes: int
             | held << _HELD)
 
 
-def _sets_only(c: list[int], honour: bool) -> bool:
-    """Whether one suit's counts are used up in sets alone, without wild tiles: the kinds in
-    turn, each first giving a tile to every sequence begun at the two kinds before it; of what
-    is left, as many sequences begin at the kind as three leaves over (three equal sequences are
-    three triplets), the rest are triplets. No sequence begins at the suit's last two kinds, nor
-    among the honours. (The same answer as ``decompose.suit_least``'s "no wilds without the
-    pair", which searches with wilds; the gate asks only about none: tests/test_speed_paths.py.)"""
+#: the counts of :func:`_spread`: five bits a kind, so that one tile more of a kind held 15 times still fits
+_WIDE: Final = 5
+_WIDE_MASK: Final = 31
+
+
+def _spread(key: int, kinds: int) -> int:
+    """A suit key's counts (four bits a kind: :data:`KEY_SHIFT`) five bits a kind, in the same order (the
+    suit's last kind lowest), so that the tests below may add a tile to any count and take a pair
+    out with native shifts and adds: no list of counts is built for a suit met for the first time."""
+    wide = 0
+    for i in range(kinds):
+        wide |= (key >> 4 * i & 15) << _WIDE * i
+    return wide
+
+
+def _sets_only(wide: int, kinds: int, honour: bool) -> bool:
+    """Whether one suit's counts (:func:`_spread`'s, ``kinds`` of them) are used up in sets alone,
+    without wild tiles: the kinds in turn, each first giving a tile to every sequence begun at the
+    two kinds before it; of what is left, as many sequences begin at the kind as three leaves over
+    (three equal sequences are three triplets), the rest are triplets. No sequence begins at the
+    last two kinds walked, nor among the honours. The kinds are walked from the suit's last one
+    (the lowest bits): a suit read backwards is used up the same way (its runs are runs the other
+    way round). (The same answer as ``decompose.suit_least``'s "no wilds without the pair", which
+    searches with wilds; the gate asks only about none: tests/test_speed_paths.py.)"""
     back1 = back2 = 0  # the sequences begun one and two kinds back
-    last = len(c) - 2  # no sequence begins here or after
-    for r in range(len(c)):
-        left = c[r] - back1 - back2
+    last = kinds - 2  # no sequence begins here or after
+    for i in range(kinds):
+        left = (wide >> _WIDE * i & _WIDE_MASK) - back1 - back2
         if left < 0:
             return False
         begun = left % 3
-        if begun and (honour or r >= last):
+        if begun and (honour or i >= last):
             return False
         back2 = back1
         back1 = begun
     return True
 
 
-def _pair_and_sets(c: list[int], honour: bool) -> bool:
-    """Whether one suit's counts are used up in sets and one pair, without wild tiles
-    (:func:`_sets_only` once the pair is taken out). The pair's kind ``r`` is one where twice ``r``
-    and the sum of kind times count agree modulo 3 (every set's kinds add up to a multiple of 3),
-    so at most three kinds are tried."""
+def _pair_and_sets(wide: int, kinds: int, honour: bool) -> bool:
+    """Whether one suit's counts (:func:`_spread`'s) are used up in sets and one pair, without wild
+    tiles (:func:`_sets_only` once the pair is taken out). The pair's kind ``i`` is one where twice
+    ``i`` and the sum of kind times count agree modulo 3 (every set's kinds add up to a multiple of
+    3), so at most three kinds are tried."""
     weight = 0
-    for r in range(len(c)):
-        weight += r * c[r]
-    # 2r ≡ weight (mod 3) ⇔ r ≡ 2·weight (mod 3): those kinds only, no remainder per kind
-    for r in range(2 * weight % 3, len(c), 3):
-        n = c[r]
-        if n >= 2:
-            c[r] = n - 2
-            used = _sets_only(c, honour)
-            c[r] = n
-            if used:
-                return True
+    for i in range(kinds):
+        weight += i * (wide >> _WIDE * i & _WIDE_MASK)
+    # 2i ≡ weight (mod 3) ⇔ i ≡ 2·weight (mod 3): those kinds only, no remainder per kind
+    for i in range(2 * weight % 3, kinds, 3):
+        if wide >> _WIDE * i & _WIDE_MASK >= 2 and _sets_only(wide - (2 << _WIDE * i), kinds, honour):
+            return True
     return False
 
 
 def _suit_facts(key: int) -> int:
     """The entry of :data:`_FACTS` for one suit's counts (built on first sight)."""
-    honour, counts = suit_counts(key)
-    held = tiles = pairs = kinds = ends = 0
+    honour = key >> 36 != 0
+    kinds = 7 if honour else 9
+    held = tiles = pairs = n_kinds = ends = 0
     row0 = row1 = row2 = 0  # the kinds held of each knitted row (147, 258, 369): native ints, no list
-    for r in range(len(counts)):
-        n = counts[r]
+    for r in range(kinds):
+        n = key >> 4 * (kinds - 1 - r) & 15  # kind r's count (the first kind highest: KEY_SHIFT)
         if n:
             held |= 1 << r
             tiles += n
             pairs += n // 2
-            kinds += 1
+            n_kinds += 1
             if honour or r == 0 or r == 8:
                 ends += 1
             if r % 3 == 0:
@@ -327,11 +340,11 @@ def _suit_facts(key: int) -> int:
     knit = 0 if honour else row0 if row0 >= row1 and row0 >= row2 else row1 if row1 >= row2 else row2
     left = tiles % 3  # sets alone use up a multiple of 3 tiles, sets and the pair 2 more
     classes = 0  # bit 1: used up in sets alone; bit 2: in sets and the pair
-    if left == 0 and _sets_only(counts, honour):
+    if left == 0 and _sets_only(_spread(key, kinds), kinds, honour):
         classes = 1
-    elif left == 2 and _pair_and_sets(counts, honour):
+    elif left == 2 and _pair_and_sets(_spread(key, kinds), kinds, honour):
         classes = 2
-    facts = _pack(tiles, pairs, kinds, ends, knit, classes, held)
+    facts = _pack(tiles, pairs, n_kinds, ends, knit, classes, held)
     _FACTS[key] = facts
     return facts
 
@@ -340,20 +353,20 @@ def _suit_waits(key: int) -> int:
     """The entry of :data:`_WAITS` for one suit's counts (built on first need): with one tile more,
     the suit is used up in sets alone only when it holds 2 modulo 3 tiles, in sets and the pair
     only when it holds 1 modulo 3, so one of the two is tried, kind by kind."""
-    honour, c = suit_counts(key)
+    honour = key >> 36 != 0
+    kinds = 7 if honour else 9
+    wide = _spread(key, kinds)
     tiles = 0
-    for n in c:  # not sum(): compiled, a builtin's generic call
-        tiles += n
+    for i in range(kinds):
+        tiles += wide >> _WIDE * i & _WIDE_MASK
     left = tiles % 3
     waits = 0
-    for r in range(len(c) if left else 0):
-        n = c[r]
-        c[r] = n + 1
-        if left == 2 and _sets_only(c, honour):
+    for r in range(kinds if left else 0):
+        more = wide + (1 << _WIDE * (kinds - 1 - r))  # one tile more of kind r
+        if left == 2 and _sets_only(more, kinds, honour):
             waits |= 1 << r  # bits 0..8: without the pair
-        elif left == 1 and _pair_and_sets(c, honour):
+        elif left == 1 and _pair_and_sets(more, kinds, honour):
             waits |= 1 << (r + 9)  # bits 9..17: with it
-        c[r] = n
     _WAITS[key] = waits
     return waits
 
