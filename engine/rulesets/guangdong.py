@@ -26,7 +26,6 @@ Public API (what the replay engine, the ``score`` command and the simulator use)
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -358,13 +357,20 @@ class Guangdong(Ruleset):
 
     def bao_seat(self, end: HandEnd, winner: int) -> int | None:
         """The seat that fed ``winner`` ``bao_sets`` claimed sets (包胡), or None."""
-        if not self.options.bao_sets or winner >= len(end.feeders):
+        bao_sets = self.options.bao_sets
+        if not bao_sets or winner >= len(end.feeders):
             return None
-        counts = Counter(s for s in end.feeders[winner] if s != winner)
-        for seat, n in sorted(counts.items()):
-            if n >= self.options.bao_sets:
-                return seat
-        return None
+        feeders = end.feeders[winner]
+        found: int | None = None  # the lowest such seat (counted in native loops: a hand has a few sets)
+        for seat in feeders:
+            if seat != winner and (found is None or seat < found):
+                n = 0
+                for other in feeders:
+                    if other == seat:
+                        n += 1
+                if n >= bao_sets:
+                    found = seat
+        return found
 
     def false_win_penalty(self, seat: int, dealer: int) -> tuple[int, int, int, int]:
         p = self.points(self.options.false_win_fan)
