@@ -250,12 +250,12 @@ class Guangdong(Ruleset):
             yield (v, 1, v), (ScoreItem(r.zh, v),), True, False
         if shape.kind != "standard":
             if not breakers:  # 七对 / 十三幺 not breaking the cap: scored at its value, capped
-                r = max(specials, key=lambda r: self.value(r))
+                r = self._most_valuable(specials)
                 v = self._cap(self.value(r))
                 yield (v, 0, self.value(r)), (ScoreItem(r.zh, self.value(r)),), False, v < self.value(r)
             return
         base_rows = self.regular_hands(shape, facts) + [r for r in specials if r not in breakers]
-        base = max(base_rows, key=lambda r: self.value(r))  # max keeps the first of equal values
+        base = self._most_valuable(base_rows)
         items = [ScoreItem(base.zh, self.value(base))]
         additions = options.additions
         for row, count in self.additions(sit, shape):
@@ -264,6 +264,17 @@ class Guangdong(Ruleset):
         raw = sum(i.value * i.count for i in items)
         total = self._cap(raw)
         yield (total, 0, raw), tuple(items), False, total < raw
+
+    def _most_valuable(self, rows: list[F.FanRow]) -> F.FanRow:
+        """The row of the highest value, the first of equal values (as ``max`` keeps it; a loop: compiled,
+        ``max`` with a key calls a Python function per row)."""
+        best = rows[0]
+        top = self.value(best)
+        for r in rows:
+            v = self.value(r)
+            if v > top:
+                best, top = r, v
+        return best
 
     def _cap(self, fan: int) -> int:
         return fan if self.options.cap is None else min(fan, self.options.cap)
