@@ -82,7 +82,7 @@ def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
     number of times), marked :data:`LOOSE`: a superset, whose tiles the ruleset's own test decides
     (whether a kind held four times is two pairs is the ruleset's option). Asked once per state of a seat's
     hand (:meth:`ChanceTally.new_state` passes the suit keys the seat keeps, :func:`gate_of_keys`);
-    built from per-suit answers looked up by the suit's counts packed in an int (:data:`_FACTS`).
+    built from per-suit answers looked up by the suit's counts packed in an int (:func:`_facts`).
 
     >>> waits = shape_gate(T.counts(T.parse("123m456p789s1122z"), 34), 0, frozenset())
     >>> T.fmt([t for t in range(34) if waits >> t & 1])  # 1z or 2z
@@ -119,19 +119,19 @@ def gate_of_keys(km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
 
 
 def _facts(key: int) -> int:
-    """The :data:`_FACTS` entry of one suit's key (worked out on first sight); for a key of counts
-    0..3 (most of them) read from :data:`_FRONT` by :func:`_front_index`, without the dict."""
+    """The per-suit answers (:func:`_suit_facts`) of one suit's key, worked out on first sight and
+    kept: for a key of counts 0..3 (most of them) in :data:`_FRONT` at its :func:`_front_index`
+    (no int boxed, nothing hashed), for any other in :data:`_FACTS`."""
     if not key & _OVER_3:
         i = _front_index(key)
         f = _FRONT[i]
         if f < 0:
-            f = _FACTS.get(key, -1)
-            if f < 0:
-                f = _suit_facts(key)
-            _FRONT[i] = f
+            f = _FRONT[i] = _suit_facts(key)
         return f
     f = _FACTS.get(key, -1)
-    return f if f >= 0 else _suit_facts(key)
+    if f < 0:
+        f = _FACTS[key] = _suit_facts(key)
+    return f
 
 
 def _front_index(key: int) -> int:
@@ -147,7 +147,7 @@ def _front_index(key: int) -> int:
 
 
 def _gate_of_facts(m: int, p: int, s: int, z: int, km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
-    """:func:`gate_of_keys` with the four suits' :data:`_FACTS` entries looked up."""
+    """:func:`gate_of_keys` with the four suits' :func:`_facts` answers looked up."""
     v = (m + p + s + z) & _SUMS  # the four suits' numbers, summed field by field (_pack)
     if v >> _BIG:
         return ASK  # a suit of more tiles than a field holds (no real hand)
@@ -220,13 +220,13 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
     return shape_gate(hand, n_melds, wilds) != 0
 
 
-#: the per-suit answers of :func:`shape_gate`, by the suit's counts packed four bits a kind
-#: (the first kind highest; the honours' key marked by :data:`_HONOUR_KEY`): the suit's numbers
-#: in one int as :func:`_pack` packs them (the same for every place of a suit in the hand). A
-#: cache, filled as suits are met.
+#: the per-suit answers of :func:`shape_gate` (:func:`_suit_facts`) of the keys with a count above 3,
+#: by the suit's counts packed four bits a kind (the first kind highest; the honours' key marked by
+#: :data:`_HONOUR_KEY`): the suit's numbers in one int as :func:`_pack` packs them (the same for
+#: every place of a suit in the hand). A cache, filled as suits are met (:func:`_facts`).
 _FACTS: Final[dict[int, int]] = {}
-#: in front of :data:`_FACTS` for the keys of counts 0..3 (:func:`_facts`): their entries by
-#: :func:`_front_index` (-1: not looked up yet), the suits' 4**9 places, then the honours' 4**7
+#: the same answers of the keys of counts 0..3 (:func:`_facts`) by :func:`_front_index` (-1: not
+#: worked out yet), the suits' 4**9 places, then the honours' 4**7
 _FRONT_SUITED: Final = 1 << 18
 _FRONT: Final[list[int]] = [-1] * (_FRONT_SUITED + (1 << 14))
 #: a suit key's bits of counts above 3 (the two high bits of each kind's four) and its two low bits
@@ -316,7 +316,7 @@ def _pair_and_sets(wide: int, kinds: int, honour: bool) -> bool:
 
 
 def _suit_facts(key: int) -> int:
-    """The entry of :data:`_FACTS` for one suit's counts (built on first sight)."""
+    """One suit's answers for :func:`_facts` to keep (worked out on first sight)."""
     honour = key >> 36 != 0
     kinds = 7 if honour else 9
     held = tiles = pairs = n_kinds = ends = 0
@@ -344,9 +344,7 @@ def _suit_facts(key: int) -> int:
         classes = 1
     elif left == 2 and _pair_and_sets(_spread(key, kinds), kinds, honour):
         classes = 2
-    facts = _pack(tiles, pairs, n_kinds, ends, knit, classes, held)
-    _FACTS[key] = facts
-    return facts
+    return _pack(tiles, pairs, n_kinds, ends, knit, classes, held)
 
 
 def _suit_waits(key: int) -> int:
@@ -399,7 +397,7 @@ class _SeatGate:
     state (``SeatState.version``, melds) :meth:`ChanceTally.new_state` last answered for, the
     tiles that may win it (:func:`shape_gate`'s mask, maybe marked :data:`_EXACT`; or :data:`ASK`),
     the tiles the ruleset's shape test was asked about in it and those it said win (bit per
-    tile), the suit keys of the state it looked up with their :data:`_FACTS` entries, and the
+    tile), the suit keys of the state it looked up with their :func:`_facts` answers, and the
     gate's last mask with the melds it was worked out for (the keys' state)."""
 
     __slots__ = ("gate", "gate_melds", "known", "km", "kp", "ks", "kz", "m", "melds", "p", "s", "version", "waits",
