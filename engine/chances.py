@@ -268,12 +268,15 @@ _WIDE_MASK: Final = 31
 
 
 def _spread(key: int, kinds: int) -> int:
-    """A suit key's counts (four bits a kind: :data:`KEY_SHIFT`) five bits a kind, in the same order (the
-    suit's last kind lowest), so that the tests below may add a tile to any count and take a pair
-    out with native shifts and adds: no list of counts is built for a suit met for the first time."""
+    """A suit key's counts (four bits a kind, the first kind highest: :data:`KEY_SHIFT`) five bits a
+    kind, the first kind lowest (kind ``r`` at bit ``5 r``), so that the tests below may add a tile to
+    any count and take a pair out with one native add: no list of counts is built for a suit met for
+    the first time. (Shifts by a constant amount: compiled, a shift by a computed one costs a
+    multiplication more, each a call with its checks.)"""
     wide = 0
-    for i in range(kinds):
-        wide |= (key >> 4 * i & 15) << _WIDE * i
+    for _ in range(kinds):  # the key's lowest count (its last kind) first: it ends highest
+        wide = wide << _WIDE | key & 15
+        key >>= 4
     return wide
 
 
@@ -282,14 +285,14 @@ def _sets_only(wide: int, kinds: int, honour: bool) -> bool:
     without wild tiles: the kinds in turn, each first giving a tile to every sequence begun at the
     two kinds before it; of what is left, as many sequences begin at the kind as three leaves over
     (three equal sequences are three triplets), the rest are triplets. No sequence begins at the
-    last two kinds walked, nor among the honours. The kinds are walked from the suit's last one
-    (the lowest bits): a suit read backwards is used up the same way (its runs are runs the other
-    way round). (The same answer as ``decompose.suit_least``'s "no wilds without the pair", which
-    searches with wilds; the gate asks only about none: tests/test_speed_paths.py.)"""
+    suit's last two kinds, nor among the honours. (The same answer as ``decompose.suit_least``'s "no
+    wilds without the pair", which searches with wilds; the gate asks only about none:
+    tests/test_speed_paths.py.)"""
     back1 = back2 = 0  # the sequences begun one and two kinds back
     last = kinds - 2  # no sequence begins here or after
     for i in range(kinds):
-        left = (wide >> _WIDE * i & _WIDE_MASK) - back1 - back2
+        left = (wide & _WIDE_MASK) - back1 - back2
+        wide >>= _WIDE
         if left < 0:
             return False
         begun = left % 3
@@ -302,15 +305,17 @@ def _sets_only(wide: int, kinds: int, honour: bool) -> bool:
 
 def _pair_and_sets(wide: int, kinds: int, honour: bool) -> bool:
     """Whether one suit's counts (:func:`_spread`'s) are used up in sets and one pair, without wild
-    tiles (:func:`_sets_only` once the pair is taken out). The pair's kind ``i`` is one where twice
-    ``i`` and the sum of kind times count agree modulo 3 (every set's kinds add up to a multiple of
+    tiles (:func:`_sets_only` once the pair is taken out). The pair's kind ``r`` is one where twice
+    ``r`` and the sum of kind times count agree modulo 3 (every set's kinds add up to a multiple of
     3), so at most three kinds are tried."""
     weight = 0
-    for i in range(kinds):
-        weight += i * (wide >> _WIDE * i & _WIDE_MASK)
-    # 2i ≡ weight (mod 3) ⇔ i ≡ 2·weight (mod 3): those kinds only, no remainder per kind
-    for i in range(2 * weight % 3, kinds, 3):
-        if wide >> _WIDE * i & _WIDE_MASK >= 2 and _sets_only(wide - (2 << _WIDE * i), kinds, honour):
+    rest = wide
+    for r in range(kinds):
+        weight += r * (rest & _WIDE_MASK)
+        rest >>= _WIDE
+    # 2r ≡ weight (mod 3) ⇔ r ≡ 2·weight (mod 3): those kinds only, no remainder per kind
+    for r in range(2 * weight % 3, kinds, 3):
+        if wide >> _WIDE * r & _WIDE_MASK >= 2 and _sets_only(wide - (2 << _WIDE * r), kinds, honour):
             return True
     return False
 
@@ -319,10 +324,13 @@ def _suit_facts(key: int) -> int:
     """One suit's answers for :func:`_facts` to keep (worked out on first sight)."""
     honour = key >> 36 != 0
     kinds = 7 if honour else 9
+    wide = _spread(key, kinds)
     held = tiles = pairs = n_kinds = ends = 0
     row0 = row1 = row2 = 0  # the kinds held of each knitted row (147, 258, 369): native ints, no list
+    rest = wide
     for r in range(kinds):
-        n = key >> 4 * (kinds - 1 - r) & 15  # kind r's count (the first kind highest: KEY_SHIFT)
+        n = rest & _WIDE_MASK  # kind r's count
+        rest >>= _WIDE
         if n:
             held |= 1 << r
             tiles += n
@@ -340,9 +348,9 @@ def _suit_facts(key: int) -> int:
     knit = 0 if honour else row0 if row0 >= row1 and row0 >= row2 else row1 if row1 >= row2 else row2
     left = tiles % 3  # sets alone use up a multiple of 3 tiles, sets and the pair 2 more
     classes = 0  # bit 1: used up in sets alone; bit 2: in sets and the pair
-    if left == 0 and _sets_only(_spread(key, kinds), kinds, honour):
+    if left == 0 and _sets_only(wide, kinds, honour):
         classes = 1
-    elif left == 2 and _pair_and_sets(_spread(key, kinds), kinds, honour):
+    elif left == 2 and _pair_and_sets(wide, kinds, honour):
         classes = 2
     return _pack(tiles, pairs, n_kinds, ends, knit, classes, held)
 
@@ -355,12 +363,16 @@ def _suit_waits(key: int) -> int:
     kinds = 7 if honour else 9
     wide = _spread(key, kinds)
     tiles = 0
-    for i in range(kinds):
-        tiles += wide >> _WIDE * i & _WIDE_MASK
+    rest = wide
+    for _ in range(kinds):
+        tiles += rest & _WIDE_MASK
+        rest >>= _WIDE
     left = tiles % 3
     waits = 0
+    one = 1  # one tile of kind r
     for r in range(kinds if left else 0):
-        more = wide + (1 << _WIDE * (kinds - 1 - r))  # one tile more of kind r
+        more = wide + one  # one tile more of kind r
+        one <<= _WIDE
         if left == 2 and _sets_only(more, kinds, honour):
             waits |= 1 << r  # bits 0..8: without the pair
         elif left == 1 and _pair_and_sets(more, kinds, honour):

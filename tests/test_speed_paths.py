@@ -412,11 +412,11 @@ def test_gate_suit_pass_agrees_with_the_fewest_wilds():
     with it: every suit of up to fourteen tiles (counts up to four: 448,480 suits, every suit a
     hand holds, with one tile more), and random suits with counts no
     hand holds (up to 16, as the gate's waits ask one tile beyond a count of 15), packed as
-    ``chances._spread`` packs a suit key's counts (five bits a kind, the first kind highest)."""
+    ``chances._spread`` packs a suit key's counts (five bits a kind, the first kind lowest)."""
     def check(c: tuple[int, ...], honour: bool) -> None:
         m0, m1 = suit_least(c, honour)
         kinds = len(c)
-        wide = sum(n << chances._WIDE * (kinds - 1 - r) for r, n in enumerate(c))
+        wide = sum(n << chances._WIDE * r for r, n in enumerate(c))
         assert chances._sets_only(wide, kinds, honour) == (m0 == 0), (c, honour)
         assert chances._pair_and_sets(wide, kinds, honour) == (m1 == 0), (c, honour)
 
