@@ -82,7 +82,7 @@ def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
     number of times), marked :data:`LOOSE`: a superset, whose tiles the ruleset's own test decides
     (whether a kind held four times is two pairs is the ruleset's option). Asked once per state of a seat's
     hand (:meth:`ChanceTally.new_state` passes the suit keys the seat keeps, :func:`gate_of_keys`);
-    built from per-suit answers looked up by the suit's counts packed in an int (:data:`_FACTS`).
+    built from per-suit answers looked up by the suit's counts packed in an int (:func:`_facts`).
 
     >>> waits = shape_gate(T.counts(T.parse("123m456p789s1122z"), 34), 0, frozenset())
     >>> T.fmt([t for t in range(34) if waits >> t & 1])  # 1z or 2z
@@ -119,19 +119,19 @@ def gate_of_keys(km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
 
 
 def _facts(key: int) -> int:
-    """The :data:`_FACTS` entry of one suit's key (worked out on first sight); for a key of counts
-    0..3 (most of them) read from :data:`_FRONT` by :func:`_front_index`, without the dict."""
+    """The per-suit answers (:func:`_suit_facts`) of one suit's key, worked out on first sight and
+    kept: for a key of counts 0..3 (most of them) in :data:`_FRONT` at its :func:`_front_index`
+    (no int boxed, nothing hashed), for any other in :data:`_FACTS`."""
     if not key & _OVER_3:
         i = _front_index(key)
         f = _FRONT[i]
         if f < 0:
-            f = _FACTS.get(key, -1)
-            if f < 0:
-                f = _suit_facts(key)
-            _FRONT[i] = f
+            f = _FRONT[i] = _suit_facts(key)
         return f
     f = _FACTS.get(key, -1)
-    return f if f >= 0 else _suit_facts(key)
+    if f < 0:
+        f = _FACTS[key] = _suit_facts(key)
+    return f
 
 
 def _front_index(key: int) -> int:
@@ -147,7 +147,7 @@ def _front_index(key: int) -> int:
 
 
 def _gate_of_facts(m: int, p: int, s: int, z: int, km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
-    """:func:`gate_of_keys` with the four suits' :data:`_FACTS` entries looked up."""
+    """:func:`gate_of_keys` with the four suits' :func:`_facts` answers looked up."""
     v = (m + p + s + z) & _SUMS  # the four suits' numbers, summed field by field (_pack)
     if v >> _BIG:
         return ASK  # a suit of more tiles than a field holds (no real hand)
@@ -220,13 +220,13 @@ def may_complete(hand: list[int], n_melds: int, wilds: frozenset[int]) -> bool:
     return shape_gate(hand, n_melds, wilds) != 0
 
 
-#: the per-suit answers of :func:`shape_gate`, by the suit's counts packed four bits a kind
-#: (the first kind highest; the honours' key marked by :data:`_HONOUR_KEY`): the suit's numbers
-#: in one int as :func:`_pack` packs them (the same for every place of a suit in the hand). A
-#: cache, filled as suits are met.
+#: the per-suit answers of :func:`shape_gate` (:func:`_suit_facts`) of the keys with a count above 3,
+#: by the suit's counts packed four bits a kind (the first kind highest; the honours' key marked by
+#: :data:`_HONOUR_KEY`): the suit's numbers in one int as :func:`_pack` packs them (the same for
+#: every place of a suit in the hand). A cache, filled as suits are met (:func:`_facts`).
 _FACTS: Final[dict[int, int]] = {}
-#: in front of :data:`_FACTS` for the keys of counts 0..3 (:func:`_facts`): their entries by
-#: :func:`_front_index` (-1: not looked up yet), the suits' 4**9 places, then the honours' 4**7
+#: the same answers of the keys of counts 0..3 (:func:`_facts`) by :func:`_front_index` (-1: not
+#: worked out yet), the suits' 4**9 places, then the honours' 4**7
 _FRONT_SUITED: Final = 1 << 18
 _FRONT: Final[list[int]] = [-1] * (_FRONT_SUITED + (1 << 14))
 #: a suit key's bits of counts above 3 (the two high bits of each kind's four) and its two low bits
@@ -262,59 +262,80 @@ def _pack(tiles: int, pairs: int, kinds: int, ends: int, knit: int, classes: int
             | held << _HELD)
 
 
-def _sets_only(c: list[int], honour: bool) -> bool:
-    """Whether one suit's counts are used up in sets alone, without wild tiles: the kinds in
-    turn, each first giving a tile to every sequence begun at the two kinds before it; of what
-    is left, as many sequences begin at the kind as three leaves over (three equal sequences are
-    three triplets), the rest are triplets. No sequence begins at the suit's last two kinds, nor
-    among the honours. (The same answer as ``decompose.suit_least``'s "no wilds without the
-    pair", which searches with wilds; the gate asks only about none: tests/test_speed_paths.py.)"""
+#: the counts of :func:`_spread`: five bits a kind, so that one tile more of a kind held 15 times still fits
+_WIDE: Final = 5
+_WIDE_MASK: Final = 31
+
+
+def _spread(key: int, kinds: int) -> int:
+    """A suit key's counts (four bits a kind, the first kind highest: :data:`KEY_SHIFT`) five bits a
+    kind, the first kind lowest (kind ``r`` at bit ``5 r``), so that the tests below may add a tile to
+    any count and take a pair out with one native add: no list of counts is built for a suit met for
+    the first time. (Shifts by a constant amount: compiled, a shift by a computed one costs a
+    multiplication more, each a call with its checks.)"""
+    wide = 0
+    for _ in range(kinds):  # the key's lowest count (its last kind) first: it ends highest
+        wide = wide << _WIDE | key & 15
+        key >>= 4
+    return wide
+
+
+def _sets_only(wide: int, kinds: int, honour: bool) -> bool:
+    """Whether one suit's counts (:func:`_spread`'s, ``kinds`` of them) are used up in sets alone,
+    without wild tiles: the kinds in turn, each first giving a tile to every sequence begun at the
+    two kinds before it; of what is left, as many sequences begin at the kind as three leaves over
+    (three equal sequences are three triplets), the rest are triplets. No sequence begins at the
+    suit's last two kinds, nor among the honours. (The same answer as ``decompose.suit_least``'s "no
+    wilds without the pair", which searches with wilds; the gate asks only about none:
+    tests/test_speed_paths.py.)"""
     back1 = back2 = 0  # the sequences begun one and two kinds back
-    last = len(c) - 2  # no sequence begins here or after
-    for r in range(len(c)):
-        left = c[r] - back1 - back2
+    last = kinds - 2  # no sequence begins here or after
+    for i in range(kinds):
+        left = (wide & _WIDE_MASK) - back1 - back2
+        wide >>= _WIDE
         if left < 0:
             return False
         begun = left % 3
-        if begun and (honour or r >= last):
+        if begun and (honour or i >= last):
             return False
         back2 = back1
         back1 = begun
     return True
 
 
-def _pair_and_sets(c: list[int], honour: bool) -> bool:
-    """Whether one suit's counts are used up in sets and one pair, without wild tiles
-    (:func:`_sets_only` once the pair is taken out). The pair's kind ``r`` is one where twice ``r``
-    and the sum of kind times count agree modulo 3 (every set's kinds add up to a multiple of 3),
-    so at most three kinds are tried."""
+def _pair_and_sets(wide: int, kinds: int, honour: bool) -> bool:
+    """Whether one suit's counts (:func:`_spread`'s) are used up in sets and one pair, without wild
+    tiles (:func:`_sets_only` once the pair is taken out). The pair's kind ``r`` is one where twice
+    ``r`` and the sum of kind times count agree modulo 3 (every set's kinds add up to a multiple of
+    3), so at most three kinds are tried."""
     weight = 0
-    for r in range(len(c)):
-        weight += r * c[r]
+    rest = wide
+    for r in range(kinds):
+        weight += r * (rest & _WIDE_MASK)
+        rest >>= _WIDE
     # 2r ≡ weight (mod 3) ⇔ r ≡ 2·weight (mod 3): those kinds only, no remainder per kind
-    for r in range(2 * weight % 3, len(c), 3):
-        n = c[r]
-        if n >= 2:
-            c[r] = n - 2
-            used = _sets_only(c, honour)
-            c[r] = n
-            if used:
-                return True
+    for r in range(2 * weight % 3, kinds, 3):
+        if wide >> _WIDE * r & _WIDE_MASK >= 2 and _sets_only(wide - (2 << _WIDE * r), kinds, honour):
+            return True
     return False
 
 
 def _suit_facts(key: int) -> int:
-    """The entry of :data:`_FACTS` for one suit's counts (built on first sight)."""
-    honour, counts = suit_counts(key)
-    held = tiles = pairs = kinds = ends = 0
+    """One suit's answers for :func:`_facts` to keep (worked out on first sight)."""
+    honour = key >> 36 != 0
+    kinds = 7 if honour else 9
+    wide = _spread(key, kinds)
+    held = tiles = pairs = n_kinds = ends = 0
     row0 = row1 = row2 = 0  # the kinds held of each knitted row (147, 258, 369): native ints, no list
-    for r in range(len(counts)):
-        n = counts[r]
+    rest = wide
+    for r in range(kinds):
+        n = rest & _WIDE_MASK  # kind r's count
+        rest >>= _WIDE
         if n:
             held |= 1 << r
             tiles += n
             pairs += n // 2
-            kinds += 1
+            n_kinds += 1
             if honour or r == 0 or r == 8:
                 ends += 1
             if r % 3 == 0:
@@ -327,33 +348,35 @@ def _suit_facts(key: int) -> int:
     knit = 0 if honour else row0 if row0 >= row1 and row0 >= row2 else row1 if row1 >= row2 else row2
     left = tiles % 3  # sets alone use up a multiple of 3 tiles, sets and the pair 2 more
     classes = 0  # bit 1: used up in sets alone; bit 2: in sets and the pair
-    if left == 0 and _sets_only(counts, honour):
+    if left == 0 and _sets_only(wide, kinds, honour):
         classes = 1
-    elif left == 2 and _pair_and_sets(counts, honour):
+    elif left == 2 and _pair_and_sets(wide, kinds, honour):
         classes = 2
-    facts = _pack(tiles, pairs, kinds, ends, knit, classes, held)
-    _FACTS[key] = facts
-    return facts
+    return _pack(tiles, pairs, n_kinds, ends, knit, classes, held)
 
 
 def _suit_waits(key: int) -> int:
     """The entry of :data:`_WAITS` for one suit's counts (built on first need): with one tile more,
     the suit is used up in sets alone only when it holds 2 modulo 3 tiles, in sets and the pair
     only when it holds 1 modulo 3, so one of the two is tried, kind by kind."""
-    honour, c = suit_counts(key)
+    honour = key >> 36 != 0
+    kinds = 7 if honour else 9
+    wide = _spread(key, kinds)
     tiles = 0
-    for n in c:  # not sum(): compiled, a builtin's generic call
-        tiles += n
+    rest = wide
+    for _ in range(kinds):
+        tiles += rest & _WIDE_MASK
+        rest >>= _WIDE
     left = tiles % 3
     waits = 0
-    for r in range(len(c) if left else 0):
-        n = c[r]
-        c[r] = n + 1
-        if left == 2 and _sets_only(c, honour):
+    one = 1  # one tile of kind r
+    for r in range(kinds if left else 0):
+        more = wide + one  # one tile more of kind r
+        one <<= _WIDE
+        if left == 2 and _sets_only(more, kinds, honour):
             waits |= 1 << r  # bits 0..8: without the pair
-        elif left == 1 and _pair_and_sets(c, honour):
+        elif left == 1 and _pair_and_sets(more, kinds, honour):
             waits |= 1 << (r + 9)  # bits 9..17: with it
-        c[r] = n
     _WAITS[key] = waits
     return waits
 
@@ -386,7 +409,7 @@ class _SeatGate:
     state (``SeatState.version``, melds) :meth:`ChanceTally.new_state` last answered for, the
     tiles that may win it (:func:`shape_gate`'s mask, maybe marked :data:`_EXACT`; or :data:`ASK`),
     the tiles the ruleset's shape test was asked about in it and those it said win (bit per
-    tile), the suit keys of the state it looked up with their :data:`_FACTS` entries, and the
+    tile), the suit keys of the state it looked up with their :func:`_facts` answers, and the
     gate's last mask with the melds it was worked out for (the keys' state)."""
 
     __slots__ = ("gate", "gate_melds", "known", "km", "kp", "ks", "kz", "m", "melds", "p", "s", "version", "waits",

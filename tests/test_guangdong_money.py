@@ -71,3 +71,23 @@ def test_dealer_stays_after_a_dealer_win_or_a_draw():
     assert RS.next_dealer(2, [], True) == 2
     assert RS.next_dealer(2, [0], False) == 3
     assert RS.next_dealer(3, [1], False) == 0
+
+
+def test_bao_seat_is_the_lowest_seat_that_fed_enough_sets_on_random_feeders():
+    """``bao_seat`` counts the feeders in native loops: the same seat as counting them
+    (``Counter``) and taking the lowest seat other than the winner with ``bao_sets`` or more,
+    on random feeders (four seats, up to five sets, 包胡 from 1 to 4 sets or off)."""
+    import random
+    from collections import Counter
+
+    r = random.Random(16)
+    for _ in range(2000):
+        bao_sets = r.randrange(5)
+        rs = Guangdong({"bao_sets": bao_sets})
+        feeders = tuple(tuple(r.randrange(4) for _ in range(r.randrange(6))) for _ in range(4))
+        winner = r.randrange(5)  # 4: beyond the feeders
+        want = None
+        if bao_sets and winner < 4:
+            counts = Counter(s for s in feeders[winner] if s != winner)
+            want = next((seat for seat, n in sorted(counts.items()) if n >= bao_sets), None)
+        assert rs.bao_seat(end(feeders=feeders), winner) == want, (feeders, winner, bao_sets)

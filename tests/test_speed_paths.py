@@ -411,14 +411,14 @@ def test_gate_suit_pass_agrees_with_the_fewest_wilds():
     kinds' sum modulo 3) say True exactly where ``suit_least`` needs no wilds without the pair /
     with it: every suit of up to fourteen tiles (counts up to four: 448,480 suits, every suit a
     hand holds, with one tile more), and random suits with counts no
-    hand holds (up to 16, as the gate's waits ask one tile beyond a count of 15); the counts are
-    left as given."""
+    hand holds (up to 16, as the gate's waits ask one tile beyond a count of 15), packed as
+    ``chances._spread`` packs a suit key's counts (five bits a kind, the first kind lowest)."""
     def check(c: tuple[int, ...], honour: bool) -> None:
         m0, m1 = suit_least(c, honour)
-        counts = list(c)
-        assert chances._sets_only(counts, honour) == (m0 == 0), (c, honour)
-        assert chances._pair_and_sets(counts, honour) == (m1 == 0), (c, honour)
-        assert counts == list(c)
+        kinds = len(c)
+        wide = sum(n << chances._WIDE * r for r, n in enumerate(c))
+        assert chances._sets_only(wide, kinds, honour) == (m0 == 0), (c, honour)
+        assert chances._pair_and_sets(wide, kinds, honour) == (m1 == 0), (c, honour)
 
     for honour in (False, True):
         for c in itertools.product(range(5), repeat=7 if honour else 9):
@@ -451,3 +451,35 @@ def test_the_front_of_the_suit_answers_gives_each_key_its_own_place_and_its_answ
         counts = [r.choice((0, 0, 1, 1, 2, 3, 4)) for _ in range(7 if honour else 9)]
         k = key(counts, honour)
         assert chances._facts(k) == chances._facts(k) == chances._suit_facts(k), (counts, honour)
+
+
+def test_a_suit_met_for_the_first_time_gets_the_answers_of_the_fewest_wilds():
+    """``chances._suit_facts`` and ``_suit_waits`` read a suit's counts off its key (``_spread``, no
+    list): the tile count, the kinds held and the two "no wilds needed" bits are those of the
+    counts, and the waits are the kinds whose one tile more ``suit_least`` uses up without wilds
+    (without the pair for 2 modulo 3 tiles, with it for 1), on random suits with counts up to 15."""
+    r = random.Random(16)
+    for _ in range(3000):
+        honour = r.random() < 0.3
+        kinds = 7 if honour else 9
+        counts = [r.choice((0, 0, 0, 1, 1, 2, 3, 4, 15)) for _ in range(kinds)]
+        key = HONOURS_EMPTY if honour else 0
+        for k, n in enumerate(counts):
+            key += n << KEY_SHIFT[27 + k if honour else k]
+        tiles = sum(counts)
+        m0, m1 = suit_least(tuple(counts), honour)
+        facts = chances._suit_facts(key)
+        if tiles <= 63:
+            assert facts & 255 == tiles and facts >> chances._HELD == sum(1 << k for k, n in enumerate(counts) if n)
+            want = 1 if tiles % 3 == 0 and m0 == 0 else 2 if tiles % 3 == 2 and m1 == 0 else 0
+            assert facts >> chances._CLASSES & 3 == want, (counts, honour)
+        waits = 0
+        for k in range(kinds if tiles % 3 else 0):
+            more = counts[:]
+            more[k] += 1
+            w0, w1 = suit_least(tuple(more), honour)
+            if tiles % 3 == 2 and w0 == 0:
+                waits |= 1 << k
+            elif tiles % 3 == 1 and w1 == 0:
+                waits |= 1 << (k + 9)
+        assert chances._suit_waits(key) == waits, (counts, honour)

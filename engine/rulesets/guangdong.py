@@ -26,7 +26,6 @@ Public API (what the replay engine, the ``score`` command and the simulator use)
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -52,6 +51,13 @@ ORPHANS: Final = T.TERMINALS_AND_HONOURS
 TERMINALS: Final = tuple(t for t in ORPHANS if T.is_terminal(t))
 NINE_GATES: Final = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
+
+#: the additions' rows, in the order :meth:`Guangdong.additions` lists them
+_SELF_DRAWN: Final = F.ADDITIONS_BY_ID["self_drawn"]
+_SEAT_WIND: Final = F.ADDITIONS_BY_ID["seat_wind"]
+_ROUND_WIND: Final = F.ADDITIONS_BY_ID["round_wind"]
+_DRAGON_PUNG: Final = F.ADDITIONS_BY_ID["dragon_pung"]
+_READY: Final = F.ADDITIONS_BY_ID["ready"]
 
 #: one way to score a shape: (sort key: total, 1 for a special hand, raw sum), its items, special, capped
 _Candidate = tuple[tuple[int, int, int], tuple[ScoreItem, ...], bool, bool]
@@ -84,13 +90,29 @@ class _TileFacts(NamedTuple):
     has_terminal: bool
 
 
-def _tile_facts(counts: Sequence[int]) -> _TileFacts:
-    """The :class:`_TileFacts` of the counts (34 kinds) of every tile of a hand."""
-    n_suits = sum(1 for k in range(0, 27, 9) if any(counts[k:k + 9]))
-    honours = any(counts[27:34])
+def _tile_facts(counts: list[int]) -> _TileFacts:
+    """The :class:`_TileFacts` of the counts (34 kinds) of every tile of a hand. One pass over the
+    kinds (compiled, native list reads: no slices, no ``any()`` through Python)."""
+    n_suits = 0
+    simples = terminal = False
+    for k in range(0, 27, 9):
+        held = False
+        for t in range(k, k + 9):
+            if counts[t]:
+                held = True
+                if t == k or t == k + 8:
+                    terminal = True
+                else:
+                    simples = True
+        if held:
+            n_suits += 1
+    honours = False
+    for t in range(27, 34):
+        if counts[t]:
+            honours = True
+            break
     suits = "honours" if not n_suits else "mixed" if n_suits > 1 else "half" if honours else "pure"
-    simples = any(counts[1:8]) or any(counts[10:17]) or any(counts[19:26])
-    return _TileFacts(suits, not simples, honours, any(counts[t] for t in TERMINALS))
+    return _TileFacts(suits, not simples, honours, terminal)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a test's subclass may wrap its methods
@@ -217,28 +239,42 @@ class Guangdong(Ruleset):
                     ) -> Iterator[_Candidate]:
         """Yield (sort key, items, is_special, capped) for each way to score this shape.
         Sort key: (total, 1 for a special hand, raw sum) — a special hand wins a tie."""
-        pure = self.options.nine_gates == "pure_wait"
+        options = self.options  # (each option read once: compiled, a generic lookup each)
+        pure = options.nine_gates == "pure_wait"
         specials = self.special_hands(shape, all_tiles, facts, no_melds=not sit.melds,
                                       nine_gates_win=sit.win_tile if pure else None)
-        breakers = [r for r in specials if r.zh in self.options.cap_breakers]
+        cap_breakers = options.cap_breakers
+        breakers = [r for r in specials if r.zh in cap_breakers]
         for r in breakers:
             v = self.value(r)
             yield (v, 1, v), (ScoreItem(r.zh, v),), True, False
         if shape.kind != "standard":
             if not breakers:  # 七对 / 十三幺 not breaking the cap: scored at its value, capped
-                r = max(specials, key=lambda r: self.value(r))
+                r = self._most_valuable(specials)
                 v = self._cap(self.value(r))
                 yield (v, 0, self.value(r)), (ScoreItem(r.zh, self.value(r)),), False, v < self.value(r)
             return
         base_rows = self.regular_hands(shape, facts) + [r for r in specials if r not in breakers]
-        base = max(base_rows, key=lambda r: self.value(r))  # max keeps the first of equal values
+        base = self._most_valuable(base_rows)
         items = [ScoreItem(base.zh, self.value(base))]
+        additions = options.additions
         for row, count in self.additions(sit, shape):
-            if row.zh in self.options.additions and count:
+            if count and row.zh in additions:
                 items.append(ScoreItem(row.zh, self.value(row), count))
         raw = sum(i.value * i.count for i in items)
         total = self._cap(raw)
         yield (total, 0, raw), tuple(items), False, total < raw
+
+    def _most_valuable(self, rows: list[F.FanRow]) -> F.FanRow:
+        """The row of the highest value, the first of equal values (as ``max`` keeps it; a loop: compiled,
+        ``max`` with a key calls a Python function per row)."""
+        best = rows[0]
+        top = self.value(best)
+        for r in rows:
+            v = self.value(r)
+            if v > top:
+                best, top = r, v
+        return best
 
     def _cap(self, fan: int) -> int:
         return fan if self.options.cap is None else min(fan, self.options.cap)
@@ -258,14 +294,20 @@ class Guangdong(Ruleset):
     @staticmethod
     def additions(sit: WinSituation, shape: _Shape) -> list[tuple[F.FanRow, int]]:
         """(row, count) for every addition (counts may be 0)."""
-        trips = set(shape.triplets)
-        a = F.ADDITIONS_BY_ID
+        trips = shape.triplets  # sorted: its few kinds tested in turn, no set built
+        seat, round_ = T.wind_tile(sit.seat_wind), T.wind_tile(sit.round_wind)
+        dragons = 0  # the dragon kinds among them (a kind twice, in a faulty hand, once)
+        before = -1
+        for t in trips:
+            if T.is_dragon(t) and t != before:
+                dragons += 1
+            before = t
         return [
-            (a["self_drawn"], int(sit.self_drawn)),
-            (a["seat_wind"], int(T.wind_tile(sit.seat_wind) in trips)),
-            (a["round_wind"], int(T.wind_tile(sit.round_wind) in trips)),
-            (a["dragon_pung"], sum(1 for t in trips if T.is_dragon(t))),
-            (a["ready"], int(bool(sit.get("ready")))),
+            (_SELF_DRAWN, int(sit.self_drawn)),
+            (_SEAT_WIND, int(seat in trips)),
+            (_ROUND_WIND, int(round_ in trips)),
+            (_DRAGON_PUNG, dragons),
+            (_READY, int(bool(sit.get("ready")))),
         ]
 
     @staticmethod
@@ -326,13 +368,20 @@ class Guangdong(Ruleset):
 
     def bao_seat(self, end: HandEnd, winner: int) -> int | None:
         """The seat that fed ``winner`` ``bao_sets`` claimed sets (包胡), or None."""
-        if not self.options.bao_sets or winner >= len(end.feeders):
+        bao_sets = self.options.bao_sets
+        if not bao_sets or winner >= len(end.feeders):
             return None
-        counts = Counter(s for s in end.feeders[winner] if s != winner)
-        for seat, n in sorted(counts.items()):
-            if n >= self.options.bao_sets:
-                return seat
-        return None
+        feeders = end.feeders[winner]
+        found: int | None = None  # the lowest such seat (counted in native loops: a hand has a few sets)
+        for seat in feeders:
+            if seat != winner and (found is None or seat < found):
+                n = 0
+                for other in feeders:
+                    if other == seat:
+                        n += 1
+                if n >= bao_sets:
+                    found = seat
+        return found
 
     def false_win_penalty(self, seat: int, dealer: int) -> tuple[int, int, int, int]:
         p = self.points(self.options.false_win_fan)
