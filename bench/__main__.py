@@ -121,7 +121,7 @@ def audit_table(rows: list[dict]) -> str:
     for r in rows:
         lines.append(f"{r['name']:34}{r['hands']:7d}{r['seconds']:8.1f}{r['cpu_seconds']:8.1f}"
                      f"{r['hands_per_s']:9.0f}{r['hands_per_cpu_s']:12.0f}"
-                     f"{r['steady_hands_per_core_s'] or 0:12.0f}"
+                     f"{'—' if r['steady_hands_per_core_s'] is None else format(r['steady_hands_per_core_s'], '.0f'):>12}"
                      f"{r['tree_rss_mb']:9.0f}")
     return "\n".join(lines)
 

@@ -107,3 +107,13 @@ def test_a_run_counts_all_its_cpu_time_not_only_what_the_poll_saw():
     busy = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass"
     _, _, mem, cpu = pipeline_bench._run_child([sys.executable, "-c", busy])
     assert cpu >= 0.3 and cpu >= mem.cpu_seconds()
+
+
+def test_audit_table_leaves_the_steady_state_blank_where_it_was_not_measured():
+    from bench.__main__ import audit_table
+
+    row = {"name": "mcr --workers 2 (compiled)", "hands": 12000, "seconds": 3.9, "cpu_seconds": 6.4,
+           "hands_per_s": 3069.0, "hands_per_cpu_s": 1887.0, "tree_rss_mb": 718.0}
+    measured, unmeasured = ({**row, "steady_hands_per_core_s": v} for v in (3875.4, None))
+    assert audit_table([measured]).splitlines()[1].split()[-2] == "3875"
+    assert audit_table([unmeasured]).splitlines()[1].split()[-2] == "—"  # not a steady state of 0
