@@ -106,10 +106,15 @@ OTHER_RULES = (
 )
 
 
+def natural(c, w):
+    """The 34 natural counts, the wilds' kinds emptied (written here apart from the engine's)."""
+    return [0 if t in w.all else n for t, n in enumerate(c[:34])]
+
+
 def score_every_placement(concealed, melds, flowers, seat_wind, w, rules, round_wind):
     """The 陪家's score as it was computed before: every placement scored in full, the first best kept."""
     c = T.counts(concealed)
-    nat = S._natural(c, w.all)
+    nat = natural(c, w)
     wild_n = sum(c[t] for t in w.all)
     real = sum(c[t] for t in w.real)
     limits = S.copy_limits_of(melds, seat_wind, nat, rules.wild_beyond_fourth_copy == "any")
@@ -141,7 +146,7 @@ def test_other_seat_best_placement_is_the_full_scoring_of_every_placement(rules)
         got = S.score_other(tiles, melds, flowers, seat_wind, w, rules, round_wind)
         assert got == score_every_placement(tiles, melds, flowers, seat_wind, w, rules, round_wind), T.fmt(tiles)
         c = T.counts(tiles)
-        several += len(S.other_placements(S._natural(c, w.all), sum(c[t] for t in w.all))) > 1
+        several += len(S.other_placements(natural(c, w), sum(c[t] for t in w.all))) > 1
     assert several > 50  # many hands have a choice to make
 
 
@@ -245,7 +250,7 @@ def score_every_reading(sit, rules):
     ctx = S.winner_context(sit, rules)
     c = T.counts(sit.full_concealed)
     w = ctx.wilds
-    nat = S._natural(c, w.all)
+    nat = natural(c, w)
     win = sit.win_tile
     win_wild = win in w.all
     if not win_wild:
@@ -253,7 +258,7 @@ def score_every_reading(sit, rules):
     readings = R.winner_readings(tuple(nat), None if win_wild else win, win in w.real, ctx.real - (win in w.real),
                                  ctx.zuo - (win == w.zuo), w.caishen_kind, 5 - len(sit.melds),
                                  rules.eight_pairs and not sit.melds)
-    limits = S.copy_limits_of(sit.melds, sit.seat_wind, S._natural(c, w.all), rules.wild_beyond_fourth_copy == "any")
+    limits = S.copy_limits_of(sit.melds, sit.seat_wind, natural(c, w), rules.wild_beyond_fourth_copy == "any")
     robbing = sit.kong and not sit.self_drawn
     best = None
     for r in readings:

@@ -357,15 +357,6 @@ def _wins_with(c: Sequence[int], n_melds: int, wilds: frozenset[int], three_cais
     return eight_pairs and n_melds == 0 and R.is_eight_pairs(nat, w)
 
 
-def _natural(c: Sequence[int], wilds: frozenset[int]) -> list[int]:
-    """The 34 counts of the natural tiles (the wilds' kinds emptied)."""
-    nat = list(c[:34])
-    for t in wilds:
-        if t < 34:
-            nat[t] = 0
-    return nat
-
-
 def may_complete_with_one(counts: tuple[int, ...], n_melds: int, wilds: frozenset[int], rules: Rules) -> bool:
     """A quick no for the replay's what-ifs: False only when no tile added to these 42
     standing counts can make :func:`complete` true (a seat asked about every discard, and about
@@ -448,7 +439,7 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
         items = [("底胡", WINNER_BASE, "hu"), *flower_items, (THREE_CAISHEN, LIMIT_TAI, "tai")]
         items += [(s, LIMIT_TAI, "tai") for s in special]
         return _limit_score(items, (THREE_CAISHEN, *special))
-    nat = _natural(c, wild)
+    nat = _held(c, w)[0]
     n_sets = 5 - len(sit.melds)
     if n_sets < 0:
         raise NotAWin("not_a_win", "more than five melds")
@@ -462,7 +453,7 @@ def score_winner(sit: WinSituation, rules: Rules) -> Score:
     robbing = sit.kong and not sit.self_drawn
     # (with wild_beyond_fourth_copy "any" every limit is 99: no reading goes beyond)
     copy_limits = (None if rules.wild_beyond_fourth_copy == "any"
-                   else copy_limits_of(sit.melds, sit.seat_wind, _natural(c, wild)))
+                   else copy_limits_of(sit.melds, sit.seat_wind, _held(c, w)[0]))
     # Each reading is valued by its numbers alone (total, 台, 胡: what its Score says), the first
     # best in this order kept; only that one's items are built.
     best: tuple[tuple[int, int, int], _ReadingItems] | None = None
@@ -1157,8 +1148,9 @@ def score_other_placement(concealed: Sequence[int], melds: Sequence[Meld], flowe
 
 
 def _held(c: list[int], w: Wilds) -> tuple[list[int], int, int]:
-    """A seat's natural counts (the 34, its wild kinds emptied), the wilds it holds and the 正财 among
-    them, from its 42 counts ``c``: one pass over its wilds (``w.all`` is a set built at each call)."""
+    """A seat's natural counts (the 34, its wild kinds emptied: the winner's and the 陪家's), the wilds
+    it holds and the 正财 among them, from its 42 counts ``c``: one pass over its wilds (``w.all`` is
+    a set built at each call)."""
     nat = c[:34]
     real = 0
     for t in w.real:
