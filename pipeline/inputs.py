@@ -45,7 +45,8 @@ SKIPPED_SUFFIXES = (".labels.jsonl",)
 MIN_SPLIT_BYTES = 1 << 20
 GZ_RATIO = 8
 _GLOB_CHARS = frozenset("*?[")
-READ_ERRORS = (*STREAM_ERRORS, ImportFailure)  # a file that cannot be read, or whose format cannot be told
+READ_ERRORS: tuple[type[BaseException], ...] = (*STREAM_ERRORS, ImportFailure)  # a file that cannot be read, or whose format cannot be told
+_HEAD_ERRORS: tuple[type[BaseException], ...] = (*READ_ERRORS, ValueError)  # also a compression it cannot undo
 
 
 
@@ -115,7 +116,7 @@ def recognised(path: str) -> bool:
     characters, or its first line is a native ``mahjong-log/1`` game."""
     try:
         head = read_head(path)
-    except (*READ_ERRORS, ValueError):  # unreadable, or a compression it cannot undo: not taken, said skipped
+    except _HEAD_ERRORS:  # unreadable, or a compression it cannot undo: not taken, said skipped
         return False
     first = head.lstrip("\ufeff \t\r\n").split("\n", 1)[0]
     return detect(path, head) is not None or (first.startswith("{") and '"mahjong-log/1"' in first)

@@ -2,7 +2,8 @@
 
 Files are opened through ``apache_beam.io.filesystems.FileSystems`` (local paths, gs://,
 s3:// where the extras are installed; ``.gz`` is decompressed by extension, with Python's
-own gzip reader, which is several times faster than Beam's line reader) and read in
+own gzip reader (inflating with ISA-L where it is installed: :mod:`~mahjong_audit.pipeline.gunzip`),
+which is several times faster than Beam's line reader) and read in
 chunks of :data:`CHUNK_BYTES`, so a big ``.jsonl.gz`` is never held in memory. A UTF-8
 byte order mark is dropped and UTF-16 is transcoded (:func:`utf8_chunks`).
 
@@ -21,17 +22,18 @@ import contextlib
 import enum
 import gzip
 import itertools
-import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any, BinaryIO, SupportsIndex, cast
+
+from mahjong_audit.pipeline.gunzip import INFLATE_ERRORS, Gunzip, rewind_of
 
 # Records: the default size limit (--max-record-bytes; a real game log is under 1 MB) and
 # the read size.
 MAX_RECORD_BYTES = 64 << 20
 CHUNK_BYTES = 1 << 20
 HEAD_CHARS = 256 * 1024  # importers sniff this much; a Botzone match names its initdata near the end
-STREAM_ERRORS = (OSError, EOFError, zlib.error)  # the bytes stop: I/O, a truncated or corrupt .gz
+STREAM_ERRORS = INFLATE_ERRORS  # the bytes stop: I/O, a truncated or corrupt .gz
 
 
 class Unread(enum.Enum):
@@ -168,7 +170,7 @@ def open_stream(path: str) -> Iterator[BinaryIO]:
     from apache_beam.io.filesystem import CompressionTypes
 
     with fs.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as raw, \
-            gzip.GzipFile(fileobj=raw, mode="rb") as gz:
+            Gunzip(raw, rewind_of(raw)) as gz:
         yield cast(BinaryIO, gz)
 
 
@@ -208,7 +210,7 @@ def raw_chunks(f) -> Iterator[bytes]:
     """The stream's bytes in chunks of at most CHUNK_BYTES. A gzip stream is read with
     ``read1``, which hands over what it decompressed before the stream breaks: ``read``
     would drop up to a whole chunk of complete lines before a truncation."""
-    read = f.read1 if isinstance(f, gzip.GzipFile) else f.read
+    read = f.read1 if isinstance(f, (gzip.GzipFile, Gunzip)) else f.read
     while chunk := read(CHUNK_BYTES):
         yield chunk
 

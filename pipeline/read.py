@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import gzip
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO, cast
 
 from mahjong_audit.engine.findings import CODES
 from mahjong_audit.pipeline import splits
+from mahjong_audit.pipeline.gunzip import Gunzip
 from mahjong_audit.pipeline.importers import IMPORTERS, ImportFailure, OverLimit, Record
 from mahjong_audit.pipeline.importers.base import whole_document
 from mahjong_audit.pipeline.inputs import READ_ERRORS, Shard, importer_for, is_document_file
@@ -183,7 +183,7 @@ def _open_hashed(path: str) -> Iterator[tuple[BinaryIO, splits.HashingReader]]:
     with fs.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as raw:
         h = splits.HashingReader(raw)
         if path.lower().endswith(".gz"):
-            with gzip.GzipFile(fileobj=cast(BinaryIO, h), mode="rb") as f:
+            with Gunzip(cast(BinaryIO, h), h.rewinder()) as f:
                 yield cast(BinaryIO, f), h
         elif kind == CompressionTypes.UNCOMPRESSED:
             yield cast(BinaryIO, h), h

@@ -24,9 +24,10 @@ modification time, which is what ``--skip-audited`` compares first).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from mahjong_audit.pipeline.gunzip import rewind_of
 from mahjong_audit.pipeline.lines import Line, decoded
 
 CHUNK = 1 << 20
@@ -93,6 +94,19 @@ class HashingReader:
 
     def hexdigest(self) -> str:
         return self.digest.hexdigest()
+
+    def rewinder(self) -> Callable[[], None] | None:
+        """How to read the stream again from its first byte, hashing and counting afresh
+        (None where the stream under it cannot seek back)."""
+        back = rewind_of(self.raw)
+        if back is None:
+            return None
+
+        def rewind() -> None:
+            back()
+            self.digest = hashlib.sha256()
+            self.bytes_read = 0
+        return rewind
 
 
 def split_points(size: int, count: int) -> tuple[tuple[int, int | None], ...]:

@@ -401,15 +401,16 @@ def _run_row(run_id, started, inputs, runner_name, summary):
 
 
 def _runner_label(choice) -> str:
-    """The runner, and on this machine which engine and validation path the workers run
-    (a cluster's workers run what their own installation has)."""
+    """The runner, and on this machine which engine, validation path and inflate (``.gz``)
+    the workers run (a cluster's workers run what their own installation has)."""
     if not choice.local:
         return choice.name
     from mahjong_audit import accel
+    from mahjong_audit.pipeline import gunzip
     from mahjong_audit.schemas import log_fast
 
     engine = "compiled engine" if accel.state()[0] == "compiled" else "pure-Python engine"
-    return f"{choice.name}, {engine}, {log_fast.IMPLEMENTATION} validation"
+    return f"{choice.name}, {engine}, {log_fast.IMPLEMENTATION} validation, {gunzip.IMPLEMENTATION} inflate"
 
 
 def _print_summary(summary, elapsed: float, runner_name: str, db: str | None, log_path: str,
