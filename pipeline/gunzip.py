@@ -16,7 +16,9 @@ with zlib's bytes and zlib's error: a broken file ends where, and with the messa
 did (``tests/test_gunzip.py`` compares both on thousands of broken streams). A stream that
 cannot be read again (not seekable) keeps ISA-L's error.
 
-:data:`IMPLEMENTATION` names the inflate in use; ``MAHJONG_AUDIT_ZLIB=1`` turns ISA-L off.
+:data:`IMPLEMENTATION` names the inflate in use; ``MAHJONG_AUDIT_ZLIB=1`` turns ISA-L off. The
+reader this plugs into is Python 3.11's (a ``zlib.decompressobj`` per member); a later Python's
+reader takes a decompressor ISA-L does not offer, and there zlib inflates alone.
 """
 
 from __future__ import annotations
