@@ -40,6 +40,7 @@ from mahjong_audit.engine.pickling import by_fields
 from mahjong_audit.engine.ruleset import Ruleset
 from mahjong_audit.engine.rulesets.guangdong import Guangdong
 from mahjong_audit.engine.rulesets.mcr import KNITTED, MCR, ORPHANS
+from mahjong_audit.engine.tiles import i64
 
 if TYPE_CHECKING:
     from mahjong_audit.engine.replay import HandReplay
@@ -112,19 +113,21 @@ def shape_gate(hand: list[int], n_melds: int, wilds: frozenset[int]) -> int:
     return gate_of_keys(km, kp, ks, kz, n_melds)
 
 
-def gate_of_keys(km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
+def gate_of_keys(km: i64, kp: i64, ks: i64, kz: i64, n_melds: i64) -> i64:
     """:func:`shape_gate` of a hand without flowers or wild tiles, from its four suit keys
     (:func:`suit_key`'s packing, as ``SeatState`` keeps them: :data:`KEY_SHIFT`)."""
     return _gate_of_facts(_facts(km), _facts(kp), _facts(ks), _facts(kz), km, kp, ks, kz, n_melds)
 
 
-def _facts(key: int) -> int:
+def _facts(key: i64) -> i64:
     """The per-suit answers (:func:`_suit_facts`) of one suit's key, worked out on first sight and
     kept: for a key of counts 0..3 (most of them) in :data:`_FRONT` at its :func:`_front_index`
-    (no int boxed, nothing hashed), for any other in :data:`_FACTS`."""
+    (no int boxed, nothing hashed), for any other in :data:`_FACTS`. (The keys, answers and the
+    gate's arithmetic are :data:`~mahjong_audit.engine.tiles.i64`: every packed value stays below
+    2**56, tests/test_speed_paths.py.)"""
     if not key & _OVER_3:
         i = _front_index(key)
-        f = _FRONT[i]
+        f: i64 = _FRONT[i]
         if f < 0:
             f = _FRONT[i] = _suit_facts(key)
         return f
@@ -134,7 +137,7 @@ def _facts(key: int) -> int:
     return f
 
 
-def _front_index(key: int) -> int:
+def _front_index(key: i64) -> i64:
     """The place in :data:`_FRONT` of a suit key whose counts are all 0..3: the counts' two low bits,
     packed together (two bits a kind: 18 bits for nine kinds, 14 for the honours' seven, placed after
     the suits' places). Native shifts and masks: no int boxed, nothing hashed (as a dict look-up does)."""
@@ -146,13 +149,14 @@ def _front_index(key: int) -> int:
     return x + _FRONT_SUITED if key >> 36 else x
 
 
-def _gate_of_facts(m: int, p: int, s: int, z: int, km: int, kp: int, ks: int, kz: int, n_melds: int) -> int:
+def _gate_of_facts(m: i64, p: i64, s: i64, z: i64, km: i64, kp: i64, ks: i64, kz: i64, n_melds: i64) -> i64:
     """:func:`gate_of_keys` with the four suits' :func:`_facts` answers looked up."""
     v = (m + p + s + z) & _SUMS  # the four suits' numbers, summed field by field (_pack)
     if v >> _BIG:
         return ASK  # a suit of more tiles than a field holds (no real hand)
     total = v & 255
     pairs_near = False  # near seven pairs: their tiles join the mask, marked LOOSE
+    mask: i64  # a knitted pattern's tiles (_KNITTED_MASKS), below
     if n_melds <= 1:
         if n_melds == 0 and v >> _ENDS & 255 >= 12:
             return ASK  # thirteen orphans
@@ -168,7 +172,7 @@ def _gate_of_facts(m: int, p: int, s: int, z: int, km: int, kp: int, ks: int, kz
         if v >> _KNIT & 255 >= 8:  # a bound: no knitted pattern holds more of its kinds
             held = m >> _HELD | p >> _HELD << 9 | s >> _HELD << 18 | z >> _HELD << 27
             for mask in _KNITTED_MASKS:
-                if (held & mask).bit_count() >= 8:
+                if _ones(held & mask) >= 8:
                     return ASK  # 组合龙
     if total % 3 != 1:
         return 0  # one tile more makes no number of sets and a pair
@@ -182,13 +186,23 @@ def _gate_of_facts(m: int, p: int, s: int, z: int, km: int, kp: int, ks: int, kz
     return _waits_of(pick, km, kp, ks, kz)
 
 
-def _waits_of(pick: int, km: int, kp: int, ks: int, kz: int) -> int:
+def _ones(bits: i64) -> i64:
+    """How many bits are set (``bits`` >= 0): compiled, ``int.bit_count()`` is a generic method call."""
+    n: i64 = 0
+    while bits:
+        bits &= bits - 1
+        n += 1
+    return n
+
+
+def _waits_of(pick: i64, km: i64, kp: i64, ks: i64, kz: i64) -> i64:
     """The tiles that make a standard hand, from :data:`_COMBINE`'s ``pick`` and the suits' keys."""
-    waits = 0
+    waits: i64 = 0
+    k: i64
     for k in range(4):  # only a hand one tile from a standard one gets here: the suits' waits, once each
         if pick >> k & 1 or pick >> (k + 4) & 1:
             key = km if k == 0 else kp if k == 1 else ks if k == 2 else kz
-            ws = _WAITS.get(key, -1)
+            ws: i64 = _WAITS.get(key, -1)
             if ws < 0:
                 ws = _suit_waits(key)
             if pick >> k & 1:
@@ -198,13 +212,12 @@ def _waits_of(pick: int, km: int, kp: int, ks: int, kz: int) -> int:
     return waits
 
 
-def _odd_kinds(key: int, first: int) -> int:
+def _odd_kinds(key: i64, first: i64) -> i64:
     """The tiles (bit per tile) of the kinds a suit key holds an odd number of times (``first``: its
     first kind's tile)."""
-    odd = 0
+    odd: i64 = 0
     for t in range(first, first + (7 if first == 27 else 9)):
-        if key >> KEY_SHIFT[t] & 1:
-            odd |= 1 << t
+        odd |= (key >> KEY_SHIFT[t] & 1) << t  # (not `1 << t`: tiles.i64's caution)
     return odd
 
 
@@ -254,7 +267,7 @@ _HELD: Final = 45
 _SUMS: Final = (1 << 43) - 1  # below _CLASSES
 
 
-def _pack(tiles: int, pairs: int, kinds: int, ends: int, knit: int, classes: int, held: int) -> int:
+def _pack(tiles: i64, pairs: i64, kinds: i64, ends: i64, knit: i64, classes: i64, held: i64) -> i64:
     """One suit's numbers in one int, so that the four suits' entries add up field by field."""
     if tiles > 63:
         return 1 << _BIG
@@ -267,20 +280,20 @@ _WIDE: Final = 5
 _WIDE_MASK: Final = 31
 
 
-def _spread(key: int, kinds: int) -> int:
+def _spread(key: i64, kinds: i64) -> i64:
     """A suit key's counts (four bits a kind, the first kind highest: :data:`KEY_SHIFT`) five bits a
     kind, the first kind lowest (kind ``r`` at bit ``5 r``), so that the tests below may add a tile to
     any count and take a pair out with one native add: no list of counts is built for a suit met for
     the first time. (Shifts by a constant amount: compiled, a shift by a computed one costs a
     multiplication more, each a call with its checks.)"""
-    wide = 0
-    for _ in range(kinds):  # the key's lowest count (its last kind) first: it ends highest
+    wide: i64 = 0
+    for _kind in range(kinds):  # the key's lowest count (its last kind) first: it ends highest
         wide = wide << _WIDE | key & 15
         key >>= 4
     return wide
 
 
-def _sets_only(wide: int, kinds: int, honour: bool) -> bool:
+def _sets_only(wide: i64, kinds: i64, honour: bool) -> bool:
     """Whether one suit's counts (:func:`_spread`'s, ``kinds`` of them) are used up in sets alone,
     without wild tiles: the kinds in turn, each first giving a tile to every sequence begun at the
     two kinds before it; of what is left, as many sequences begin at the kind as three leaves over
@@ -288,7 +301,8 @@ def _sets_only(wide: int, kinds: int, honour: bool) -> bool:
     suit's last two kinds, nor among the honours. (The same answer as ``decompose.suit_least``'s "no
     wilds without the pair", which searches with wilds; the gate asks only about none:
     tests/test_speed_paths.py.)"""
-    back1 = back2 = 0  # the sequences begun one and two kinds back
+    back1: i64 = 0  # the sequences begun one and two kinds back
+    back2: i64 = 0
     last = kinds - 2  # no sequence begins here or after
     for i in range(kinds):
         left = (wide & _WIDE_MASK) - back1 - back2
@@ -303,30 +317,40 @@ def _sets_only(wide: int, kinds: int, honour: bool) -> bool:
     return True
 
 
-def _pair_and_sets(wide: int, kinds: int, honour: bool) -> bool:
+def _pair_and_sets(wide: i64, kinds: i64, honour: bool) -> bool:
     """Whether one suit's counts (:func:`_spread`'s) are used up in sets and one pair, without wild
     tiles (:func:`_sets_only` once the pair is taken out). The pair's kind ``r`` is one where twice
     ``r`` and the sum of kind times count agree modulo 3 (every set's kinds add up to a multiple of
     3), so at most three kinds are tried."""
-    weight = 0
+    weight: i64 = 0
     rest = wide
     for r in range(kinds):
         weight += r * (rest & _WIDE_MASK)
         rest >>= _WIDE
     # 2r ≡ weight (mod 3) ⇔ r ≡ 2·weight (mod 3): those kinds only, no remainder per kind
-    for r in range(2 * weight % 3, kinds, 3):
-        if wide >> _WIDE * r & _WIDE_MASK >= 2 and _sets_only(wide - (2 << _WIDE * r), kinds, honour):
+    first = 2 * weight % 3
+    pair: i64 = 2  # two tiles of kind r, moved up with r (not `2 << 5 * r`: tiles.i64's caution)
+    pair <<= _WIDE * first
+    for r in range(first, kinds, 3):
+        if wide >> _WIDE * r & _WIDE_MASK >= 2 and _sets_only(wide - pair, kinds, honour):
             return True
+        pair <<= 3 * _WIDE
     return False
 
 
-def _suit_facts(key: int) -> int:
+def _suit_facts(key: i64) -> i64:
     """One suit's answers for :func:`_facts` to keep (worked out on first sight)."""
     honour = key >> 36 != 0
-    kinds = 7 if honour else 9
+    kinds: i64 = 7 if honour else 9
     wide = _spread(key, kinds)
-    held = tiles = pairs = n_kinds = ends = 0
-    row0 = row1 = row2 = 0  # the kinds held of each knitted row (147, 258, 369): native ints, no list
+    held: i64 = 0
+    tiles: i64 = 0
+    pairs: i64 = 0
+    n_kinds: i64 = 0
+    ends: i64 = 0
+    row0: i64 = 0  # the kinds held of each knitted row (147, 258, 369): native ints, no list
+    row1: i64 = 0
+    row2: i64 = 0
     rest = wide
     for r in range(kinds):
         n = rest & _WIDE_MASK  # kind r's count
@@ -345,9 +369,9 @@ def _suit_facts(key: int) -> int:
             else:
                 row2 += 1
     # the most kinds of one row (compared here: max() of ints is a generic call when compiled)
-    knit = 0 if honour else row0 if row0 >= row1 and row0 >= row2 else row1 if row1 >= row2 else row2
+    knit: i64 = 0 if honour else row0 if row0 >= row1 and row0 >= row2 else row1 if row1 >= row2 else row2
     left = tiles % 3  # sets alone use up a multiple of 3 tiles, sets and the pair 2 more
-    classes = 0  # bit 1: used up in sets alone; bit 2: in sets and the pair
+    classes: i64 = 0  # bit 1: used up in sets alone; bit 2: in sets and the pair
     if left == 0 and _sets_only(wide, kinds, honour):
         classes = 1
     elif left == 2 and _pair_and_sets(wide, kinds, honour):
@@ -355,21 +379,22 @@ def _suit_facts(key: int) -> int:
     return _pack(tiles, pairs, n_kinds, ends, knit, classes, held)
 
 
-def _suit_waits(key: int) -> int:
+def _suit_waits(key: i64) -> i64:
     """The entry of :data:`_WAITS` for one suit's counts (built on first need): with one tile more,
     the suit is used up in sets alone only when it holds 2 modulo 3 tiles, in sets and the pair
     only when it holds 1 modulo 3, so one of the two is tried, kind by kind."""
     honour = key >> 36 != 0
-    kinds = 7 if honour else 9
+    kinds: i64 = 7 if honour else 9
     wide = _spread(key, kinds)
-    tiles = 0
+    tiles: i64 = 0
     rest = wide
-    for _ in range(kinds):
+    for _kind in range(kinds):
         tiles += rest & _WIDE_MASK
         rest >>= _WIDE
     left = tiles % 3
-    waits = 0
-    one = 1  # one tile of kind r
+    waits: i64 = 0
+    one: i64 = 1  # one tile of kind r
+    r: i64
     for r in range(kinds if left else 0):
         more = wide + one  # one tile more of kind r
         one <<= _WIDE
@@ -416,13 +441,21 @@ class _SeatGate:
                  "wins", "z")
 
     def __init__(self) -> None:
-        self.version = self.melds = -1  # no state answered yet
-        self.waits = 0
-        self.known = self.wins = 0
-        self.km = self.kp = self.ks = self.kz = -1  # no key: looked up on first sight
-        self.m = self.p = self.s = self.z = 0
-        self.gate = 0
-        self.gate_melds = -1  # no mask worked out yet
+        self.version: i64 = -1  # no state answered yet
+        self.melds: i64 = -1
+        self.waits: i64 = 0
+        self.known: i64 = 0
+        self.wins: i64 = 0
+        self.km: i64 = -1  # no key: looked up on first sight
+        self.kp: i64 = -1
+        self.ks: i64 = -1
+        self.kz: i64 = -1
+        self.m: i64 = 0
+        self.p: i64 = 0
+        self.s: i64 = 0
+        self.z: i64 = 0
+        self.gate: i64 = 0
+        self.gate_melds: i64 = -1  # no mask worked out yet
 
 
 class ChanceTally:
@@ -437,8 +470,8 @@ class ChanceTally:
         self.gates = [_SeatGate() for _ in range(SEATS)]
         #: the seats ``could_win`` was answered for on the discard whose window is closing (bit per
         #: seat) and those it said win, read by the replay's scan of the same window
-        self.asked = 0
-        self.asked_wins = 0
+        self.asked: i64 = 0
+        self.asked_wins: i64 = 0
 
     def shape_wins(self, replay: HandReplay, y: int, t: int) -> bool:
         """Would seat ``y``'s standing tiles with ``t`` added make a winning shape (the ruleset's
@@ -481,7 +514,8 @@ class ChanceTally:
         st = replay.seats[y]
         g = self.gates[y]
         rs = replay.rs
-        n_melds = len(st.melds)
+        n_melds: i64 = len(st.melds)
+        waits: i64
         if replay.rules.own_quick_no:
             waits = rs.winning_tiles_of(st)
             if waits > 0:
@@ -521,7 +555,7 @@ class ChanceTally:
         g.waits = waits
         g.known = g.wins = 0
 
-    def add(self, kind: int, seat: int, from_seat: int, *, passed: bool) -> None:
+    def add(self, kind: i64, seat: i64, from_seat: i64, *, passed: bool) -> None:
         counts = self.counts
         i = 2 * kind * SEATS * SEATS + seat * SEATS + from_seat
         counts[i] = counts[i] + 1  # not `+=`: compiled, an item's `+=` is a generic add
@@ -529,7 +563,7 @@ class ChanceTally:
             i += SEATS * SEATS
             counts[i] = counts[i] + 1
 
-    def window(self, replay: HandReplay, discarder: int, t: int, executed: tuple[int, str] | None) -> None:
+    def window(self, replay: HandReplay, discarder: i64, t: i64, executed: tuple[int, str] | None) -> None:
         """Count the other seats' chances on discard ``t`` of ``discarder`` as its window closes.
         A seat whose hand state cannot win on ``t`` (the tiles of its :meth:`shape_wins` answer,
         kept per state) costs a bit test; ``could_win`` is asked only about the others. The seats
@@ -537,7 +571,9 @@ class ChanceTally:
         self.asked = self.asked_wins = 0
         if t >= T.FLOWER0:
             return
-        won = declared_win = declared_call = 0
+        won: i64 = 0
+        declared_win: i64 = 0
+        declared_call: i64 = 0
         if replay.wins:
             for w in replay.wins:
                 if w.tile == t and w.from_seat == discarder:
@@ -550,13 +586,13 @@ class ChanceTally:
                     declared_win |= 1 << c.seat
                 elif call == "pon" or call == "kong":
                     declared_call |= 1 << c.seat
-        top = 3 if won else _CALL_RANK[executed[1]] if executed is not None else 0
-        caller = executed[0] if executed is not None and executed[1] in ("pon", "kong") else -1
+        top: i64 = 3 if won else _CALL_RANK[executed[1]] if executed is not None else 0
+        caller: i64 = executed[0] if executed is not None and executed[1] in ("pon", "kong") else -1
         passed_pon_rule = replay.rules.passed_pon_rule
         seats = replay.seats
         gates = self.gates
-        bit = 1 << t
-        asked = 0  # (kept in self.asked after the loop: a local is native)
+        asked: i64 = 0  # (kept in self.asked after the loop: a local is native)
+        k: i64
         for k in range(1, SEATS):
             y = (discarder + k) & 3
             st = seats[y]
@@ -573,7 +609,7 @@ class ChanceTally:
                     if g.version != st.version or g.melds != len(st.melds):
                         self.new_state(replay, y)
                     # t outside the tiles that may win this hand state: could_win says no (ASK has every bit)
-                    if g.waits & bit and replay.could_win(y, t, discarder):
+                    if g.waits >> t & 1 and replay.could_win(y, t, discarder):
                         self.asked_wins |= seat_bit
                         self.add(WIN, y, discarder, passed=True)
             called = y == caller

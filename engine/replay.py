@@ -43,6 +43,7 @@ from mahjong_audit.engine.ruleset import (
     TableView,
     WinEnd,
 )
+from mahjong_audit.engine.tiles import i64
 from mahjong_audit.schemas import log as L
 
 CALL_RANK: Final = {"win": 3, "kong": 2, "pon": 2, "chi": 1}
@@ -125,19 +126,20 @@ class SeatState:
         self.heavenly_ready = False  # 天听: ready right after its first discard (rulesets with tracks_early_ready)
         self.earthly_ready = False  # 地听: ready within the first eight wall draws, before any call
         self.own_discards = 0  # discards made (claimed ones too), counted when tracks_early_ready
-        self.size = 0  # sum(hand), kept up to date by add() so the per-event count check is O(1)
-        self.version = 0  # bumped by every add(): the win-shape answers are cached per state (ChanceTally.shape_wins)
+        # add()'s counters and keys are tiles.i64 (unboxed, plain C arithmetic when compiled)
+        self.size: i64 = 0  # sum(hand), kept up to date by add() so the per-event count check is O(1)
+        self.version: i64 = 0  # bumped by every add(): the win-shape answers are cached per state (ChanceTally.shape_wins)
         # the hand's four suit keys as the claim chances' shape gate reads them (chances.KEY_SHIFT), kept by add()
-        self.key_m = 0
-        self.key_p = 0
-        self.key_s = 0
-        self.key_z: int = HONOURS_EMPTY
-        self.off_keys = 0  # kinds whose count is below 0 or above 15: the keys then pack no hand
-        self.flowers_held = 0  # flower kinds with a count in hand (not 0)
+        self.key_m: i64 = 0
+        self.key_p: i64 = 0
+        self.key_s: i64 = 0
+        self.key_z: i64 = HONOURS_EMPTY
+        self.off_keys: i64 = 0  # kinds whose count is below 0 or above 15: the keys then pack no hand
+        self.flowers_held: i64 = 0  # flower kinds with a count in hand (not 0)
 
-    def add(self, t: int, n: int = 1) -> None:
+    def add(self, t: i64, n: i64 = 1) -> None:
         hand = self.hand
-        c = hand[t]
+        c: i64 = hand[t]
         after = c + n
         hand[t] = after
         self.size += n

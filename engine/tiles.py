@@ -25,6 +25,17 @@ from typing import Final
 
 from mahjong_audit.engine.errors import InvalidData
 
+try:  # mypyc compiles i64 as a native 64-bit int; a plain install need not have mypy_extensions
+    from mypy_extensions import i64
+except ImportError:
+    i64 = int  # type: ignore[misc]
+#: ``i64``: an int the compiled engine keeps unboxed (an attribute, a local, a parameter), its
+#: arithmetic, shifts and masks plain C where an ``int``'s ``>>``, ``&``, ``|`` are calls with
+#: tag and overflow checks; converted to and from ``int`` where they meet (checked: a value
+#: beyond 64 bits raises). Run as Python it is ``int``. One caution: mypyc 2.4 computes a shift
+#: whose left operand is a literal (``1 << t``) in C's 32-bit ``int``, so a bit above 30 is
+#: made from a variable (``x >> t & 1``, a running ``one <<= 5``), never ``1 << t``.
+
 SUITS: Final = "mpsz"
 N_KINDS: Final = 34  # playing tile kinds (no flowers)
 N_TILES: Final = 42  # with the eight flowers

@@ -142,6 +142,34 @@ def test_a_fresh_process_reports_the_engine_it_runs():
     assert active == "False"
 
 
+WITHOUT_EXTENSIONS = """
+import sys
+class Hide:  # as an install without mypy_extensions (tiles.i64 falls back to int)
+    def find_spec(self, name, path=None, target=None):
+        if name == "mypy_extensions":
+            raise ImportError(name)
+sys.meta_path.insert(0, Hide())
+from mahjong_audit.engine import tiles as T
+from mahjong_audit.engine.chances import shape_gate
+from mahjong_audit.engine.replay import SeatState
+st = SeatState(0)
+for t in T.parse("123m456p789s1122z"):
+    st.add(t)
+waits = shape_gate(st.hand[:34], 0, frozenset())
+print(T.i64 is int, "mypy_extensions" in sys.modules, T.fmt([t for t in range(34) if waits >> t & 1]), st.size)
+"""
+
+
+@pytest.mark.slow  # a fresh interpreter
+def test_the_sources_run_without_mypy_extensions():
+    """The engine's native ints (``tiles.i64``) are plain ints where ``mypy_extensions`` is not
+    installed (it comes with mypy, which only a build needs)."""
+    env = {**os.environ, accel.PURE_ENV: "1"}
+    out = subprocess.run([sys.executable, "-c", WITHOUT_EXTENSIONS], env=env, capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout.split()
+    assert out == ["True", "False", "12z", "13"]
+
+
 DIGEST = """
 import json, sys
 from pathlib import Path

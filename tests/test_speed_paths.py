@@ -488,3 +488,21 @@ def test_a_suit_met_for_the_first_time_gets_the_answers_of_the_fewest_wilds():
             elif tiles % 3 == 1 and w1 == 0:
                 waits |= 1 << (k + 9)
         assert chances._suit_waits(key) == waits, (counts, honour)
+
+
+def test_the_gates_packed_values_fit_in_64_bits():
+    """The gate's packed values are ``tiles.i64`` (native 64-bit ints when compiled): the largest
+    suit key ``SeatState`` keeps while its counts pack a hand (every count 15, the honours' mark),
+    its per-suit answers (``_suit_facts``; the gate adds four suits' field by field), its counts
+    spread five bits a kind with one tile more (``_spread``), and a mask of every tile with both
+    marks (``_EXACT``, ``LOOSE``) stay below 2**63; those from keys stay below 2**56."""
+    for honour, kinds in ((False, 9), (True, 7)):
+        key = HONOURS_EMPTY if honour else 0
+        for r in range(kinds):
+            key += 15 << KEY_SHIFT[27 + r if honour else r]
+        assert 0 <= key < 2 ** 40
+        assert 0 <= chances._suit_facts(key) < 2 ** 56 and 4 * chances._suit_facts(key) < 2 ** 63
+        assert chances._spread(key, kinds) + (1 << chances._WIDE * (kinds - 1)) < 2 ** 63
+    facts = max(chances._pack(63, 255, 255, 255, 255, 3, 511), chances._pack(64, 0, 0, 0, 0, 0, 0))
+    assert facts < 2 ** 56
+    assert ((1 << T.N_TILES) - 1) | chances._EXACT | chances.LOOSE < 2 ** 63
