@@ -355,20 +355,22 @@ class HandReplay:
             recorded=None if recorded is None else str(recorded),
         ))
 
-    def take_from_pool(self, t: int, what: str, seat: int | None) -> None:
-        """Tile ``t`` comes out of the set; ``what`` names the move in a finding, ``{seat}`` in it
-        filled in then (not on every draw)."""
+    def take_from_pool(self, t: int, what: str, seat: int) -> None:
+        """Tile ``t`` comes out of the set, taken by ``seat`` (-1: none, as a plain int: compiled,
+        an optional int is boxed on every call); ``what`` names the move in a finding, ``{seat}``
+        in it filled in then (not on every draw)."""
         pool = self.pool
         left = pool[t]
         if left <= 0:  # a kind the set has none of starts at 0 too: one test for both findings
+            taker = seat if seat >= 0 else None
             if self.copies[t] == 0:
                 self.find("tile_conservation/not_in_set",
-                          f"{what.format(seat=seat)}: {T.name(t)} is not in the {self.rs.name} tile set",
-                          seat=seat, recorded=T.name(t))
+                          f"{what.format(seat=taker)}: {T.name(t)} is not in the {self.rs.name} tile set",
+                          seat=taker, recorded=T.name(t))
             else:
                 self.find("tile_conservation/too_many_copies",
-                          f"{what.format(seat=seat)}: a copy of {T.name(t)} beyond the {self.copies[t]} in the set",
-                          seat=seat, expected=f"≤{self.copies[t]}", recorded=self.copies[t] - left + 1)
+                          f"{what.format(seat=taker)}: a copy of {T.name(t)} beyond the {self.copies[t]} in the set",
+                          seat=taker, expected=f"≤{self.copies[t]}", recorded=self.copies[t] - left + 1)
         pool[t] = left - 1  # not `-=`: compiled, an item's `-=` is a generic subtraction
 
     def mark_dead(self, s: int, code: str, message: str, **kw: object) -> None:
@@ -469,7 +471,7 @@ class HandReplay:
                 self.take_from_pool(t, "deal of seat {seat}", s)
                 st.add(t)
         if self.indicator is not None:
-            self.take_from_pool(self.indicator, "wildcard indicator", None)
+            self.take_from_pool(self.indicator, "wildcard indicator", -1)
         elif self.rs.wildcard_indicator_required():
             self.find("tile_conservation/wildcard_indicator", "no wildcard_indicator in a ruleset with wild tiles", seq=None)
         if len(self.h.deal[self.dealer]) == hs + 1:
@@ -723,7 +725,7 @@ class HandReplay:
         st.last_draw = t
         st.last_draw_back = back
         st.called = None
-        if st.passed_pon:
+        if len(st.passed_pon):  # (len: compiled, a set's truth is a generic call)
             st.passed_pon.clear()
         if late.then_seabed and st.pending_back == 0:
             self.seabed_after_replacement(s)
@@ -786,7 +788,8 @@ class HandReplay:
             self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
         self.remove(s, t, 1, "set aside {tile}", "illegal_discard/not_held")
         st.flowers.append(t)
-        self.visible[t] += 1
+        visible = self.visible
+        visible[t] = visible[t] + 1  # (an item's `+=` is a generic add when compiled)
         self.owe_replacement(s, "flower")
 
     def owe_replacement(self, s: int, reason: str, resume: bool = False) -> None:
@@ -817,7 +820,7 @@ class HandReplay:
             self.saved = None
         elif not in_turn:
             self.wrong_turn(ev, f"seat {self.turn} to {self.phase}")
-        if st.wilds and t in st.wilds:  # most rulesets have no wilds: no look-up then
+        if len(st.wilds) and t in st.wilds:  # most rulesets have no wilds: no look-up then (len: see on_draw)
             self.find("illegal_discard/wild", f"seat {s} discarded a wild tile {ev.tile}", seat=s, recorded=ev.tile)
             st.barred = st.barred or "illegal_discard/wild"
         elif T.is_flower(t) and not self.rs.flower_kept(s, self.dealer, t, self.indicator):
@@ -862,7 +865,7 @@ class HandReplay:
         self.last_discarder = s
         self.last_discard_tile = t
         self.last_discard_event = ev
-        if self.window_wins:
+        if len(self.window_wins):
             self.window_wins = set()
         self.claims = ev.claims
         self.claim_event = ev
@@ -1052,7 +1055,7 @@ class HandReplay:
         st.melds.append(meld)
         st.feeders.append(discarder)
         self.turn = s
-        if st.passed_pon:
+        if len(st.passed_pon):
             st.passed_pon.clear()
 
     def on_chi(self, ev: L.Chi, s: int) -> None:
@@ -1173,7 +1176,8 @@ class HandReplay:
             old = st.melds[idx]
             st.melds[idx] = Meld(MeldKind.KONG, (t,) * 4, old.claimed, old.source, added=True)
         self.remove(s, t, 1, "added {tile} to a kong", "illegal_call/tiles_not_held")
-        self.visible[t] += 1
+        visible = self.visible
+        visible[t] = visible[t] + 1
         st.passed_win = False
         self.last_added_kong = (s, t)
         self.kongs.append((s, self.discards_made))

@@ -21,6 +21,9 @@
   ``decompose.suit_least`` does. Its per-suit answers are read for keys of counts 0..3 from a list
   by the counts packed two bits a kind (``chances._front_index``): one place per key, the answers
   of the plain look-up.
+* :func:`tiles.tile` works a canonical name out from its two characters: the look-up of the
+  name among the tiles' names for every string, canonical or near (every two characters of a
+  wide range), with and without the aliases.
 """
 
 from __future__ import annotations
@@ -488,3 +491,19 @@ def test_a_suit_met_for_the_first_time_gets_the_answers_of_the_fewest_wilds():
             elif tiles % 3 == 1 and w1 == 0:
                 waits |= 1 << (k + 9)
         assert chances._suit_waits(key) == waits, (counts, honour)
+
+
+@pytest.mark.parametrize("aliases", [False, True])
+def test_a_tile_from_its_two_characters_is_the_look_up_of_its_name(aliases):
+    names = {T.name(t): t for t in range(T.N_TILES)}
+    chars = [chr(c) for c in range(0, 400)] + ["东", "中", "春", "１", "٣"]
+    near = [a + b for a in chars for b in chars[:130]] + ["", "1", "5p ", " 5p", "10m", "5pp", "5P", *chars]
+    for text in [*names, *near, *T._ALIASES]:
+        want = names.get(text)
+        if aliases and text in T._ALIASES:
+            want = names[T._ALIASES[text]]
+        if want is None:
+            with pytest.raises(T.TileError):
+                T.tile(text, aliases=aliases)
+        else:
+            assert T.tile(text, aliases=aliases) == want
