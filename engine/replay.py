@@ -570,7 +570,8 @@ class HandReplay:
         if code == EV_DRAW:
             draw = cast(L.Draw, ev)
             if rowed:
-                self.on_draw(draw, seat, row[2], row[3] == "back")
+                source: str = row[3]  # (typed: a string's comparison, not a generic one)
+                self.on_draw(draw, seat, row[2], source == "back")
             else:
                 self.on_draw(draw, seat, draw.tile, draw.from_ == "back")
         elif code == EV_DISCARD:
@@ -1076,7 +1077,8 @@ class HandReplay:
             self.find("illegal_call/wrong_tile",
                       f"{call} of {ev.tile} from seat {ev.from_}; the last discard is {T.name(dt)} by seat {discarder}",
                       seat=s, expected=f"{T.name(dt)} from {discarder}", recorded=f"{ev.tile} from {ev.from_}")
-        if t in self.seats[s].wilds:
+        wilds = self.seats[s].wilds
+        if len(wilds) and t in wilds:  # (no look-up without wilds, as in on_discard)
             self.find("illegal_call/wild_in_meld", f"seat {s} called a wild tile {ev.tile}", seat=s)
         self.close_claim_window((s, call))
         st = self.seats[discarder]
