@@ -66,22 +66,11 @@ def tile(text: str, *, aliases: bool = False) -> int:
     answer as a look-up in the names for every string (tests/test_speed_paths.py compares them)."""
     if isinstance(text, str) and len(text) == 2:  # (anything but a string is no tile either)
         rank = ord(text[0]) - 49  # '1' → 0
-        suit = ord(text[1])
-        if suit == 109:  # 'm'
-            if 0 <= rank < 9:
-                return rank
-        elif suit == 112:  # 'p'
-            if 0 <= rank < 9:
-                return 9 + rank
-        elif suit == 115:  # 's'
-            if 0 <= rank < 9:
-                return 18 + rank
-        elif suit == 122:  # 'z'
-            if 0 <= rank < 7:
-                return 27 + rank
-        elif suit == 102:  # 'f'
-            if 0 <= rank < 8:
-                return 34 + rank
+        suit = ord(text[1])  # its first tile and its number of ranks:
+        first, ranks = (0, 9) if suit == 109 else (9, 9) if suit == 112 else (18, 9) if suit == 115 \
+            else (27, 7) if suit == 122 else (34, 8) if suit == 102 else (0, 0)  # m p s z f, else none
+        if 0 <= rank < ranks:
+            return first + rank
     elif aliases and text in _ALIASES:  # (an alias is one character)
         return _INDEX[_ALIASES[text]]
     raise TileError(f"{text!r} is not a tile")
