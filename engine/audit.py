@@ -169,62 +169,66 @@ class OutcomeCheck:
         if outcome is None:
             self.find("outcome_mismatch/missing", "the hand has no recorded outcome", severity=Severity.WARNING)
             return totals
-        if result == "unfinished" and outcome.result == "draw":
+        # the outcome's fields read once each (compiled, an attribute of a log object is a generic lookup)
+        recorded_result, recorded_wins, recorded_deltas = outcome.result, outcome.wins, outcome.deltas
+        if result == "unfinished" and recorded_result == "draw":
             self.find("outcome_mismatch/result", "recorded as an exhaustive draw, but the wall is not used up",
                       expected="unfinished", recorded="draw",
                       severity=Severity.WARNING if self.hand.wall is None and self.hand.seat_walls is None
                       else Severity.ERROR)
-        elif result != outcome.result and not (result == "unfinished" and outcome.result == "draw"):
-            self.find("outcome_mismatch/result", f"recorded result {outcome.result!r}, the events show {result!r}",
-                      expected=result, recorded=outcome.result)
+        elif result != recorded_result and not (result == "unfinished" and recorded_result == "draw"):
+            self.find("outcome_mismatch/result", f"recorded result {recorded_result!r}, the events show {result!r}",
+                      expected=result, recorded=recorded_result)
         ours = sorted(w.seat for w in legal)
-        theirs = sorted(w.seat for w in outcome.wins)
+        theirs = sorted(w.seat for w in recorded_wins)
         if ours != theirs:
             self.find("outcome_mismatch/winners", f"recorded winners {theirs}, the events show {ours}",
                       expected=ours, recorded=theirs)
         by_seat = {w.seat: w for w in legal}
         unpaid_fans = False  # the platform scored fans the ruleset has not: its deltas are not compared
-        for rec in outcome.wins:
-            w = by_seat.get(rec.seat)
-            if rec.score is not None and rec.score.total is not None:
-                totals[rec.seat] = rec.score.total
-            if w is None or w.score is None or rec.score is None:
+        for rec in recorded_wins:
+            seat, recorded = rec.seat, rec.score
+            w = by_seat.get(seat)
+            recorded_total = recorded.total if recorded is not None else None
+            if recorded_total is not None:
+                totals[seat] = recorded_total
+            if w is None or w.score is None or recorded is None:
                 continue
-            score = self.platform_fans(rec.seat, rec.score)
-            unpaid_fans = unpaid_fans or score is not rec.score
+            score = self.platform_fans(seat, recorded)
+            unpaid_fans = unpaid_fans or score is not recorded
             items_ok, total_ok = self.rs.recorded_matches(score, w.score)
             if not items_ok:
-                self.find("score_mismatch/fans", f"seat {rec.seat}: recorded breakdown differs from the recomputed one",
-                          seat=rec.seat, expected=describe_items(w.score.items),
-                          recorded=describe_recorded(rec.score))
+                self.find("score_mismatch/fans", f"seat {seat}: recorded breakdown differs from the recomputed one",
+                          seat=seat, expected=describe_items(w.score.items),
+                          recorded=describe_recorded(recorded))
             if not total_ok:
-                self.find("score_mismatch/total", f"seat {rec.seat}: recorded total {rec.score.total}, "
-                          f"recomputed {w.score.total}", seat=rec.seat, expected=w.score.total,
-                          recorded=rec.score.total)
-        if outcome.deltas is not None and unpaid_fans:
+                self.find("score_mismatch/total", f"seat {seat}: recorded total {recorded_total}, "
+                          f"recomputed {w.score.total}", seat=seat, expected=w.score.total,
+                          recorded=recorded_total)
+        if recorded_deltas is not None and unpaid_fans:
             pass  # said by platform_quirk/platform_fan
-        elif outcome.deltas is not None and len(legal) > 1 and not self.rs.multiple_win_payout_known:
+        elif recorded_deltas is not None and len(legal) > 1 and not self.rs.multiple_win_payout_known:
             self.find("platform_quirk/multiple_win_payout",
                       f"{len(legal)} winners on one discard and the platform does not document how such a hand "
-                      f"is paid: recorded deltas {outcome.deltas} are reported, not compared",
-                      severity=Severity.WARNING, expected=deltas, recorded=outcome.deltas)
-        elif outcome.deltas is not None:
+                      f"is paid: recorded deltas {recorded_deltas} are reported, not compared",
+                      severity=Severity.WARNING, expected=deltas, recorded=recorded_deltas)
+        elif recorded_deltas is not None:
             out = (outcome.out_delta or 0) * standing
-            if sum(outcome.deltas) + out != 0:
+            if sum(recorded_deltas) + out != 0:
                 self.find("payout_mismatch/not_zero_sum",
-                          f"recorded deltas {outcome.deltas}" + (f" and {standing} × {outcome.out_delta or 0} "
-                                                                 "standing out" if standing else "")
-                          + f" sum to {sum(outcome.deltas) + out}",
-                          recorded=outcome.deltas, expected=0)
+                          f"recorded deltas {recorded_deltas}" + (f" and {standing} × {outcome.out_delta or 0} "
+                                                                  "standing out" if standing else "")
+                          + f" sum to {sum(recorded_deltas) + out}",
+                          recorded=recorded_deltas, expected=0)
             if standing and (outcome.out_delta or 0) != standing_share:
                 self.find("payout_mismatch/delta",
                           f"the player standing out: recorded {outcome.out_delta or 0:+d}, recomputed "
                           f"{standing_share or 0:+d}", expected=standing_share or 0, recorded=outcome.out_delta or 0)
             for s in range(4):
-                if outcome.deltas[s] != deltas[s]:
+                if recorded_deltas[s] != deltas[s]:
                     self.find("payout_mismatch/delta",
-                              f"seat {s}: recorded {outcome.deltas[s]:+d}, recomputed {deltas[s]:+d}",
-                              seat=s, expected=deltas[s], recorded=outcome.deltas[s])
+                              f"seat {s}: recorded {recorded_deltas[s]:+d}, recomputed {deltas[s]:+d}",
+                              seat=s, expected=deltas[s], recorded=recorded_deltas[s])
         return totals
 
 

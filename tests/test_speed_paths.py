@@ -21,6 +21,9 @@
   ``decompose.suit_least`` does. Its per-suit answers are read for keys of counts 0..3 from a list
   by the counts packed two bits a kind (``chances._front_index``): one place per key, the answers
   of the plain look-up.
+* :func:`tiles.tile` works a canonical name out from its two characters: the look-up of the
+  name among the tiles' names for every string, canonical or near (every two characters of a
+  wide range), with and without the aliases.
 """
 
 from __future__ import annotations
@@ -506,3 +509,18 @@ def test_the_gates_packed_values_fit_in_64_bits():
     facts = max(chances._pack(63, 255, 255, 255, 255, 3, 511), chances._pack(64, 0, 0, 0, 0, 0, 0))
     assert facts < 2 ** 56
     assert ((1 << T.N_TILES) - 1) | chances._EXACT | chances.LOOSE < 2 ** 63
+
+@pytest.mark.parametrize("aliases", [False, True])
+def test_a_tile_from_its_two_characters_is_the_look_up_of_its_name(aliases):
+    names = {T.name(t): t for t in range(T.N_TILES)}
+    chars = [chr(c) for c in range(0, 400)] + ["东", "中", "春", "１", "٣"]
+    near = [a + b for a in chars for b in chars[:130]] + ["", "1", "5p ", " 5p", "10m", "5pp", "5P", *chars]
+    for text in [*names, *near, *T._ALIASES]:
+        want = names.get(text)
+        if aliases and text in T._ALIASES:
+            want = names[T._ALIASES[text]]
+        if want is None:
+            with pytest.raises(T.TileError):
+                T.tile(text, aliases=aliases)
+        else:
+            assert T.tile(text, aliases=aliases) == want
