@@ -567,7 +567,11 @@ def _kong_codes(mk: int, ck: int) -> tuple[int, ...]:
 _HIDDEN_CODES: Final = (
     (), (), (C["双暗刻"],), (C["双暗刻"], C["三暗刻"]), (C["双暗刻"], C["三暗刻"], C["四暗刻"]),
 )
-_WAIT_CODES: Final[dict[str, int]] = {w: C[w] for w in ("边张", "嵌张", "单钓将")}  # read only
+#: fan codes the readings add often, read as constants
+_EDGE_WAIT: Final = C["边张"]
+_CLOSED_WAIT: Final = C["嵌张"]
+_SINGLE_WAIT: Final = C["单钓将"]
+_PINGHU: Final = C["平和"]
 
 # --------------------------------------------------------------------------- hand context
 
@@ -791,8 +795,14 @@ def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[in
     if pungs:
         rw = 27 + h.round
         sw = 27 + h.seat
+        has_rw = has_sw = False  # ``rw in pungs`` is a generic call in the compiled module
+        for t in pungs:
+            if t == rw:
+                has_rw = True
+            if t == sw:
+                has_sw = True
         pcodes, ppack = _pung_combo(
-            nc, pungs, pair if pair >= 27 else -1, rw if rw in pungs else -1, sw if sw in pungs else -1,
+            nc, pungs, pair if pair >= 27 else -1, rw if has_rw else -1, sw if has_sw else -1,
         )
     else:
         pcodes, ppack = _NO_COMBO
@@ -803,11 +813,14 @@ def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[in
             win_in_chow = True
             break
     cp = len(cpg)
-    if cp and not h.self_drawn and not win_in_chow and win in cpg:
-        cp -= 1  # a discarded tile that can only complete a pung makes it exposed
+    if cp and not h.self_drawn and not win_in_chow:
+        for t in cpg:
+            if t == win:
+                cp -= 1  # a discarded tile that can only complete a pung makes it exposed
+                break
     occ = base + ccodes + pcodes + _HIDDEN_CODES[cp + ck] + _PACK_CODES[cpack & ppack & _PUNG_PACK[pair]]
     if nc == 4 and pair < 27:
-        occ += (C["平和"],)
+        occ += (_PINGHU,)
         if _rank(pair) == 5:
             ps = _suit(pair)
             if all(_suit(t) == ps for t in chows) and sorted(_rank(t) for t in chows) == [1, 1, 7, 7]:
@@ -822,15 +835,18 @@ def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[in
         if unique is None:
             unique = h.compute_unique_wait()
         if unique:
-            waits = set()
+            closed = edge = False  # 嵌张, 边张: each counted once, however many chows hold the tile
             for t in cch:
                 if win == t + 1:
-                    waits.add("嵌张")
+                    closed = True
                 elif win == t or win == t + 2:
-                    waits.add("边张")
+                    edge = True
+            if closed:
+                occ += (_CLOSED_WAIT,)
+            if edge:
+                occ += (_EDGE_WAIT,)
             if pair == win:
-                waits.add("单钓将")
-            occ += tuple([_WAIT_CODES[w] for w in waits])
+                occ += (_SINGLE_WAIT,)
     if h.extra:
         occ += _optional_set_fans(
             h, pair, [(t, i) for i, t in enumerate(chows)], [(t, nc + i) for i, t in enumerate(pungs)], cch,
@@ -1032,18 +1048,18 @@ def _set_text(k: int, t: int) -> str:
     return T.fmt((t,) * (3 if k == PUNG else 4 if k == KONG else 2))
 
 
-_SET_TEXT: Final = MappingProxyType({
-    (k, t): _set_text(k, t) for k in (CHOW, PUNG, KONG, PAIR) for t in range(34)
-    if k != CHOW or (t < 27 and t % 9 <= 6)
-})
-
-
-_OPEN_TEXT: Final = MappingProxyType({kt: f"[{text}]" for kt, text in _SET_TEXT.items()})  # a meld: in brackets
+#: a set's text at ``kind * 34 + first tile`` (kinds CHOW, PUNG, KONG, PAIR; "" where no such set): read by
+#: index, a tuple key's hash and a mapping's look-up saved
+_SET_TEXT: Final[tuple[str, ...]] = tuple(
+    _set_text(k, t) if k != CHOW or (t < 27 and t % 9 <= 6) else ""
+    for k in (CHOW, PUNG, KONG, PAIR) for t in range(34)
+)
+_OPEN_TEXT: Final[tuple[str, ...]] = tuple(f"[{text}]" if text else "" for text in _SET_TEXT)  # a meld: in brackets
 
 
 def _fmt_sets(sets, pair) -> str:
-    parts = [_OPEN_TEXT[k, t] if m else _SET_TEXT[k, t] for k, t, m in sets]
-    parts.append(_SET_TEXT[PAIR, pair])
+    parts = [_OPEN_TEXT[k * 34 + t] if m else _SET_TEXT[k * 34 + t] for k, t, m in sets]
+    parts.append(_SET_TEXT[PAIR * 34 + pair])
     return " ".join(parts)
 
 
@@ -1076,7 +1092,13 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
         if m.kind is _CHI:
             if len(ts) != 3:
                 raise NotAWin("wrong_tile_count", f"chi {m} must have 3 tiles")
-            a, b, c = sorted(ts)
+            a, b, c = ts
+            if a > b:  # the three in order, without sorted()'s list
+                a, b = b, a
+            if b > c:
+                b, c = c, b
+            if a > b:
+                a, b = b, a
             if a >= 27 or not (b == a + 1 and c == a + 2 and a // 9 == c // 9):
                 raise NotAWin("not_a_win", f"chi {m} is not a run")
         else:
@@ -1093,8 +1115,8 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
         )
     standing = [0] * 34
     for t in concealed:
-        standing[t] += 1
-    standing[win] += 1
+        standing[t] = standing[t] + 1  # not ``+=``: mypyc adds an item of a list in place generically
+    standing[win] = standing[win] + 1
     over = standing[win] > 4  # a kind beyond four copies: only a kind just counted can be
     for t in concealed:
         if standing[t] > 4:
@@ -1260,6 +1282,7 @@ def _new_evaluation(occ: tuple[int, ...], implied: bool) -> _Evaluation:
 
 _FLOWERS_LAST: Final = DATA.ORDER["花牌"] == len(_FAN_NAME) - 1
 _FLOWER_FAN: Final = DATA.ORDER["花牌"]
+_FLOWER_VALUE: Final = _VALUE_AT[_FLOWER_FAN]  # 花牌's default value
 #: per number of flowers (1..8): id of a breakdown of default values -> (it, it with the flowers last); an
 #: entry holds the breakdown, so its id is not reused while there
 _WITH_FLOWERS: Final[tuple[dict[int, tuple[tuple[ScoreItem, ...], tuple[ScoreItem, ...]]], ...]] = tuple(
@@ -1319,16 +1342,16 @@ def score_mcr(
         k = m.kind
         t = m.tiles[0]
         if k is _CHI:
-            fixed_text.append(_OPEN_TEXT[CHOW, t])
+            fixed_text.append(_OPEN_TEXT[CHOW * 34 + t])
             fixed_chows += (t,)
             melded_fixed += 1
         elif k is _PON:
-            fixed_text.append(_OPEN_TEXT[PUNG, t])
+            fixed_text.append(_OPEN_TEXT[PUNG * 34 + t])
             fixed_pungs += (t,)
             melded_fixed += 1
         else:
             exposed = k is _KONG
-            fixed_text.append(_OPEN_TEXT[KONG, t] if exposed else _SET_TEXT[KONG, t])
+            fixed_text.append(_OPEN_TEXT[KONG * 34 + t] if exposed else _SET_TEXT[KONG * 34 + t])
             fixed_pungs += (t,)
             kong_count += 1
             if exposed:
@@ -1349,16 +1372,16 @@ def score_mcr(
     allb = i0.all_traits & i1.all_traits & i2.all_traits & i3.all_traits
     fours = i0.fours + i1.fours + i2.fours + i3.fours
     if melds:  # add the meld tiles to the standing tiles' traits
-        kinds = set()
+        seen = 0  # the kinds of the melds met so far, one bit each (34 bits: a short int, no set)
         for m in melds:
             for t in m.tiles:
                 p = TILE_TRAITS[t]
                 anyb |= p
                 allb &= p
-                kinds.add(t)
-        for t in kinds:
-            if all_counts[t] == 4:
-                fours += 1
+                if not seen >> t & 1:
+                    seen |= 1 << t
+                    if all_counts[t] == 4:
+                        fours += 1
     h = _Hand(sit, standing, all_counts, subs, extra, melded_fixed, kong_count, last_copy, kong,
               _trait_codes(anyb, allb, fours - kong_count))
 
@@ -1402,8 +1425,10 @@ def score_mcr(
                 if tot > best_total or (tot == best_total and (seven or ev[2])):
                     best_total, best, best_part = tot, ev, part
             if best_part is not None:
-                best_desc = " ".join(
-                    [*fixed_text, *map(_SET_TEXT.__getitem__, best_part.sets), _SET_TEXT[PAIR, best_part.pair]])
+                for k, t in best_part.sets:
+                    fixed_text.append(_SET_TEXT[k * 34 + t])
+                fixed_text.append(_SET_TEXT[PAIR * 34 + best_part.pair])
+                best_desc = " ".join(fixed_text)
     nfl = len(sit.flowers)
     if "八仙过海" in extra and self_drawn and nfl == 8 and len(set(sit.flowers)) == 8:
         eight = vals["八仙过海"]  # "可立即喊胡 … 三家通赔64番": the declaration alone, the tiles not read
@@ -1425,4 +1450,5 @@ def score_mcr(
     if extra:  # fans that do not count toward the minimum: "天听不计算起胡番数", "地听不计算起胡番数"
         off = DATA.NOT_IN_MINIMUM if extras_in_minimum else DATA.MINGXING | DATA.NOT_IN_MINIMUM
         base_total -= sum(vals[k] * n for k, n in best[0] if k in off)
-    return Score(items, best_total + vals["花牌"] * nfl, base_total < min_fan, (("decomposition", best_desc),))
+    flower = _FLOWER_VALUE if default else vals["花牌"]  # a plain int when the defaults apply (no mapping's look-up)
+    return Score(items, best_total + flower * nfl, base_total < min_fan, (("decomposition", best_desc),))
