@@ -177,9 +177,38 @@ _HAND_X: Final = _HAND_X_SETS_X[0]
 _SETS_X: Final = _HAND_X_SETS_X[1]
 #: the same with the optional fans' implied rows (option ``optional_exclusions: "implied"``)
 _IMPLIED_X: Final = _exclusion_tables(DATA.EXCLUSIONS + DATA.IMPLIED_EXCLUSIONS)
-_DEFAULT_X: Final = _HAND_X, _SETS_X
 _OPTIONAL_EXCLUSIONS: Final = ("seed", "implied")
 _NF: Final = len(_FAN_NAME)
+#: a set of fan indices is kept in two ints of ``_WORD`` bits (fans below ``_WORD``, and the rest):
+#: each fits a compiled module's unboxed int, where one int of ~110 bits would be a big int
+_WORD: Final = 62
+
+
+def _word_bits(ix: tuple[int, ...]) -> tuple[int, int]:
+    """The fan indices ``ix`` as the two words' bits (see :data:`_WORD`)."""
+    lo = hi = 0
+    for i in ix:
+        if i < _WORD:
+            lo |= 1 << i
+        else:
+            hi |= 1 << (i - _WORD)
+    return lo, hi
+
+
+def _exclusion_bits(
+    tables: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """:func:`_exclusion_tables`' rows as bits, per fan index: the fans its "hand" rows hide (low
+    word, high word), then those its "sets" rows hide on its sets (low, high)."""
+    hand, sets = tables
+    hb = [_word_bits(x) for x in hand]
+    sb = [_word_bits(x) for x in sets]
+    return (tuple([b[0] for b in hb]), tuple([b[1] for b in hb]),
+            tuple([b[0] for b in sb]), tuple([b[1] for b in sb]))
+
+
+_DEFAULT_BITS: Final = _exclusion_bits((_HAND_X, _SETS_X))
+_IMPLIED_BITS: Final = _exclusion_bits(_IMPLIED_X)
 
 
 def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, int], ...]:
@@ -192,61 +221,100 @@ def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, in
     return tuple([(_FAN_NAME[fans[k]], counts[k]) for k in range(len(fans))])
 
 
+def _has(lo: int, hi: int, i: int) -> bool:
+    """Is fan ``i`` among the two words' bits?"""
+    return bool(lo >> i & 1) if i < _WORD else bool(hi >> (i - _WORD) & 1)
+
+
 def _kept(occ: tuple[int, ...], implied: bool) -> tuple[list[int], list[int]]:
-    """:func:`_exclude` as fan indices in catalogue order and their counts."""
-    hand_x, sets_x = _IMPLIED_X if implied else _DEFAULT_X
-    # "hand" rows first, fan by fan in catalogue order; the per-occurrence pass below
-    # runs only if a "sets" row meets a fan that is still counted
-    n = [0] * _NF  # per fan index: its occurrences
-    order: list[int] = []  # the fans present
-    for c in occ:
+    """:func:`_exclude` as fan indices in catalogue order and their counts.
+
+    The rows are applied fan by fan in catalogue order, a fan that is itself hidden hiding
+    nothing; the fans present and hidden are bits (:data:`_WORD`), as a hand holds ~4-10 raw fans."""
+    hand_lo, hand_hi, sets_lo, sets_hi = _IMPLIED_BITS if implied else _DEFAULT_BITS
+    codes = sorted(occ)  # by fan index, then by the sets' mask
+    fans: list[int] = []  # the fans present, in catalogue order
+    counts: list[int] = []  # their occurrences
+    present_lo = present_hi = 0
+    last = -1
+    for c in codes:
         i = c >> 5
-        k = n[i]
-        if not k:
-            order.append(i)
-        n[i] = k + 1
-    order.sort()
-    dead = [False] * _NF  # fan i is hidden by a "hand" row
+        if i == last:
+            k = len(counts) - 1
+            counts[k] = counts[k] + 1
+        else:
+            fans.append(i)
+            counts.append(1)
+            last = i
+            if i < _WORD:
+                present_lo |= 1 << i
+            else:
+                present_hi |= 1 << (i - _WORD)
+    # "hand" rows first; the per-occurrence pass below runs only if a "sets" row meets a fan
+    # that is still counted
+    dead_lo = dead_hi = 0  # the fans hidden by a "hand" row
     scoped = False
-    for i in order:
-        if dead[i]:
+    for i in fans:
+        if _has(dead_lo, dead_hi, i):
             continue
-        for j in hand_x[i]:
-            dead[j] = True
-        for j in sets_x[i]:
-            if n[j] and not dead[j]:
-                scoped = True
-                break
-        if scoped:
+        dead_lo |= hand_lo[i]
+        dead_hi |= hand_hi[i]
+        if sets_lo[i] & present_lo & ~dead_lo or sets_hi[i] & present_hi & ~dead_hi:
+            scoped = True
             break
     if not scoped:
-        fans = [i for i in order if not dead[i]]
-        return fans, [n[i] for i in fans]
-    groups: dict[int, list[int]] = {}
-    for c in occ:
-        i = c >> 5
-        g = groups.get(i)
-        if g is None:
-            groups[i] = [c & 31]
-        else:
-            g.append(c & 31)
-    for i in sorted(groups):
-        mine = groups.get(i)
-        if mine is None:
+        kept: list[int] = []
+        kept_counts: list[int] = []
+        for k in range(len(fans)):
+            i = fans[k]
+            if not _has(dead_lo, dead_hi, i):
+                kept.append(i)
+                kept_counts.append(counts[k])
+        return kept, kept_counts
+    n = len(fans)
+    masks: list[list[int]] = []  # per fan present: the masks of the sets of its occurrences
+    p = 0
+    for k in range(n):
+        m = counts[k]
+        masks.append([c & 31 for c in codes[p:p + m]])
+        p += m
+    alive = [True] * n
+    for k in range(n):
+        if not alive[k]:
             continue
-        for j in hand_x[i]:
-            if j in groups:
-                del groups[j]
-        for j in sets_x[i]:
-            theirs = groups.get(j)
-            if theirs:
-                keep = [s for s in theirs if not any(s & m == s for m in mine)]
+        i = fans[k]
+        mine = masks[k]
+        hl = hand_lo[i]
+        hh = hand_hi[i]
+        sl = sets_lo[i]
+        sh = sets_hi[i]
+        for q in range(n):
+            if not alive[q]:
+                continue
+            j = fans[q]
+            if _has(hl, hh, j):
+                alive[q] = False
+            elif _has(sl, sh, j):
+                keep = []
+                for x in masks[q]:
+                    covered = False
+                    for y in mine:
+                        if x & y == x:
+                            covered = True
+                            break
+                    if not covered:
+                        keep.append(x)
                 if keep:
-                    groups[j] = keep
+                    masks[q] = keep
                 else:
-                    del groups[j]
-    fans = sorted(groups)
-    return fans, [len(groups[i]) for i in fans]
+                    alive[q] = False
+    kept = []
+    kept_counts = []
+    for k in range(n):
+        if alive[k]:
+            kept.append(fans[k])
+            kept_counts.append(len(masks[k]))
+    return kept, kept_counts
 
 
 def _apply_exclusions(occ: Iterable[tuple[str, frozenset[int]]]) -> dict[str, int]:
