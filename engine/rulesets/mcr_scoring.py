@@ -49,7 +49,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from itertools import combinations, permutations
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, final
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import Meld, MeldKind, NotAWin, Score, ScoreItem, WinSituation
@@ -73,7 +73,7 @@ from mahjong_audit.engine.rulesets.mcr_readings import (
     Reading,
 )
 
-__all__ = ["score_mcr", "resolve_values"]
+__all__ = ["Calculator", "score_mcr", "resolve_values"]
 
 # meld kinds bound once (attribute access on an enum class is slow in Python 3.11)
 _CHI: Final = MeldKind.CHI
@@ -1493,8 +1493,8 @@ def score_mcr(
                 if tot > best_total or (tot == best_total and (seven or ev[2])):
                     best_total, best, best_part = tot, ev, part
             if best_part is not None:
-                for k, t in best_part.sets:
-                    fixed_text.append(_SET_TEXT[k * 34 + t])
+                for kind, first in best_part.sets:
+                    fixed_text.append(_SET_TEXT[kind * 34 + first])
                 fixed_text.append(_SET_TEXT[PAIR * 34 + best_part.pair])
                 best_desc = " ".join(fixed_text)
     nfl = len(sit.flowers)
@@ -1520,3 +1520,27 @@ def score_mcr(
         base_total -= sum(vals[k] * n for k, n in best[0] if k in off)
     flower = _FLOWER_VALUE if default else vals["花牌"]  # a plain int when the defaults apply (no mapping's look-up)
     return Score(items, best_total + flower * nfl, base_total < min_fan, (("decomposition", best_desc),))
+
+
+@final
+class Calculator:
+    """:func:`score_mcr` with one ruleset's options bound (immutable): the MCR ruleset builds one on
+    its first win and calls :meth:`score` for every win, a native call with the options passed
+    positionally (a ``functools.partial`` with keywords is a generic call and a parse of six keywords)."""
+
+    __slots__ = ("values", "extra_fans", "min_fan", "knitted_waits", "optional_exclusions", "extras_in_minimum")
+
+    def __init__(self, values: Mapping[str, Any] | None, extra_fans: frozenset[str], min_fan: int, knitted_waits: str,
+                 optional_exclusions: str, extras_in_minimum: bool) -> None:
+        self.values: Final = values
+        self.extra_fans: Final = extra_fans
+        self.min_fan: Final = min_fan
+        self.knitted_waits: Final = knitted_waits
+        self.optional_exclusions: Final = optional_exclusions
+        self.extras_in_minimum: Final = extras_in_minimum
+
+    def score(self, sit: WinSituation) -> Score:
+        """``score_mcr(sit, **options)``."""
+        return score_mcr(sit, values=self.values, extra_fans=self.extra_fans, min_fan=self.min_fan,
+                         knitted_waits=self.knitted_waits, optional_exclusions=self.optional_exclusions,
+                         extras_in_minimum=self.extras_in_minimum)
