@@ -317,7 +317,16 @@ def tile_keys(tiles: tuple[int, ...], more: int) -> tuple[int, int, int, int]:
     """The four suits' keys (:func:`suit_key`) of the tiles and one more tile (playing tiles,
     at most four of a kind): :func:`subs` of their counts, without counting all 34 kinds."""
     k0 = k1 = k2 = k3 = 0  # in locals, not a list: the keys are ints beyond the small ones Python keeps
-    for t in (*tiles, more):
+    unit = _UNIT_OF[more]  # the one more tile first: no tuple of them all
+    if more < 9:
+        k0 = unit
+    elif more < 18:
+        k1 = unit
+    elif more < 27:
+        k2 = unit
+    else:
+        k3 = unit
+    for t in tiles:
         unit = _UNIT_OF[t]
         if t < 9:
             k0 += unit

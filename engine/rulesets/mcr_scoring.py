@@ -66,6 +66,7 @@ from mahjong_audit.engine.rulesets.mcr_readings import (
     RANK_BITS,
     RANK_MASK,
     REV,
+    SUIT_BITS,
     TERM_HONOR,
     TH,
     TILE_TRAITS,
@@ -140,7 +141,8 @@ def _code(name: str, mask: int = 0) -> int:
     The mask is kept only for fans named in a "sets" exclusion row (the only rows that
     look at sets); for the others it is 0, so equal fan lists give equal cache keys.
     """
-    return _ORDER[name] << 5 | (mask if name in _SCOPED else 0)
+    v = _CODE_OF[name]  # one look-up: the code, its low five bits set when the fan keeps its mask
+    return v & ~31 | v & mask
 
 
 def _mask(sets: Iterable[int]) -> int:
@@ -152,7 +154,11 @@ def _mask(sets: Iterable[int]) -> int:
 
 _SCOPED: Final = frozenset(n for r in DATA.EXCLUSIONS + DATA.IMPLIED_EXCLUSIONS if r.scope != "hand"
                     for n in (r.fan, r.excludes))
-C: Final = MappingProxyType({name: i << 5 for i, name in enumerate(_FAN_NAME)})
+#: a fan's code without a mask, by its name (the module reads the plain dict; ``C`` is its read-only view)
+_C: Final[dict[str, int]] = {name: i << 5 for i, name in enumerate(_FAN_NAME)}
+C: Final = MappingProxyType(_C)
+#: per fan name: its code, with the five mask bits set when :func:`_code` keeps the mask (read only)
+_CODE_OF: Final[dict[str, int]] = {name: i << 5 | (31 if name in _SCOPED else 0) for i, name in enumerate(_FAN_NAME)}
 
 # --------------------------------------------------------------------------- exclusion data
 
@@ -452,7 +458,7 @@ def _chow_fans(ch: list[tuple[int, int]]) -> list[tuple[str, int]]:
 def _two_pung_fan(a: int, b: int) -> str | None:
     if a < 27 and b < 27:
         return "双同刻" if _rank(a) == _rank(b) else None
-    if a in _DRAGON_SET and b in _DRAGON_SET:
+    if a >= 31 and b >= 31:  # dragons
         return "双箭刻"
     return None
 
@@ -469,9 +475,9 @@ def _three_pung_fan(a: int, b: int, c: int) -> str | None:
         elif sa == sb == sc and a + 1 == b and b + 1 == c:
             return "一色三节高"
         return None
-    if a in _WIND_SET and b in _WIND_SET and c in _WIND_SET:
+    if 27 <= a <= 30 and 27 <= b <= 30 and 27 <= c <= 30:  # winds
         return "三风刻"
-    if a in _DRAGON_SET and b in _DRAGON_SET and c in _DRAGON_SET:
+    if a >= 31 and b >= 31 and c >= 31:  # dragons
         return "大三元"
     return None
 
@@ -485,7 +491,7 @@ def _pung_fans(pg: list[tuple[int, int]]) -> list[tuple[str, int]]:
     if n == 4:
         if _suit(t[0]) == _suit(t[3]) and t[0] < 27 and t[0] + 1 == t[1] and t[1] + 1 == t[2] and t[2] + 1 == t[3]:
             return [("一色四节高", _mask(ix))]
-        if set(t) == _WIND_SET:
+        if t == [27, 28, 29, 30]:  # the four winds (in reference order)
             return [("大四喜", _mask(ix))]
         for trio, extra in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
             f = _three_pung_fan(t[trio[0]], t[trio[1]], t[trio[2]])
@@ -535,7 +541,7 @@ def _pung_pack(t: int) -> int:  # pungs, kongs and the pair
 _CHOW_PACK: Final = tuple(_chow_pack(t) if t < 27 else 0 for t in range(34))
 _PUNG_PACK: Final = tuple(_pung_pack(t) for t in range(34))
 _PACK_CODES: Final = tuple(
-    (C["全带幺"],) if a & _P_TERM else (C["全带五"],) if a & _P_FIVE else (C["全双刻"],) if a & _P_EVEN else ()
+    (_C["全带幺"],) if a & _P_TERM else (_C["全带五"],) if a & _P_FIVE else (_C["全双刻"],) if a & _P_EVEN else ()
     for a in range(8)
 )
 
@@ -588,25 +594,27 @@ def _new_pung_combo(nc: int, pungs: tuple[int, ...], pair: int, rw: int, sw: int
     pack = 7
     pg = [(t, nc + i) for i, t in enumerate(pungs)]
     if len(pg) == 4:
-        out.append(C["碰碰和"])
+        out.append(_C["碰碰和"])
+    dragons = winds = 0  # the masks of the dragon and of the wind pungs
     for t, i in pg:
         pack &= _PUNG_PACK[t]
         one = 1 << i
-        if t in _DRAGON_SET:
+        if t >= 31:  # a dragon
             out.append(_code("箭刻", one))
-        if t in _TERM_HONOR:
+            dragons |= one
+        elif t >= 27:
+            winds |= one
+        if TILE_TRAITS[t] & TH:
             out.append(_code("幺九刻", one))
         if t == rw:
             out.append(_code("圈风刻", one))
         if t == sw:
             out.append(_code("门风刻", one))
     out += _codes(_pung_fans(pg))
-    dragons = [i for t, i in pg if t in _DRAGON_SET]
-    winds = [i for t, i in pg if t in _WIND_SET]
-    if len(dragons) == 2 and pair in _DRAGON_SET:
-        out.append(_code("小三元", _mask(dragons) | _PAIR_BIT))
-    if len(winds) == 3 and pair in _WIND_SET:
-        out.append(_code("小四喜", _mask(winds) | _PAIR_BIT))
+    if dragons and pair >= 31 and dragons.bit_count() == 2:
+        out.append(_code("小三元", dragons | _PAIR_BIT))
+    if winds and 27 <= pair <= 30 and winds.bit_count() == 3:
+        out.append(_code("小四喜", winds | _PAIR_BIT))
     return tuple(out), pack
 
 
@@ -616,30 +624,30 @@ _NO_COMBO: Final[tuple[tuple[int, ...], int]] = ((), 7)
 def _kong_codes(mk: int, ck: int) -> tuple[int, ...]:
     out = []
     if mk:
-        out.append(C["明杠"])
+        out.append(_C["明杠"])
     if ck:
-        out.append(C["暗杠"])
+        out.append(_C["暗杠"])
     if mk >= 2:
-        out.append(C["双明杠"])
+        out.append(_C["双明杠"])
     if ck >= 2:
-        out.append(C["双暗杠"])
+        out.append(_C["双暗杠"])
     if mk and ck:
-        out.append(C["明暗杠"])
+        out.append(_C["明暗杠"])
     if mk + ck >= 3:
-        out.append(C["三杠"])
+        out.append(_C["三杠"])
     if mk + ck == 4:
-        out.append(C["四杠"])
+        out.append(_C["四杠"])
     return tuple(out)
 
 
 _HIDDEN_CODES: Final = (
-    (), (), (C["双暗刻"],), (C["双暗刻"], C["三暗刻"]), (C["双暗刻"], C["三暗刻"], C["四暗刻"]),
+    (), (), (_C["双暗刻"],), (_C["双暗刻"], _C["三暗刻"]), (_C["双暗刻"], _C["三暗刻"], _C["四暗刻"]),
 )
 #: fan codes the readings add often, read as constants
-_EDGE_WAIT: Final = C["边张"]
-_CLOSED_WAIT: Final = C["嵌张"]
-_SINGLE_WAIT: Final = C["单钓将"]
-_PINGHU: Final = C["平和"]
+_EDGE_WAIT: Final = _C["边张"]
+_CLOSED_WAIT: Final = _C["嵌张"]
+_SINGLE_WAIT: Final = _C["单钓将"]
+_PINGHU: Final = _C["平和"]
 
 # --------------------------------------------------------------------------- hand context
 
@@ -708,8 +716,16 @@ class _Hand:
 _TRAIT_CODES: Final[dict[tuple[int, int, int], tuple[int, ...]]] = {}
 
 
+#: the trait bits :func:`_new_trait_codes` reads: of any tile (the ranks only in a hand without honours), of
+#: every tile
+_ANY_READ: Final = HON | WND | DRG | TH | SUIT_BITS[0] | SUIT_BITS[1] | SUIT_BITS[2]
+_ALL_READ: Final = REV | GRN | HON | TH
+
+
 def _trait_codes(anyb: int, allb: int, hog: int) -> tuple[int, ...]:
-    """:func:`_new_trait_codes`, memoised on its arguments."""
+    """:func:`_new_trait_codes`, memoised on the bits it reads (fewer keys than the hands' bits)."""
+    anyb &= _ANY_READ | RANK_MASK if not anyb & HON else _ANY_READ
+    allb &= _ALL_READ
     key = (anyb, allb, hog)
     got = _TRAIT_CODES.get(key)
     if got is None:
@@ -725,40 +741,40 @@ def _new_trait_codes(anyb: int, allb: int, hog: int) -> tuple[int, ...]:
     has_honour = anyb & HON
     nsuits = (anyb & 64 != 0) + (anyb & 128 != 0) + (anyb & 256 != 0)
     if not has_honour:
-        out.append(C["无字"])
+        out.append(_C["无字"])
     if nsuits < 3:
-        out.append(C["缺一门"])
+        out.append(_C["缺一门"])
     if nsuits == 1:
-        out.append(C["混一色" if has_honour else "清一色"])
+        out.append(_C["混一色" if has_honour else "清一色"])
     if nsuits == 3 and anyb & WND and anyb & DRG:
-        out.append(C["五门齐"])
+        out.append(_C["五门齐"])
     if not anyb & TH:
-        out.append(C["断幺"])
+        out.append(_C["断幺"])
     if allb & REV:
-        out.append(C["推不倒"])
+        out.append(_C["推不倒"])
     if allb & GRN:
-        out.append(C["绿一色"])
+        out.append(_C["绿一色"])
     if allb & HON:
-        out.append(C["字一色"])
+        out.append(_C["字一色"])
     if allb & TH:
-        out.append(C["混幺九"])
+        out.append(_C["混幺九"])
         if not has_honour:
-            out.append(C["清幺九"])
+            out.append(_C["清幺九"])
     if not has_honour:
         ranks = (anyb & RANK_MASK) >> 10
         lo = (ranks & -ranks).bit_length()  # lowest rank present, 1..9
         hi = ranks.bit_length()  # highest rank present
         if hi <= 4:
-            out.append(C["小于五"])
+            out.append(_C["小于五"])
             if hi <= 3:
-                out.append(C["全小"])
+                out.append(_C["全小"])
         elif lo >= 6:
-            out.append(C["大于五"])
+            out.append(_C["大于五"])
             if lo >= 7:
-                out.append(C["全大"])
+                out.append(_C["全大"])
         elif lo >= 4 and hi <= 6:
-            out.append(C["全中"])
-    out.extend(C["四归一"] for _ in range(hog))
+            out.append(_C["全中"])
+    out.extend(_C["四归一"] for _ in range(hog))
     return tuple(out)
 
 
@@ -779,22 +795,22 @@ def _new_situation_codes(self_drawn: bool, last_copy: bool, last_tile: bool, kon
     """Flag fans (和绝张, 自摸, 妙手回春, ...) and concealment fans (门前清, 不求人, 全求人)."""
     out = []
     if last_copy:
-        out.append(C["和绝张"])
+        out.append(_C["和绝张"])
     if self_drawn:
-        out.append(C["自摸"])
+        out.append(_C["自摸"])
         if last_tile:
-            out.append(C["妙手回春"])
+            out.append(_C["妙手回春"])
         if kong:
-            out.append(C["杠上开花"])
+            out.append(_C["杠上开花"])
     else:
         if last_tile:
-            out.append(C["海底捞月"])
+            out.append(_C["海底捞月"])
         if kong:
-            out.append(C["抢杠和"])
+            out.append(_C["抢杠和"])
     if melded_fixed == 0:
-        out += [C["门前清"], C["不求人"]] if self_drawn else [C["门前清"]]
+        out += [_C["门前清"], _C["不求人"]] if self_drawn else [_C["门前清"]]
     elif melded_fixed == 4 and not self_drawn:
-        out.append(C["全求人"])
+        out.append(_C["全求人"])
     return tuple(out)
 
 
@@ -809,21 +825,21 @@ def _optional_flag_codes(h: _Hand) -> tuple[int, ...]:
     """The optional fans of the whole hand: flags, flowers, concealment, tiles, the wait."""
     sit = h.sit
     ex = h.extra
-    out = [C[name] for name, key in _FLAG_FANS if name in ex and sit.get(key)]
-    if "地和" in ex and sit.seat_wind != 1 and C["地和"] in out:
-        out.remove(C["地和"])  # seed 004: "莊家出第一張後，下家自摸即是地和" — the dealer's next seat only
+    out = [_C[name] for name, key in _FLAG_FANS if name in ex and sit.get(key)]
+    if "地和" in ex and sit.seat_wind != 1 and _C["地和"] in out:
+        out.remove(_C["地和"])  # seed 004: "莊家出第一張後，下家自摸即是地和" — the dealer's next seat only
     if "立直" in ex and sit.get("ready") and h.melded_fixed == 0:
-        out.append(C["立直"])  # "门清时听牌": declared ready, no chi, pon or exposed kong
+        out.append(_C["立直"])  # "门清时听牌": declared ready, no chi, pon or exposed kong
     if "半求" in ex and h.melded_fixed == 4 and h.self_drawn:
-        out.append(C["半求"])  # every set called, the pair self-drawn on its single wait
+        out.append(_C["半求"])  # every set called, the pair self-drawn on its single wait
     if "缺五" in ex and not any(h.all_counts[t] for t in _FIVES):
-        out.append(C["缺五"])
+        out.append(_C["缺五"])
     if "梅兰竹菊" in ex and _PLANTS <= set(sit.flowers):
-        out.append(C["梅兰竹菊"])
+        out.append(_C["梅兰竹菊"])
     if "春夏秋冬" in ex and _SEASONS <= set(sit.flowers):
-        out.append(C["春夏秋冬"])
+        out.append(_C["春夏秋冬"])
     if "独听" in ex and not h.no_wait() and _lone_wait(h):
-        out.append(C["独听"])
+        out.append(_C["独听"])
     return tuple(out)
 
 
@@ -892,11 +908,11 @@ def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[in
         if _rank(pair) == 5:
             ps = _suit(pair)
             if all(_suit(t) == ps for t in chows) and sorted(_rank(t) for t in chows) == [1, 1, 7, 7]:
-                occ += (C["一色双龙会"],)
+                occ += (_C["一色双龙会"],)
             others = sorted((_suit(t), _rank(t)) for t in chows)
             want = sorted((s, r) for s in range(3) if s != ps for r in (1, 7))
             if others == want:
-                occ += (C["三色双龙会"],)
+                occ += (_C["三色双龙会"],)
     # waiting
     if pair == win or win_in_chow:
         unique = h.unique_wait
@@ -932,12 +948,12 @@ def _optional_set_fans(h, pair, chows, pungs, concealed_chows=()) -> tuple[int, 
     if ex & DATA.MINGXING:
         out += _mingxing_set_fans(h, pair, [t for t, _ in chows], [t for t, _ in pungs], concealed_chows)
     if "四方大发" in ex and {t for t, _ in pungs} == _WIND_SET and pair == T.GREEN:
-        out.append(C["四方大发"])
+        out.append(_C["四方大发"])
     if pair < 27:
         if "258将" in ex and _rank(pair) in (2, 5, 8):
-            out.append(C["258将"])
+            out.append(_C["258将"])
         if "幺九头" in ex and _rank(pair) in (1, 9):
-            out.append(C["幺九头"])
+            out.append(_C["幺九头"])
 
     def mixed(group: list[tuple[int, int]], n: int, name: str, suits_ok) -> None:
         for combo in _subsets(group, n):
@@ -967,16 +983,16 @@ def _mingxing_set_fans(h: _Hand, pair: int, chows: list[int], pungs: list[int],
     ex = h.extra
     win = h.win
     if "将" in ex and pair < 27 and _rank(pair) in (2, 5, 8):
-        out.append(C["将"])  # "将为一对二、五或八"
+        out.append(_C["将"])  # "将为一对二、五或八"
     if "卡五" in ex and win < 27 and _rank(win) == 5 and win - 1 in concealed_chows and not h.no_wait():
-        out.append(C["卡五"])  # "手中有一张四和一张六，听五 (不可吃牌)": the 5 won into a 456 of the hand
+        out.append(_C["卡五"])  # "手中有一张四和一张六，听五 (不可吃牌)": the 5 won into a 456 of the hand
     if "四归二" in ex and pair < 27 and h.all_counts[pair] == 4 and \
             sum(1 for t in chows if t <= pair <= t + 2) == 2:
-        out.append(C["四归二"])  # the four copies as two chows and the pair (a kong would hold all four)
+        out.append(_C["四归二"])  # the four copies as two chows and the pair (a kong would hold all four)
     if "双龙抱" in ex and len(concealed_chows) == 4:
         a, b, c, d = sorted(concealed_chows)
         if a == b and c == d and b != c:
-            out.append(C["双龙抱"])  # two 一般高, no chi ("不可吃"), any pair
+            out.append(_C["双龙抱"])  # two 一般高, no chi ("不可吃"), any pair
     if "全带" in ex and pair < 27:
         ranks = {_rank(pair)}
         for t in chows:
@@ -984,14 +1000,14 @@ def _mingxing_set_fans(h: _Hand, pair: int, chows: list[int], pungs: list[int],
         for t in pungs:
             ranks &= {_rank(t)} if t < 27 else set()
         if ranks:
-            out.append(C["全带"])  # every set and the pair hold the same number
+            out.append(_C["全带"])  # every set and the pair hold the same number
     if "全将碰" in ex and not chows and pair < 27 and _rank(pair) in (2, 5, 8) and \
             all(t < 27 and _rank(t) in (2, 5, 8) for t in pungs):
-        out.append(C["全将碰"])  # pungs (kongs) of 2, 5, 8 and a 2/5/8 pair
+        out.append(_C["全将碰"])  # pungs (kongs) of 2, 5, 8 and a 2/5/8 pair
     if "一条龙" in ex:
         for base in (0, 9, 18):
             if base in concealed_chows and base + 3 in concealed_chows and base + 6 in concealed_chows:
-                out.append(C["一条龙"])  # 清龙 with none of its chows a chi ("不得为吃牌所得")
+                out.append(_C["一条龙"])  # 清龙 with none of its chows a chi ("不得为吃牌所得")
                 break
     return out
 
@@ -1011,19 +1027,19 @@ def _special_reading(h: _Hand) -> tuple[str, tuple[int, ...], str] | None:
     if all(c[t] % 2 == 0 for t in present):
         if len(present) == 7 and all(c[t] == 2 for t in present) and present[0] < 27 \
                 and _suit(present[0]) == _suit(present[-1]) and present[-1] - present[0] == 6:
-            return "七对", base + (C["连七对"],), "连七对"
-        return "七对", base + (C["七对"],), "七对"
+            return "七对", base + (_C["连七对"],), "连七对"
+        return "七对", base + (_C["七对"],), "七对"
     if len(present) == 14:
         nums = [t for t in present if t < 27]
         if 7 <= len(nums) <= 9 and any(set(nums) <= k for k in _KNITTED):
             if len(nums) == 7:
-                return "全不靠", base + (C["七星不靠"],), "七星不靠"
-            fans = base + (C["全不靠"],)
+                return "全不靠", base + (_C["七星不靠"],), "七星不靠"
+            fans = base + (_C["全不靠"],)
             if len(nums) == 9:
-                fans += (C["组合龙"],)
+                fans += (_C["组合龙"],)
             return "全不靠", fans, "全不靠"
     if len(present) == 13 and set(present) == _TERM_HONOR:
-        return "十三幺", base + (C["十三幺"],), "十三幺"
+        return "十三幺", base + (_C["十三幺"],), "十三幺"
     return None
 
 
@@ -1039,7 +1055,7 @@ def _nine_gates(h: _Hand) -> tuple[str, tuple[int, ...], str] | None:
     c2[w - s0] -= 1
     if c2 != [3, 1, 1, 1, 1, 1, 1, 1, 3]:
         return None
-    fans = h.base + (C["九莲宝灯"],) + tuple(C[n] for n in DATA.NINE_GATES_EXTRAS[_rank(w)])
+    fans = h.base + (_C["九莲宝灯"],) + tuple(_C[n] for n in DATA.NINE_GATES_EXTRAS[_rank(w)])
     return "九莲宝灯", fans, "九莲宝灯"
 
 
@@ -1065,9 +1081,9 @@ def _knitted_reading(h: _Hand, knitted_waits: str = "reference"):
     if len(sets) != 1:
         return None
     k4, t4, m4 = sets[0]
-    occ = list(h.base) + [C["组合龙"]]
+    occ = list(h.base) + [_C["组合龙"]]
     if k4 == CHOW and pair < 27:
-        occ.append(C["平和"])
+        occ.append(_C["平和"])
     if k4 in (PUNG, KONG):
         one = 1
         if t4 in _DRAGON_SET:
@@ -1079,7 +1095,7 @@ def _knitted_reading(h: _Hand, knitted_waits: str = "reference"):
         if t4 == 27 + h.seat:
             occ.append(_code("门风刻", one))
         if k4 == KONG:
-            occ.append(C["明杠"] if m4 else C["暗杠"])
+            occ.append(_C["明杠"] if m4 else _C["暗杠"])
     win = h.win
     if knitted_waits == "botzone" and win in seq:
         pass  # Botzone's judge: no wait fan for a tile of the knitted straight
@@ -1090,14 +1106,14 @@ def _knitted_reading(h: _Hand, knitted_waits: str = "reference"):
         rest[win] += 1
         if len(waits) == 1:
             if k4 == CHOW and t4 + 1 == win:
-                occ.append(C["嵌张"])
+                occ.append(_C["嵌张"])
             elif k4 == CHOW and win in (t4, t4 + 2):
-                occ.append(C["边张"])
+                occ.append(_C["边张"])
             if pair == win:
-                occ.append(C["单钓将"])
+                occ.append(_C["单钓将"])
     elif win not in seq or c[win] == 3:
         # with the set exposed, the winning tile can only have completed the pair
-        occ.append(C["单钓将"])
+        occ.append(_C["单钓将"])
     desc = "组合龙 " + _fmt_sets(sets, pair)
     return "组合龙", tuple(occ), desc
 
@@ -1182,13 +1198,16 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
             f"{len(concealed)} standing + {len(melds)} melds + winning tile is not 14",
         )
     standing = [0] * 34
+    over = False  # a kind beyond four copies
     for t in concealed:
-        standing[t] = standing[t] + 1  # not ``+=``: mypyc adds an item of a list in place generically
-    standing[win] = standing[win] + 1
-    over = standing[win] > 4  # a kind beyond four copies: only a kind just counted can be
-    for t in concealed:
-        if standing[t] > 4:
+        n = standing[t] + 1  # not ``+=``: mypyc adds to a list's item generically
+        standing[t] = n
+        if n > 4:
             over = True
+    n = standing[win] + 1
+    standing[win] = n
+    if n > 4:
+        over = True
     if melds:
         cnt = standing[:]
         for m in melds:
