@@ -331,10 +331,21 @@ def _apply_exclusions(occ: Iterable[tuple[str, frozenset[int]]]) -> dict[str, in
 # --------------------------------------------------------------------------- set combinations
 
 
+def _sorted3(a: int, b: int, c: int) -> tuple[int, int, int]:
+    """Three ints in order (``sorted`` builds a list)."""
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return a, b, c
+
+
 def _two_chow_fan(a: int, b: int) -> str | None:
     if _suit(a) != _suit(b):
         return "喜相逢" if _rank(a) == _rank(b) else None
-    if abs(a - b) == 3:
+    if a - b == 3 or b - a == 3:
         return "连六"
     ra, rb = _rank(a), _rank(b)
     if ra == 1 and rb == 7 or ra == 7 and rb == 1:
@@ -349,16 +360,16 @@ def _three_chow_fan(a: int, b: int, c: int) -> str | None:
     sa, sb, sc = _suit(a), _suit(b), _suit(c)
     ra, rb, rc = _rank(a), _rank(b), _rank(c)
     if sa != sb and sa != sc and sb != sc:
-        rs = sorted((ra, rb, rc))
-        if rs[0] + 1 == rs[1] and rs[1] + 1 == rs[2]:
+        lo, mid, hi = _sorted3(ra, rb, rc)
+        if lo + 1 == mid and mid + 1 == hi:
             return "三色三步高"
         if ra == rb == rc:
             return "三色三同顺"
-        if rs == [1, 4, 7]:
+        if lo == 1 and mid == 4 and hi == 7:
             return "花龙"
         return None
     if sa == sb == sc:
-        if (ra, rb, rc) == (1, 4, 7):
+        if ra == 1 and rb == 4 and rc == 7:
             return "清龙"
         if ra + 2 == rb and rb + 2 == rc or ra + 1 == rb and rb + 1 == rc:
             return "一色三步高"
@@ -378,6 +389,9 @@ def _four_chow_fan(a: int, b: int, c: int, d: int) -> str | None:
 
 
 _EXTRA_PRIORITY: Final = ("一般高", "喜相逢", "连六", "老少副")
+#: of four sets: each three of them, and the fourth (a module constant: a loop over a literal of tuples
+#: is a generic iteration in the compiled module)
+_TRIOS: Final[tuple[tuple[tuple[int, int, int], int], ...]] = (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0))
 
 
 def _pair_fans_limited(fans: list[tuple[str, int]], limit: int) -> list[tuple[str, int]]:
@@ -415,7 +429,7 @@ def _chow_fans(ch: list[tuple[int, int]]) -> list[tuple[str, int]]:
         f = _four_chow_fan(t[0], t[1], t[2], t[3])
         if f:
             return [(f, _mask(ix))]
-        for trio, extra in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
+        for trio, extra in _TRIOS:
             f = _three_chow_fan(t[trio[0]], t[trio[1]], t[trio[2]])
             if f:
                 out = [(f, _bits(ix, trio))]
@@ -467,10 +481,10 @@ def _three_pung_fan(a: int, b: int, c: int) -> str | None:
     if a < 27 and b < 27 and c < 27:
         sa, sb, sc = _suit(a), _suit(b), _suit(c)
         if sa != sb and sa != sc and sb != sc:
-            rs = sorted((_rank(a), _rank(b), _rank(c)))
-            if rs[0] + 1 == rs[1] and rs[1] + 1 == rs[2]:
+            lo, mid, hi = _sorted3(_rank(a), _rank(b), _rank(c))
+            if lo + 1 == mid and mid + 1 == hi:
                 return "三色三节高"
-            if rs[0] == rs[2]:
+            if lo == hi:
                 return "三同刻"
         elif sa == sb == sc and a + 1 == b and b + 1 == c:
             return "一色三节高"
@@ -493,7 +507,7 @@ def _pung_fans(pg: list[tuple[int, int]]) -> list[tuple[str, int]]:
             return [("一色四节高", _mask(ix))]
         if t == [27, 28, 29, 30]:  # the four winds (in reference order)
             return [("大四喜", _mask(ix))]
-        for trio, extra in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
+        for trio, extra in _TRIOS:
             f = _three_pung_fan(t[trio[0]], t[trio[1]], t[trio[2]])
             if f:
                 out.append((f, _bits(ix, trio)))
