@@ -222,6 +222,15 @@ class WinJudgement(NamedTuple):
     reason: tuple[str, str] | None
 
 
+_new_tuple: Final = tuple.__new__
+
+
+def _judged(situation: WinSituation | None, score: Score | None, reason: tuple[str, str] | None) -> WinJudgement:
+    """``WinJudgement(situation, score, reason)`` made by ``tuple.__new__``: the named tuple's own
+    ``__new__`` is interpreted Python code (~2 k instructions a judgement in the compiled replay)."""
+    return _new_tuple(WinJudgement, (situation, score, reason))
+
+
 class ReplayRules:
     """What the replay reads of a ruleset every hand, read once per ruleset instance
     (:meth:`of`): its switches and sizes are class attributes or option properties, a generic
@@ -1420,10 +1429,10 @@ class HandReplay:
         hand = st.hand
         if in_hand:
             if hand[t] <= 0:
-                return WinJudgement(None, None, ("false_win/incomplete",
+                return _judged(None, None, ("false_win/incomplete",
                                                  f"seat {s} does not hold the winning tile {T.name(t)}"))
             counts = list(hand)
-            counts[t] -= 1
+            counts[t] = counts[t] - 1  # not ``-=``: mypyc subtracts from a list's item generically
             concealed = tiles_of(counts)
         else:
             concealed = tiles_of(hand)  # the standing tiles; the winning tile comes from another seat
@@ -1432,27 +1441,27 @@ class HandReplay:
             seat_wind=(s - self.dealer) % 4, round_wind=self.round_wind, flowers=tuple(st.flowers),
             last_tile=last_tile, kong=kong, last_copy=last_copy, extra=self.situation_extra(s, from_seat))
         if st.barred:
-            return WinJudgement(sit, None, ("false_win/no_win_allowed",
+            return _judged(sit, None, ("false_win/no_win_allowed",
                                             f"seat {s} may not win this hand ({st.barred})"))
         if st.dead:
-            return WinJudgement(sit, None, ("false_win/dead_hand",
+            return _judged(sit, None, ("false_win/dead_hand",
                                             f"seat {s} declared a win with a dead hand ({st.dead})"))
         if st.passed_win and not self_drawn:
-            return WinJudgement(sit, None, ("false_win/passed_win",
+            return _judged(sit, None, ("false_win/passed_win",
                                             f"seat {s} passed a win earlier and has not discarded since (过水)"))
         try:
             score = self.rs.score_win(sit)
         except NotAWin as e:
-            return WinJudgement(sit, None, ("false_win/incomplete",
+            return _judged(sit, None, ("false_win/incomplete",
                                             f"seat {s}: {e} ({T.fmt(concealed)} + {T.name(t)}"
                                             f"{' ' + ' '.join(map(str, st.melds)) if st.melds else ''})"))
         if score.below_minimum:
-            return WinJudgement(sit, score, ("false_win/below_minimum",
+            return _judged(sit, score, ("false_win/below_minimum",
                                              f"seat {s}'s hand scores {score.total}, below the ruleset's minimum"))
         forbidden = self.rs.forbidden_win(sit)
         if forbidden is not None:
-            return WinJudgement(sit, None, forbidden)
-        return WinJudgement(sit, score, None)
+            return _judged(sit, None, forbidden)
+        return _judged(sit, score, None)
 
     def last_copy(self, t: int, *, self_drawn: bool, in_hand: bool, kong: bool) -> bool:
         """和绝张: the three other copies of ``t`` are on the table (a robbed kong's tile never is:
@@ -1461,19 +1470,32 @@ class HandReplay:
         return visible_other >= 3 and not (kong and not self_drawn)
 
     def situation_extra(self, s: int, from_seat: int | None) -> tuple[tuple[str, object], ...]:
+        melds = 0  # a loop, not sum() of a list: a generic call in the compiled module
+        for x in self.seats:
+            melds += len(x.melds)
+        st = self.seats[s]
         out = situation_extra(
             dealer=self.dealer, seat=s, from_seat=from_seat, discards_made=self.discards_made,
-            first_go_round=self.first_go_round, any_melds=sum([len(x.melds) for x in self.seats]) > self.deal_melds,
-            ready=self.seats[s].ready, indicator=self.indicator, wilds=self.seats[s].wilds)
+            first_go_round=self.first_go_round, any_melds=melds > self.deal_melds,
+            ready=st.ready, indicator=self.indicator, wilds=st.wilds)
         more = list(self.discard_fields) if from_seat is not None and self.phase == CLAIM else []
-        if self.seats[s].declined_win:
+        if st.declined_win:
             more.append(("declined_win", True))
         replacement = self.replacement_of(s) if from_seat is None else None
         if replacement is not None:
             more.append(("replacement", replacement))  # the win's tile is a kong's or a flower's replacement
-        st = self.seats[s]
         more += early_ready_extra(st.heavenly_ready, st.earthly_ready)  # 天听 / 地听 (seed 002)
-        return tuple(sorted(out + tuple(more), key=lambda kv: kv[0])) if more else out
+        if not more:
+            return out
+        # ``sorted(out + more, key=name)``: ``out`` is sorted by name, so each of ``more`` goes after every
+        # pair whose name is not greater (stable, like the sort), without a key function called per pair
+        merged = list(out)
+        for kv in more:
+            j = len(merged)
+            while j > 0 and merged[j - 1][0] > kv[0]:
+                j -= 1
+            merged.insert(j, kv)
+        return tuple(merged)
 
     def replacement_of(self, s: int) -> str | None:
         """``"kong"`` or ``"flower"`` when seat ``s``'s last draw was the replacement for a kong or a

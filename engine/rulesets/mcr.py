@@ -7,10 +7,10 @@ calculator ``mcr_scoring``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import permutations
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.decompose import is_complete, is_seven_pairs, is_thirteen_orphans
@@ -18,6 +18,9 @@ from mahjong_audit.engine.hand import Meld, Score, WinSituation
 from mahjong_audit.engine.ruleset import HandEnd, Ruleset, Settlement, mypyc_attr
 from mahjong_audit.engine.rulesets.mcr_options import MCROptions
 from mahjong_audit.engine.situation_check import FieldSpec
+
+if TYPE_CHECKING:  # imported on first use (:func:`_calculator`)
+    from mahjong_audit.engine.rulesets.mcr_scoring import Calculator
 
 ORPHANS: Final = T.TERMINALS_AND_HONOURS
 #: the six ways to lay 147 / 258 / 369 over the three suits (组合龙 / 全不靠)
@@ -37,12 +40,13 @@ _COPIES_NO_FLOWERS: Final = (4,) * 34 + (0,) * 8
 
 
 @functools.cache
-def _calculator() -> Callable[..., Score]:
-    """The fan calculator, imported on first use (it builds its tables at import); an import
-    statement in ``score_win`` itself would cost microseconds on every win."""
-    from mahjong_audit.engine.rulesets.mcr_scoring import score_mcr
+def _calculator() -> type[Calculator]:
+    """The fan calculator's class (:class:`~mahjong_audit.engine.rulesets.mcr_scoring.Calculator`),
+    imported on first use (it builds its tables at import); an import statement in ``score_win``
+    itself would cost microseconds on every win."""
+    from mahjong_audit.engine.rulesets.mcr_scoring import Calculator
 
-    return score_mcr
+    return Calculator
 
 
 def complete_counts(counts: Sequence[int], n_melds: int) -> bool:
@@ -119,7 +123,7 @@ class MCR(Ruleset):
     def __init__(self, options: Any = None):
         super().__init__(options)
         #: the fan calculator with this game's options bound, built on the first win (:meth:`score_win`)
-        self._scorer: Callable[[WinSituation], Score] | None = None
+        self._scorer: Calculator | None = None
 
     def is_complete(self, concealed: Sequence[int], melds: Sequence[Meld], wilds: frozenset[int] = frozenset()) -> bool:
         """The standing tiles as a list of per-kind counts (34, or all 42 when the seat holds a
@@ -135,11 +139,9 @@ class MCR(Ruleset):
         scorer = self._scorer
         if scorer is None:
             o = self.options
-            scorer = self._scorer = functools.partial(
-                _calculator(), values=o.values(), extra_fans=o.fans_on(), min_fan=o.min_fan,
-                knitted_waits=o.knitted_waits, optional_exclusions=o.optional_exclusions,
-                extras_in_minimum=o.extras_in_minimum)
-        return scorer(sit)
+            scorer = self._scorer = _calculator()(
+                o.values(), o.fans_on(), o.min_fan, o.knitted_waits, o.optional_exclusions, o.extras_in_minimum)
+        return scorer.score(sit)
 
     # --- 明星三缺一 (seed 002): the facts only the game knows ---------------------------------
     @property

@@ -25,7 +25,7 @@ same look-up. Like :mod:`mahjong_audit.engine.rulesets.longgang_readings` beside
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from itertools import product
 from typing import Final, final
 
@@ -47,7 +47,6 @@ CKEY: Final = tuple(
     [t for t in range(9)] + [t + 9 for t in range(9, 18)] + [t - 9 for t in range(18, 27)]
     + [27, 28, 29, 30, 33, 32, 31]
 )
-_CANON_SUITS: Final = (0, 2, 1, 3)  # 万 条 饼 字: the reference tile order
 
 
 # --------------------------------------------------------------------------- tile traits
@@ -318,7 +317,16 @@ def tile_keys(tiles: tuple[int, ...], more: int) -> tuple[int, int, int, int]:
     """The four suits' keys (:func:`suit_key`) of the tiles and one more tile (playing tiles,
     at most four of a kind): :func:`subs` of their counts, without counting all 34 kinds."""
     k0 = k1 = k2 = k3 = 0  # in locals, not a list: the keys are ints beyond the small ones Python keeps
-    for t in (*tiles, more):
+    unit = _UNIT_OF[more]  # the one more tile first: no tuple of them all
+    if more < 9:
+        k0 = unit
+    elif more < 18:
+        k1 = unit
+    elif more < 27:
+        k2 = unit
+    else:
+        k3 = unit
+    for t in tiles:
         unit = _UNIT_OF[t]
         if t < 9:
             k0 += unit
@@ -342,12 +350,11 @@ def suit_facts(suits: tuple[int, int, int, int]) -> tuple[SuitFacts, SuitFacts, 
     return _facts_of(suits[0], 0), _facts_of(suits[1], 1), _facts_of(suits[2], 2), _facts_of(suits[3], 3)
 
 
-def canonical_readings(facts: Sequence[SuitFacts]) -> list[Reading]:
+def canonical_readings(facts: tuple[SuitFacts, SuitFacts, SuitFacts, SuitFacts]) -> list[Reading]:
     """The 4-sets+pair readings of the standing tiles, from their suits' facts, in canonical order."""
-    per_suit = []
+    per_suit: list[tuple[Reading, ...]] = []
     pairs = 0
-    for s in _CANON_SUITS:
-        r = facts[s].readings
+    for r in [facts[0].readings, facts[2].readings, facts[1].readings, facts[3].readings]:  # 万 条 饼 字: the reference tile order
         if not r:
             return []
         first = r[0]
@@ -360,25 +367,29 @@ def canonical_readings(facts: Sequence[SuitFacts]) -> list[Reading]:
         return []
     if len(per_suit) == 1:
         return list(per_suit[0])
-    combos: Iterable[tuple[Reading, ...]]
-    if all(len(r) == 1 for r in per_suit):
-        combos = (tuple([r[0] for r in per_suit]),)
-    else:
-        combos = product(*per_suit)
-    out = []
-    for combo in combos:
-        sets: tuple[tuple[int, int], ...] = ()
-        ch: tuple[int, ...] = ()
-        pg: tuple[int, ...] = ()
-        pair = -1
-        for part in combo:
-            sets += part.sets
-            ch += part.chows
-            pg += part.pungs
-            if part.pair >= 0:
-                pair = part.pair
-        out.append(Reading(sets, ch, pg, pair))
-    return out
+    single = True
+    for r in per_suit:
+        if len(r) != 1:
+            single = False
+            break
+    if single:  # one reading per suit, the usual case: no product, one Reading
+        return [_joined([r[0] for r in per_suit])]
+    return [_joined(list(combo)) for combo in product(*per_suit)]
+
+
+def _joined(parts: list[Reading]) -> Reading:
+    """The readings of some suits (in canonical suit order) as one reading of them all."""
+    sets: list[tuple[int, int]] = []
+    ch: list[int] = []
+    pg: list[int] = []
+    pair = -1
+    for part in parts:
+        sets.extend(part.sets)
+        ch.extend(part.chows)
+        pg.extend(part.pungs)
+        if part.pair >= 0:
+            pair = part.pair
+    return Reading(tuple(sets), tuple(ch), tuple(pg), pair)
 
 
 def regular_readings(counts: Sequence[int]) -> list[Reading]:
@@ -386,11 +397,13 @@ def regular_readings(counts: Sequence[int]) -> list[Reading]:
     return canonical_readings(suit_facts(subs(counts)))
 
 
-def _suit_waits_of(suits: Sequence[int]) -> tuple[SuitWaits, SuitWaits, SuitWaits, SuitWaits]:
-    return _waits_of(suits[0], 0), _waits_of(suits[1], 1), _waits_of(suits[2], 2), _waits_of(suits[3], 3)
+def _suit_waits_of(suits: tuple[int, int, int, int]) -> list[SuitWaits]:
+    """The four suits' :class:`SuitWaits`, in a list (a loop over a tuple of four is a generic
+    iteration in the compiled module)."""
+    return [_waits_of(suits[0], 0), _waits_of(suits[1], 1), _waits_of(suits[2], 2), _waits_of(suits[3], 3)]
 
 
-def wait_tiles(suits: Sequence[int], seven: bool) -> set[int]:
+def wait_tiles(suits: tuple[int, int, int, int], seven: bool) -> set[int]:
     """Tiles that would complete the standing tiles without the winning tile (``suits``: their
     keys, as :func:`subs` gives them; ``seven``: 七对 counts too)."""
     infos = _suit_waits_of(suits)
@@ -412,13 +425,25 @@ def wait_tiles(suits: Sequence[int], seven: bool) -> set[int]:
                 if x == need:
                     out.add(t)
     if seven:
-        singles = infos[0].odd + infos[1].odd + infos[2].odd + infos[3].odd
-        if len(singles) == 1:
-            out.add(singles[0])
+        single = _lone_odd(infos)
+        if single >= 0:
+            out.add(single)
     return out
 
 
-def single_wait(suits: Sequence[int], seven: bool) -> bool:
+def _lone_odd(infos: list[SuitWaits]) -> int:
+    """七对's wait: the one tile held an odd number of times, -1 when there is not exactly one."""
+    found = -1
+    for info in infos:
+        odd = info.odd
+        if odd:
+            if found >= 0 or len(odd) > 1:
+                return -1
+            found = odd[0]
+    return found
+
+
+def single_wait(suits: tuple[int, int, int, int], seven: bool) -> bool:
     """``len(wait_tiles(suits, seven)) == 1``, without building the set."""
     infos = _suit_waits_of(suits)
     bad = 0
@@ -441,11 +466,11 @@ def single_wait(suits: Sequence[int], seven: bool) -> bool:
                         return False
                     found = t
     if seven:
-        singles = infos[0].odd + infos[1].odd + infos[2].odd + infos[3].odd
-        if len(singles) == 1 and singles[0] != found:
+        single = _lone_odd(infos)
+        if single >= 0 and single != found:
             if found >= 0:
                 return False
-            found = singles[0]
+            found = single
     return found >= 0
 
 

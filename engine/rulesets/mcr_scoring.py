@@ -49,7 +49,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from itertools import combinations, permutations
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, final
 
 from mahjong_audit.engine import tiles as T
 from mahjong_audit.engine.hand import Meld, MeldKind, NotAWin, Score, ScoreItem, WinSituation
@@ -66,6 +66,7 @@ from mahjong_audit.engine.rulesets.mcr_readings import (
     RANK_BITS,
     RANK_MASK,
     REV,
+    SUIT_BITS,
     TERM_HONOR,
     TH,
     TILE_TRAITS,
@@ -73,7 +74,7 @@ from mahjong_audit.engine.rulesets.mcr_readings import (
     Reading,
 )
 
-__all__ = ["score_mcr", "resolve_values"]
+__all__ = ["Calculator", "score_mcr", "resolve_values"]
 
 # meld kinds bound once (attribute access on an enum class is slow in Python 3.11)
 _CHI: Final = MeldKind.CHI
@@ -140,7 +141,8 @@ def _code(name: str, mask: int = 0) -> int:
     The mask is kept only for fans named in a "sets" exclusion row (the only rows that
     look at sets); for the others it is 0, so equal fan lists give equal cache keys.
     """
-    return _ORDER[name] << 5 | (mask if name in _SCOPED else 0)
+    v = _CODE_OF[name]  # one look-up: the code, its low five bits set when the fan keeps its mask
+    return v & ~31 | v & mask
 
 
 def _mask(sets: Iterable[int]) -> int:
@@ -152,7 +154,11 @@ def _mask(sets: Iterable[int]) -> int:
 
 _SCOPED: Final = frozenset(n for r in DATA.EXCLUSIONS + DATA.IMPLIED_EXCLUSIONS if r.scope != "hand"
                     for n in (r.fan, r.excludes))
-C: Final = MappingProxyType({name: i << 5 for i, name in enumerate(_FAN_NAME)})
+#: a fan's code without a mask, by its name (the module reads the plain dict; ``C`` is its read-only view)
+_C: Final[dict[str, int]] = {name: i << 5 for i, name in enumerate(_FAN_NAME)}
+C: Final = MappingProxyType(_C)
+#: per fan name: its code, with the five mask bits set when :func:`_code` keeps the mask (read only)
+_CODE_OF: Final[dict[str, int]] = {name: i << 5 | (31 if name in _SCOPED else 0) for i, name in enumerate(_FAN_NAME)}
 
 # --------------------------------------------------------------------------- exclusion data
 
@@ -177,9 +183,38 @@ _HAND_X: Final = _HAND_X_SETS_X[0]
 _SETS_X: Final = _HAND_X_SETS_X[1]
 #: the same with the optional fans' implied rows (option ``optional_exclusions: "implied"``)
 _IMPLIED_X: Final = _exclusion_tables(DATA.EXCLUSIONS + DATA.IMPLIED_EXCLUSIONS)
-_DEFAULT_X: Final = _HAND_X, _SETS_X
 _OPTIONAL_EXCLUSIONS: Final = ("seed", "implied")
 _NF: Final = len(_FAN_NAME)
+#: a set of fan indices is kept in two ints of ``_WORD`` bits (fans below ``_WORD``, and the rest):
+#: each fits a compiled module's unboxed int, where one int of ~110 bits would be a big int
+_WORD: Final = 62
+
+
+def _word_bits(ix: tuple[int, ...]) -> tuple[int, int]:
+    """The fan indices ``ix`` as the two words' bits (see :data:`_WORD`)."""
+    lo = hi = 0
+    for i in ix:
+        if i < _WORD:
+            lo |= 1 << i
+        else:
+            hi |= 1 << (i - _WORD)
+    return lo, hi
+
+
+def _exclusion_bits(
+    tables: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """:func:`_exclusion_tables`' rows as bits, per fan index: the fans its "hand" rows hide (low
+    word, high word), then those its "sets" rows hide on its sets (low, high)."""
+    hand, sets = tables
+    hb = [_word_bits(x) for x in hand]
+    sb = [_word_bits(x) for x in sets]
+    return (tuple([b[0] for b in hb]), tuple([b[1] for b in hb]),
+            tuple([b[0] for b in sb]), tuple([b[1] for b in sb]))
+
+
+_DEFAULT_BITS: Final = _exclusion_bits((_HAND_X, _SETS_X))
+_IMPLIED_BITS: Final = _exclusion_bits(_IMPLIED_X)
 
 
 def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, int], ...]:
@@ -192,61 +227,100 @@ def _exclude(occ: tuple[int, ...], implied: bool = False) -> tuple[tuple[str, in
     return tuple([(_FAN_NAME[fans[k]], counts[k]) for k in range(len(fans))])
 
 
+def _has(lo: int, hi: int, i: int) -> bool:
+    """Is fan ``i`` among the two words' bits?"""
+    return bool(lo >> i & 1) if i < _WORD else bool(hi >> (i - _WORD) & 1)
+
+
 def _kept(occ: tuple[int, ...], implied: bool) -> tuple[list[int], list[int]]:
-    """:func:`_exclude` as fan indices in catalogue order and their counts."""
-    hand_x, sets_x = _IMPLIED_X if implied else _DEFAULT_X
-    # "hand" rows first, fan by fan in catalogue order; the per-occurrence pass below
-    # runs only if a "sets" row meets a fan that is still counted
-    n = [0] * _NF  # per fan index: its occurrences
-    order: list[int] = []  # the fans present
-    for c in occ:
+    """:func:`_exclude` as fan indices in catalogue order and their counts.
+
+    The rows are applied fan by fan in catalogue order, a fan that is itself hidden hiding
+    nothing; the fans present and hidden are bits (:data:`_WORD`), as a hand holds ~4-10 raw fans."""
+    hand_lo, hand_hi, sets_lo, sets_hi = _IMPLIED_BITS if implied else _DEFAULT_BITS
+    codes = sorted(occ)  # by fan index, then by the sets' mask
+    fans: list[int] = []  # the fans present, in catalogue order
+    counts: list[int] = []  # their occurrences
+    present_lo = present_hi = 0
+    last = -1
+    for c in codes:
         i = c >> 5
-        k = n[i]
-        if not k:
-            order.append(i)
-        n[i] = k + 1
-    order.sort()
-    dead = [False] * _NF  # fan i is hidden by a "hand" row
+        if i == last:
+            k = len(counts) - 1
+            counts[k] = counts[k] + 1
+        else:
+            fans.append(i)
+            counts.append(1)
+            last = i
+            if i < _WORD:
+                present_lo |= 1 << i
+            else:
+                present_hi |= 1 << (i - _WORD)
+    # "hand" rows first; the per-occurrence pass below runs only if a "sets" row meets a fan
+    # that is still counted
+    dead_lo = dead_hi = 0  # the fans hidden by a "hand" row
     scoped = False
-    for i in order:
-        if dead[i]:
+    for i in fans:
+        if _has(dead_lo, dead_hi, i):
             continue
-        for j in hand_x[i]:
-            dead[j] = True
-        for j in sets_x[i]:
-            if n[j] and not dead[j]:
-                scoped = True
-                break
-        if scoped:
+        dead_lo |= hand_lo[i]
+        dead_hi |= hand_hi[i]
+        if sets_lo[i] & present_lo & ~dead_lo or sets_hi[i] & present_hi & ~dead_hi:
+            scoped = True
             break
     if not scoped:
-        fans = [i for i in order if not dead[i]]
-        return fans, [n[i] for i in fans]
-    groups: dict[int, list[int]] = {}
-    for c in occ:
-        i = c >> 5
-        g = groups.get(i)
-        if g is None:
-            groups[i] = [c & 31]
-        else:
-            g.append(c & 31)
-    for i in sorted(groups):
-        mine = groups.get(i)
-        if mine is None:
+        kept: list[int] = []
+        kept_counts: list[int] = []
+        for k in range(len(fans)):
+            i = fans[k]
+            if not _has(dead_lo, dead_hi, i):
+                kept.append(i)
+                kept_counts.append(counts[k])
+        return kept, kept_counts
+    n = len(fans)
+    masks: list[list[int]] = []  # per fan present: the masks of the sets of its occurrences
+    p = 0
+    for k in range(n):
+        m = counts[k]
+        masks.append([c & 31 for c in codes[p:p + m]])
+        p += m
+    alive = [True] * n
+    for k in range(n):
+        if not alive[k]:
             continue
-        for j in hand_x[i]:
-            if j in groups:
-                del groups[j]
-        for j in sets_x[i]:
-            theirs = groups.get(j)
-            if theirs:
-                keep = [s for s in theirs if not any(s & m == s for m in mine)]
+        i = fans[k]
+        mine = masks[k]
+        hl = hand_lo[i]
+        hh = hand_hi[i]
+        sl = sets_lo[i]
+        sh = sets_hi[i]
+        for q in range(n):
+            if not alive[q]:
+                continue
+            j = fans[q]
+            if _has(hl, hh, j):
+                alive[q] = False
+            elif _has(sl, sh, j):
+                keep = []
+                for x in masks[q]:
+                    covered = False
+                    for y in mine:
+                        if x & y == x:
+                            covered = True
+                            break
+                    if not covered:
+                        keep.append(x)
                 if keep:
-                    groups[j] = keep
+                    masks[q] = keep
                 else:
-                    del groups[j]
-    fans = sorted(groups)
-    return fans, [len(groups[i]) for i in fans]
+                    alive[q] = False
+    kept = []
+    kept_counts = []
+    for k in range(n):
+        if alive[k]:
+            kept.append(fans[k])
+            kept_counts.append(len(masks[k]))
+    return kept, kept_counts
 
 
 def _apply_exclusions(occ: Iterable[tuple[str, frozenset[int]]]) -> dict[str, int]:
@@ -257,10 +331,21 @@ def _apply_exclusions(occ: Iterable[tuple[str, frozenset[int]]]) -> dict[str, in
 # --------------------------------------------------------------------------- set combinations
 
 
+def _sorted3(a: int, b: int, c: int) -> tuple[int, int, int]:
+    """Three ints in order (``sorted`` builds a list)."""
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return a, b, c
+
+
 def _two_chow_fan(a: int, b: int) -> str | None:
     if _suit(a) != _suit(b):
         return "喜相逢" if _rank(a) == _rank(b) else None
-    if abs(a - b) == 3:
+    if a - b == 3 or b - a == 3:
         return "连六"
     ra, rb = _rank(a), _rank(b)
     if ra == 1 and rb == 7 or ra == 7 and rb == 1:
@@ -275,16 +360,16 @@ def _three_chow_fan(a: int, b: int, c: int) -> str | None:
     sa, sb, sc = _suit(a), _suit(b), _suit(c)
     ra, rb, rc = _rank(a), _rank(b), _rank(c)
     if sa != sb and sa != sc and sb != sc:
-        rs = sorted((ra, rb, rc))
-        if rs[0] + 1 == rs[1] and rs[1] + 1 == rs[2]:
+        lo, mid, hi = _sorted3(ra, rb, rc)
+        if lo + 1 == mid and mid + 1 == hi:
             return "三色三步高"
         if ra == rb == rc:
             return "三色三同顺"
-        if rs == [1, 4, 7]:
+        if lo == 1 and mid == 4 and hi == 7:
             return "花龙"
         return None
     if sa == sb == sc:
-        if (ra, rb, rc) == (1, 4, 7):
+        if ra == 1 and rb == 4 and rc == 7:
             return "清龙"
         if ra + 2 == rb and rb + 2 == rc or ra + 1 == rb and rb + 1 == rc:
             return "一色三步高"
@@ -304,6 +389,9 @@ def _four_chow_fan(a: int, b: int, c: int, d: int) -> str | None:
 
 
 _EXTRA_PRIORITY: Final = ("一般高", "喜相逢", "连六", "老少副")
+#: of four sets: each three of them, and the fourth (a module constant: a loop over a literal of tuples
+#: is a generic iteration in the compiled module)
+_TRIOS: Final[tuple[tuple[tuple[int, int, int], int], ...]] = (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0))
 
 
 def _pair_fans_limited(fans: list[tuple[str, int]], limit: int) -> list[tuple[str, int]]:
@@ -341,7 +429,7 @@ def _chow_fans(ch: list[tuple[int, int]]) -> list[tuple[str, int]]:
         f = _four_chow_fan(t[0], t[1], t[2], t[3])
         if f:
             return [(f, _mask(ix))]
-        for trio, extra in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
+        for trio, extra in _TRIOS:
             f = _three_chow_fan(t[trio[0]], t[trio[1]], t[trio[2]])
             if f:
                 out = [(f, _bits(ix, trio))]
@@ -384,7 +472,7 @@ def _chow_fans(ch: list[tuple[int, int]]) -> list[tuple[str, int]]:
 def _two_pung_fan(a: int, b: int) -> str | None:
     if a < 27 and b < 27:
         return "双同刻" if _rank(a) == _rank(b) else None
-    if a in _DRAGON_SET and b in _DRAGON_SET:
+    if a >= 31 and b >= 31:  # dragons
         return "双箭刻"
     return None
 
@@ -393,17 +481,17 @@ def _three_pung_fan(a: int, b: int, c: int) -> str | None:
     if a < 27 and b < 27 and c < 27:
         sa, sb, sc = _suit(a), _suit(b), _suit(c)
         if sa != sb and sa != sc and sb != sc:
-            rs = sorted((_rank(a), _rank(b), _rank(c)))
-            if rs[0] + 1 == rs[1] and rs[1] + 1 == rs[2]:
+            lo, mid, hi = _sorted3(_rank(a), _rank(b), _rank(c))
+            if lo + 1 == mid and mid + 1 == hi:
                 return "三色三节高"
-            if rs[0] == rs[2]:
+            if lo == hi:
                 return "三同刻"
         elif sa == sb == sc and a + 1 == b and b + 1 == c:
             return "一色三节高"
         return None
-    if a in _WIND_SET and b in _WIND_SET and c in _WIND_SET:
+    if 27 <= a <= 30 and 27 <= b <= 30 and 27 <= c <= 30:  # winds
         return "三风刻"
-    if a in _DRAGON_SET and b in _DRAGON_SET and c in _DRAGON_SET:
+    if a >= 31 and b >= 31 and c >= 31:  # dragons
         return "大三元"
     return None
 
@@ -417,9 +505,9 @@ def _pung_fans(pg: list[tuple[int, int]]) -> list[tuple[str, int]]:
     if n == 4:
         if _suit(t[0]) == _suit(t[3]) and t[0] < 27 and t[0] + 1 == t[1] and t[1] + 1 == t[2] and t[2] + 1 == t[3]:
             return [("一色四节高", _mask(ix))]
-        if set(t) == _WIND_SET:
+        if t == [27, 28, 29, 30]:  # the four winds (in reference order)
             return [("大四喜", _mask(ix))]
-        for trio, extra in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
+        for trio, extra in _TRIOS:
             f = _three_pung_fan(t[trio[0]], t[trio[1]], t[trio[2]])
             if f:
                 out.append((f, _bits(ix, trio)))
@@ -467,7 +555,7 @@ def _pung_pack(t: int) -> int:  # pungs, kongs and the pair
 _CHOW_PACK: Final = tuple(_chow_pack(t) if t < 27 else 0 for t in range(34))
 _PUNG_PACK: Final = tuple(_pung_pack(t) for t in range(34))
 _PACK_CODES: Final = tuple(
-    (C["全带幺"],) if a & _P_TERM else (C["全带五"],) if a & _P_FIVE else (C["全双刻"],) if a & _P_EVEN else ()
+    (_C["全带幺"],) if a & _P_TERM else (_C["全带五"],) if a & _P_FIVE else (_C["全双刻"],) if a & _P_EVEN else ()
     for a in range(8)
 )
 
@@ -520,25 +608,27 @@ def _new_pung_combo(nc: int, pungs: tuple[int, ...], pair: int, rw: int, sw: int
     pack = 7
     pg = [(t, nc + i) for i, t in enumerate(pungs)]
     if len(pg) == 4:
-        out.append(C["碰碰和"])
+        out.append(_C["碰碰和"])
+    dragons = winds = 0  # the masks of the dragon and of the wind pungs
     for t, i in pg:
         pack &= _PUNG_PACK[t]
         one = 1 << i
-        if t in _DRAGON_SET:
+        if t >= 31:  # a dragon
             out.append(_code("箭刻", one))
-        if t in _TERM_HONOR:
+            dragons |= one
+        elif t >= 27:
+            winds |= one
+        if TILE_TRAITS[t] & TH:
             out.append(_code("幺九刻", one))
         if t == rw:
             out.append(_code("圈风刻", one))
         if t == sw:
             out.append(_code("门风刻", one))
     out += _codes(_pung_fans(pg))
-    dragons = [i for t, i in pg if t in _DRAGON_SET]
-    winds = [i for t, i in pg if t in _WIND_SET]
-    if len(dragons) == 2 and pair in _DRAGON_SET:
-        out.append(_code("小三元", _mask(dragons) | _PAIR_BIT))
-    if len(winds) == 3 and pair in _WIND_SET:
-        out.append(_code("小四喜", _mask(winds) | _PAIR_BIT))
+    if dragons and pair >= 31 and dragons.bit_count() == 2:
+        out.append(_code("小三元", dragons | _PAIR_BIT))
+    if winds and 27 <= pair <= 30 and winds.bit_count() == 3:
+        out.append(_code("小四喜", winds | _PAIR_BIT))
     return tuple(out), pack
 
 
@@ -548,26 +638,30 @@ _NO_COMBO: Final[tuple[tuple[int, ...], int]] = ((), 7)
 def _kong_codes(mk: int, ck: int) -> tuple[int, ...]:
     out = []
     if mk:
-        out.append(C["明杠"])
+        out.append(_C["明杠"])
     if ck:
-        out.append(C["暗杠"])
+        out.append(_C["暗杠"])
     if mk >= 2:
-        out.append(C["双明杠"])
+        out.append(_C["双明杠"])
     if ck >= 2:
-        out.append(C["双暗杠"])
+        out.append(_C["双暗杠"])
     if mk and ck:
-        out.append(C["明暗杠"])
+        out.append(_C["明暗杠"])
     if mk + ck >= 3:
-        out.append(C["三杠"])
+        out.append(_C["三杠"])
     if mk + ck == 4:
-        out.append(C["四杠"])
+        out.append(_C["四杠"])
     return tuple(out)
 
 
 _HIDDEN_CODES: Final = (
-    (), (), (C["双暗刻"],), (C["双暗刻"], C["三暗刻"]), (C["双暗刻"], C["三暗刻"], C["四暗刻"]),
+    (), (), (_C["双暗刻"],), (_C["双暗刻"], _C["三暗刻"]), (_C["双暗刻"], _C["三暗刻"], _C["四暗刻"]),
 )
-_WAIT_CODES: Final[dict[str, int]] = {w: C[w] for w in ("边张", "嵌张", "单钓将")}  # read only
+#: fan codes the readings add often, read as constants
+_EDGE_WAIT: Final = _C["边张"]
+_CLOSED_WAIT: Final = _C["嵌张"]
+_SINGLE_WAIT: Final = _C["单钓将"]
+_PINGHU: Final = _C["平和"]
 
 # --------------------------------------------------------------------------- hand context
 
@@ -636,8 +730,16 @@ class _Hand:
 _TRAIT_CODES: Final[dict[tuple[int, int, int], tuple[int, ...]]] = {}
 
 
+#: the trait bits :func:`_new_trait_codes` reads: of any tile (the ranks only in a hand without honours), of
+#: every tile
+_ANY_READ: Final = HON | WND | DRG | TH | SUIT_BITS[0] | SUIT_BITS[1] | SUIT_BITS[2]
+_ALL_READ: Final = REV | GRN | HON | TH
+
+
 def _trait_codes(anyb: int, allb: int, hog: int) -> tuple[int, ...]:
-    """:func:`_new_trait_codes`, memoised on its arguments."""
+    """:func:`_new_trait_codes`, memoised on the bits it reads (fewer keys than the hands' bits)."""
+    anyb &= _ANY_READ | RANK_MASK if not anyb & HON else _ANY_READ
+    allb &= _ALL_READ
     key = (anyb, allb, hog)
     got = _TRAIT_CODES.get(key)
     if got is None:
@@ -653,40 +755,40 @@ def _new_trait_codes(anyb: int, allb: int, hog: int) -> tuple[int, ...]:
     has_honour = anyb & HON
     nsuits = (anyb & 64 != 0) + (anyb & 128 != 0) + (anyb & 256 != 0)
     if not has_honour:
-        out.append(C["无字"])
+        out.append(_C["无字"])
     if nsuits < 3:
-        out.append(C["缺一门"])
+        out.append(_C["缺一门"])
     if nsuits == 1:
-        out.append(C["混一色" if has_honour else "清一色"])
+        out.append(_C["混一色" if has_honour else "清一色"])
     if nsuits == 3 and anyb & WND and anyb & DRG:
-        out.append(C["五门齐"])
+        out.append(_C["五门齐"])
     if not anyb & TH:
-        out.append(C["断幺"])
+        out.append(_C["断幺"])
     if allb & REV:
-        out.append(C["推不倒"])
+        out.append(_C["推不倒"])
     if allb & GRN:
-        out.append(C["绿一色"])
+        out.append(_C["绿一色"])
     if allb & HON:
-        out.append(C["字一色"])
+        out.append(_C["字一色"])
     if allb & TH:
-        out.append(C["混幺九"])
+        out.append(_C["混幺九"])
         if not has_honour:
-            out.append(C["清幺九"])
+            out.append(_C["清幺九"])
     if not has_honour:
         ranks = (anyb & RANK_MASK) >> 10
         lo = (ranks & -ranks).bit_length()  # lowest rank present, 1..9
         hi = ranks.bit_length()  # highest rank present
         if hi <= 4:
-            out.append(C["小于五"])
+            out.append(_C["小于五"])
             if hi <= 3:
-                out.append(C["全小"])
+                out.append(_C["全小"])
         elif lo >= 6:
-            out.append(C["大于五"])
+            out.append(_C["大于五"])
             if lo >= 7:
-                out.append(C["全大"])
+                out.append(_C["全大"])
         elif lo >= 4 and hi <= 6:
-            out.append(C["全中"])
-    out.extend(C["四归一"] for _ in range(hog))
+            out.append(_C["全中"])
+    out.extend(_C["四归一"] for _ in range(hog))
     return tuple(out)
 
 
@@ -707,22 +809,22 @@ def _new_situation_codes(self_drawn: bool, last_copy: bool, last_tile: bool, kon
     """Flag fans (和绝张, 自摸, 妙手回春, ...) and concealment fans (门前清, 不求人, 全求人)."""
     out = []
     if last_copy:
-        out.append(C["和绝张"])
+        out.append(_C["和绝张"])
     if self_drawn:
-        out.append(C["自摸"])
+        out.append(_C["自摸"])
         if last_tile:
-            out.append(C["妙手回春"])
+            out.append(_C["妙手回春"])
         if kong:
-            out.append(C["杠上开花"])
+            out.append(_C["杠上开花"])
     else:
         if last_tile:
-            out.append(C["海底捞月"])
+            out.append(_C["海底捞月"])
         if kong:
-            out.append(C["抢杠和"])
+            out.append(_C["抢杠和"])
     if melded_fixed == 0:
-        out += [C["门前清"], C["不求人"]] if self_drawn else [C["门前清"]]
+        out += [_C["门前清"], _C["不求人"]] if self_drawn else [_C["门前清"]]
     elif melded_fixed == 4 and not self_drawn:
-        out.append(C["全求人"])
+        out.append(_C["全求人"])
     return tuple(out)
 
 
@@ -737,21 +839,21 @@ def _optional_flag_codes(h: _Hand) -> tuple[int, ...]:
     """The optional fans of the whole hand: flags, flowers, concealment, tiles, the wait."""
     sit = h.sit
     ex = h.extra
-    out = [C[name] for name, key in _FLAG_FANS if name in ex and sit.get(key)]
-    if "地和" in ex and sit.seat_wind != 1 and C["地和"] in out:
-        out.remove(C["地和"])  # seed 004: "莊家出第一張後，下家自摸即是地和" — the dealer's next seat only
+    out = [_C[name] for name, key in _FLAG_FANS if name in ex and sit.get(key)]
+    if "地和" in ex and sit.seat_wind != 1 and _C["地和"] in out:
+        out.remove(_C["地和"])  # seed 004: "莊家出第一張後，下家自摸即是地和" — the dealer's next seat only
     if "立直" in ex and sit.get("ready") and h.melded_fixed == 0:
-        out.append(C["立直"])  # "门清时听牌": declared ready, no chi, pon or exposed kong
+        out.append(_C["立直"])  # "门清时听牌": declared ready, no chi, pon or exposed kong
     if "半求" in ex and h.melded_fixed == 4 and h.self_drawn:
-        out.append(C["半求"])  # every set called, the pair self-drawn on its single wait
+        out.append(_C["半求"])  # every set called, the pair self-drawn on its single wait
     if "缺五" in ex and not any(h.all_counts[t] for t in _FIVES):
-        out.append(C["缺五"])
+        out.append(_C["缺五"])
     if "梅兰竹菊" in ex and _PLANTS <= set(sit.flowers):
-        out.append(C["梅兰竹菊"])
+        out.append(_C["梅兰竹菊"])
     if "春夏秋冬" in ex and _SEASONS <= set(sit.flowers):
-        out.append(C["春夏秋冬"])
+        out.append(_C["春夏秋冬"])
     if "独听" in ex and not h.no_wait() and _lone_wait(h):
-        out.append(C["独听"])
+        out.append(_C["独听"])
     return tuple(out)
 
 
@@ -791,8 +893,14 @@ def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[in
     if pungs:
         rw = 27 + h.round
         sw = 27 + h.seat
+        has_rw = has_sw = False  # ``rw in pungs`` is a generic call in the compiled module
+        for t in pungs:
+            if t == rw:
+                has_rw = True
+            if t == sw:
+                has_sw = True
         pcodes, ppack = _pung_combo(
-            nc, pungs, pair if pair >= 27 else -1, rw if rw in pungs else -1, sw if sw in pungs else -1,
+            nc, pungs, pair if pair >= 27 else -1, rw if has_rw else -1, sw if has_sw else -1,
         )
     else:
         pcodes, ppack = _NO_COMBO
@@ -803,34 +911,40 @@ def _reading_codes(h: _Hand, fixed_chows: tuple[int, ...], fixed_pungs: tuple[in
             win_in_chow = True
             break
     cp = len(cpg)
-    if cp and not h.self_drawn and not win_in_chow and win in cpg:
-        cp -= 1  # a discarded tile that can only complete a pung makes it exposed
+    if cp and not h.self_drawn and not win_in_chow:
+        for t in cpg:
+            if t == win:
+                cp -= 1  # a discarded tile that can only complete a pung makes it exposed
+                break
     occ = base + ccodes + pcodes + _HIDDEN_CODES[cp + ck] + _PACK_CODES[cpack & ppack & _PUNG_PACK[pair]]
     if nc == 4 and pair < 27:
-        occ += (C["平和"],)
+        occ += (_PINGHU,)
         if _rank(pair) == 5:
             ps = _suit(pair)
             if all(_suit(t) == ps for t in chows) and sorted(_rank(t) for t in chows) == [1, 1, 7, 7]:
-                occ += (C["一色双龙会"],)
+                occ += (_C["一色双龙会"],)
             others = sorted((_suit(t), _rank(t)) for t in chows)
             want = sorted((s, r) for s in range(3) if s != ps for r in (1, 7))
             if others == want:
-                occ += (C["三色双龙会"],)
+                occ += (_C["三色双龙会"],)
     # waiting
     if pair == win or win_in_chow:
         unique = h.unique_wait
         if unique is None:
             unique = h.compute_unique_wait()
         if unique:
-            waits = set()
+            closed = edge = False  # 嵌张, 边张: each counted once, however many chows hold the tile
             for t in cch:
                 if win == t + 1:
-                    waits.add("嵌张")
+                    closed = True
                 elif win == t or win == t + 2:
-                    waits.add("边张")
+                    edge = True
+            if closed:
+                occ += (_CLOSED_WAIT,)
+            if edge:
+                occ += (_EDGE_WAIT,)
             if pair == win:
-                waits.add("单钓将")
-            occ += tuple([_WAIT_CODES[w] for w in waits])
+                occ += (_SINGLE_WAIT,)
     if h.extra:
         occ += _optional_set_fans(
             h, pair, [(t, i) for i, t in enumerate(chows)], [(t, nc + i) for i, t in enumerate(pungs)], cch,
@@ -848,12 +962,12 @@ def _optional_set_fans(h, pair, chows, pungs, concealed_chows=()) -> tuple[int, 
     if ex & DATA.MINGXING:
         out += _mingxing_set_fans(h, pair, [t for t, _ in chows], [t for t, _ in pungs], concealed_chows)
     if "四方大发" in ex and {t for t, _ in pungs} == _WIND_SET and pair == T.GREEN:
-        out.append(C["四方大发"])
+        out.append(_C["四方大发"])
     if pair < 27:
         if "258将" in ex and _rank(pair) in (2, 5, 8):
-            out.append(C["258将"])
+            out.append(_C["258将"])
         if "幺九头" in ex and _rank(pair) in (1, 9):
-            out.append(C["幺九头"])
+            out.append(_C["幺九头"])
 
     def mixed(group: list[tuple[int, int]], n: int, name: str, suits_ok) -> None:
         for combo in _subsets(group, n):
@@ -883,16 +997,16 @@ def _mingxing_set_fans(h: _Hand, pair: int, chows: list[int], pungs: list[int],
     ex = h.extra
     win = h.win
     if "将" in ex and pair < 27 and _rank(pair) in (2, 5, 8):
-        out.append(C["将"])  # "将为一对二、五或八"
+        out.append(_C["将"])  # "将为一对二、五或八"
     if "卡五" in ex and win < 27 and _rank(win) == 5 and win - 1 in concealed_chows and not h.no_wait():
-        out.append(C["卡五"])  # "手中有一张四和一张六，听五 (不可吃牌)": the 5 won into a 456 of the hand
+        out.append(_C["卡五"])  # "手中有一张四和一张六，听五 (不可吃牌)": the 5 won into a 456 of the hand
     if "四归二" in ex and pair < 27 and h.all_counts[pair] == 4 and \
             sum(1 for t in chows if t <= pair <= t + 2) == 2:
-        out.append(C["四归二"])  # the four copies as two chows and the pair (a kong would hold all four)
+        out.append(_C["四归二"])  # the four copies as two chows and the pair (a kong would hold all four)
     if "双龙抱" in ex and len(concealed_chows) == 4:
         a, b, c, d = sorted(concealed_chows)
         if a == b and c == d and b != c:
-            out.append(C["双龙抱"])  # two 一般高, no chi ("不可吃"), any pair
+            out.append(_C["双龙抱"])  # two 一般高, no chi ("不可吃"), any pair
     if "全带" in ex and pair < 27:
         ranks = {_rank(pair)}
         for t in chows:
@@ -900,14 +1014,14 @@ def _mingxing_set_fans(h: _Hand, pair: int, chows: list[int], pungs: list[int],
         for t in pungs:
             ranks &= {_rank(t)} if t < 27 else set()
         if ranks:
-            out.append(C["全带"])  # every set and the pair hold the same number
+            out.append(_C["全带"])  # every set and the pair hold the same number
     if "全将碰" in ex and not chows and pair < 27 and _rank(pair) in (2, 5, 8) and \
             all(t < 27 and _rank(t) in (2, 5, 8) for t in pungs):
-        out.append(C["全将碰"])  # pungs (kongs) of 2, 5, 8 and a 2/5/8 pair
+        out.append(_C["全将碰"])  # pungs (kongs) of 2, 5, 8 and a 2/5/8 pair
     if "一条龙" in ex:
         for base in (0, 9, 18):
             if base in concealed_chows and base + 3 in concealed_chows and base + 6 in concealed_chows:
-                out.append(C["一条龙"])  # 清龙 with none of its chows a chi ("不得为吃牌所得")
+                out.append(_C["一条龙"])  # 清龙 with none of its chows a chi ("不得为吃牌所得")
                 break
     return out
 
@@ -927,19 +1041,19 @@ def _special_reading(h: _Hand) -> tuple[str, tuple[int, ...], str] | None:
     if all(c[t] % 2 == 0 for t in present):
         if len(present) == 7 and all(c[t] == 2 for t in present) and present[0] < 27 \
                 and _suit(present[0]) == _suit(present[-1]) and present[-1] - present[0] == 6:
-            return "七对", base + (C["连七对"],), "连七对"
-        return "七对", base + (C["七对"],), "七对"
+            return "七对", base + (_C["连七对"],), "连七对"
+        return "七对", base + (_C["七对"],), "七对"
     if len(present) == 14:
         nums = [t for t in present if t < 27]
         if 7 <= len(nums) <= 9 and any(set(nums) <= k for k in _KNITTED):
             if len(nums) == 7:
-                return "全不靠", base + (C["七星不靠"],), "七星不靠"
-            fans = base + (C["全不靠"],)
+                return "全不靠", base + (_C["七星不靠"],), "七星不靠"
+            fans = base + (_C["全不靠"],)
             if len(nums) == 9:
-                fans += (C["组合龙"],)
+                fans += (_C["组合龙"],)
             return "全不靠", fans, "全不靠"
     if len(present) == 13 and set(present) == _TERM_HONOR:
-        return "十三幺", base + (C["十三幺"],), "十三幺"
+        return "十三幺", base + (_C["十三幺"],), "十三幺"
     return None
 
 
@@ -955,7 +1069,7 @@ def _nine_gates(h: _Hand) -> tuple[str, tuple[int, ...], str] | None:
     c2[w - s0] -= 1
     if c2 != [3, 1, 1, 1, 1, 1, 1, 1, 3]:
         return None
-    fans = h.base + (C["九莲宝灯"],) + tuple(C[n] for n in DATA.NINE_GATES_EXTRAS[_rank(w)])
+    fans = h.base + (_C["九莲宝灯"],) + tuple(_C[n] for n in DATA.NINE_GATES_EXTRAS[_rank(w)])
     return "九莲宝灯", fans, "九莲宝灯"
 
 
@@ -981,9 +1095,9 @@ def _knitted_reading(h: _Hand, knitted_waits: str = "reference"):
     if len(sets) != 1:
         return None
     k4, t4, m4 = sets[0]
-    occ = list(h.base) + [C["组合龙"]]
+    occ = list(h.base) + [_C["组合龙"]]
     if k4 == CHOW and pair < 27:
-        occ.append(C["平和"])
+        occ.append(_C["平和"])
     if k4 in (PUNG, KONG):
         one = 1
         if t4 in _DRAGON_SET:
@@ -995,7 +1109,7 @@ def _knitted_reading(h: _Hand, knitted_waits: str = "reference"):
         if t4 == 27 + h.seat:
             occ.append(_code("门风刻", one))
         if k4 == KONG:
-            occ.append(C["明杠"] if m4 else C["暗杠"])
+            occ.append(_C["明杠"] if m4 else _C["暗杠"])
     win = h.win
     if knitted_waits == "botzone" and win in seq:
         pass  # Botzone's judge: no wait fan for a tile of the knitted straight
@@ -1006,14 +1120,14 @@ def _knitted_reading(h: _Hand, knitted_waits: str = "reference"):
         rest[win] += 1
         if len(waits) == 1:
             if k4 == CHOW and t4 + 1 == win:
-                occ.append(C["嵌张"])
+                occ.append(_C["嵌张"])
             elif k4 == CHOW and win in (t4, t4 + 2):
-                occ.append(C["边张"])
+                occ.append(_C["边张"])
             if pair == win:
-                occ.append(C["单钓将"])
+                occ.append(_C["单钓将"])
     elif win not in seq or c[win] == 3:
         # with the set exposed, the winning tile can only have completed the pair
-        occ.append(C["单钓将"])
+        occ.append(_C["单钓将"])
     desc = "组合龙 " + _fmt_sets(sets, pair)
     return "组合龙", tuple(occ), desc
 
@@ -1032,18 +1146,18 @@ def _set_text(k: int, t: int) -> str:
     return T.fmt((t,) * (3 if k == PUNG else 4 if k == KONG else 2))
 
 
-_SET_TEXT: Final = MappingProxyType({
-    (k, t): _set_text(k, t) for k in (CHOW, PUNG, KONG, PAIR) for t in range(34)
-    if k != CHOW or (t < 27 and t % 9 <= 6)
-})
-
-
-_OPEN_TEXT: Final = MappingProxyType({kt: f"[{text}]" for kt, text in _SET_TEXT.items()})  # a meld: in brackets
+#: a set's text at ``kind * 34 + first tile`` (kinds CHOW, PUNG, KONG, PAIR; "" where no such set): read by
+#: index, a tuple key's hash and a mapping's look-up saved
+_SET_TEXT: Final[tuple[str, ...]] = tuple(
+    _set_text(k, t) if k != CHOW or (t < 27 and t % 9 <= 6) else ""
+    for k in (CHOW, PUNG, KONG, PAIR) for t in range(34)
+)
+_OPEN_TEXT: Final[tuple[str, ...]] = tuple(f"[{text}]" if text else "" for text in _SET_TEXT)  # a meld: in brackets
 
 
 def _fmt_sets(sets, pair) -> str:
-    parts = [_OPEN_TEXT[k, t] if m else _SET_TEXT[k, t] for k, t, m in sets]
-    parts.append(_SET_TEXT[PAIR, pair])
+    parts = [_OPEN_TEXT[k * 34 + t] if m else _SET_TEXT[k * 34 + t] for k, t, m in sets]
+    parts.append(_SET_TEXT[PAIR * 34 + pair])
     return " ".join(parts)
 
 
@@ -1076,7 +1190,13 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
         if m.kind is _CHI:
             if len(ts) != 3:
                 raise NotAWin("wrong_tile_count", f"chi {m} must have 3 tiles")
-            a, b, c = sorted(ts)
+            a, b, c = ts
+            if a > b:  # the three in order, without sorted()'s list
+                a, b = b, a
+            if b > c:
+                b, c = c, b
+            if a > b:
+                a, b = b, a
             if a >= 27 or not (b == a + 1 and c == a + 2 and a // 9 == c // 9):
                 raise NotAWin("not_a_win", f"chi {m} is not a run")
         else:
@@ -1092,13 +1212,16 @@ def _validate(sit: WinSituation) -> tuple[list[int], list[int]]:
             f"{len(concealed)} standing + {len(melds)} melds + winning tile is not 14",
         )
     standing = [0] * 34
+    over = False  # a kind beyond four copies
     for t in concealed:
-        standing[t] += 1
-    standing[win] += 1
-    over = standing[win] > 4  # a kind beyond four copies: only a kind just counted can be
-    for t in concealed:
-        if standing[t] > 4:
+        n = standing[t] + 1  # not ``+=``: mypyc adds to a list's item generically
+        standing[t] = n
+        if n > 4:
             over = True
+    n = standing[win] + 1
+    standing[win] = n
+    if n > 4:
+        over = True
     if melds:
         cnt = standing[:]
         for m in melds:
@@ -1260,6 +1383,7 @@ def _new_evaluation(occ: tuple[int, ...], implied: bool) -> _Evaluation:
 
 _FLOWERS_LAST: Final = DATA.ORDER["花牌"] == len(_FAN_NAME) - 1
 _FLOWER_FAN: Final = DATA.ORDER["花牌"]
+_FLOWER_VALUE: Final = _VALUE_AT[_FLOWER_FAN]  # 花牌's default value
 #: per number of flowers (1..8): id of a breakdown of default values -> (it, it with the flowers last); an
 #: entry holds the breakdown, so its id is not reused while there
 _WITH_FLOWERS: Final[tuple[dict[int, tuple[tuple[ScoreItem, ...], tuple[ScoreItem, ...]]], ...]] = tuple(
@@ -1319,16 +1443,16 @@ def score_mcr(
         k = m.kind
         t = m.tiles[0]
         if k is _CHI:
-            fixed_text.append(_OPEN_TEXT[CHOW, t])
+            fixed_text.append(_OPEN_TEXT[CHOW * 34 + t])
             fixed_chows += (t,)
             melded_fixed += 1
         elif k is _PON:
-            fixed_text.append(_OPEN_TEXT[PUNG, t])
+            fixed_text.append(_OPEN_TEXT[PUNG * 34 + t])
             fixed_pungs += (t,)
             melded_fixed += 1
         else:
             exposed = k is _KONG
-            fixed_text.append(_OPEN_TEXT[KONG, t] if exposed else _SET_TEXT[KONG, t])
+            fixed_text.append(_OPEN_TEXT[KONG * 34 + t] if exposed else _SET_TEXT[KONG * 34 + t])
             fixed_pungs += (t,)
             kong_count += 1
             if exposed:
@@ -1349,16 +1473,16 @@ def score_mcr(
     allb = i0.all_traits & i1.all_traits & i2.all_traits & i3.all_traits
     fours = i0.fours + i1.fours + i2.fours + i3.fours
     if melds:  # add the meld tiles to the standing tiles' traits
-        kinds = set()
+        seen = 0  # the kinds of the melds met so far, one bit each (34 bits: a short int, no set)
         for m in melds:
             for t in m.tiles:
                 p = TILE_TRAITS[t]
                 anyb |= p
                 allb &= p
-                kinds.add(t)
-        for t in kinds:
-            if all_counts[t] == 4:
-                fours += 1
+                if not seen >> t & 1:
+                    seen |= 1 << t
+                    if all_counts[t] == 4:
+                        fours += 1
     h = _Hand(sit, standing, all_counts, subs, extra, melded_fixed, kong_count, last_copy, kong,
               _trait_codes(anyb, allb, fours - kong_count))
 
@@ -1402,8 +1526,10 @@ def score_mcr(
                 if tot > best_total or (tot == best_total and (seven or ev[2])):
                     best_total, best, best_part = tot, ev, part
             if best_part is not None:
-                best_desc = " ".join(
-                    [*fixed_text, *map(_SET_TEXT.__getitem__, best_part.sets), _SET_TEXT[PAIR, best_part.pair]])
+                for kind, first in best_part.sets:
+                    fixed_text.append(_SET_TEXT[kind * 34 + first])
+                fixed_text.append(_SET_TEXT[PAIR * 34 + best_part.pair])
+                best_desc = " ".join(fixed_text)
     nfl = len(sit.flowers)
     if "八仙过海" in extra and self_drawn and nfl == 8 and len(set(sit.flowers)) == 8:
         eight = vals["八仙过海"]  # "可立即喊胡 … 三家通赔64番": the declaration alone, the tiles not read
@@ -1425,4 +1551,29 @@ def score_mcr(
     if extra:  # fans that do not count toward the minimum: "天听不计算起胡番数", "地听不计算起胡番数"
         off = DATA.NOT_IN_MINIMUM if extras_in_minimum else DATA.MINGXING | DATA.NOT_IN_MINIMUM
         base_total -= sum(vals[k] * n for k, n in best[0] if k in off)
-    return Score(items, best_total + vals["花牌"] * nfl, base_total < min_fan, (("decomposition", best_desc),))
+    flower = _FLOWER_VALUE if default else vals["花牌"]  # a plain int when the defaults apply (no mapping's look-up)
+    return Score(items, best_total + flower * nfl, base_total < min_fan, (("decomposition", best_desc),))
+
+
+@final
+class Calculator:
+    """:func:`score_mcr` with one ruleset's options bound (immutable): the MCR ruleset builds one on
+    its first win and calls :meth:`score` for every win, a native call with the options passed
+    positionally (a ``functools.partial`` with keywords is a generic call and a parse of six keywords)."""
+
+    __slots__ = ("values", "extra_fans", "min_fan", "knitted_waits", "optional_exclusions", "extras_in_minimum")
+
+    def __init__(self, values: Mapping[str, Any] | None, extra_fans: frozenset[str], min_fan: int, knitted_waits: str,
+                 optional_exclusions: str, extras_in_minimum: bool) -> None:
+        self.values: Final = values
+        self.extra_fans: Final = extra_fans
+        self.min_fan: Final = min_fan
+        self.knitted_waits: Final = knitted_waits
+        self.optional_exclusions: Final = optional_exclusions
+        self.extras_in_minimum: Final = extras_in_minimum
+
+    def score(self, sit: WinSituation) -> Score:
+        """``score_mcr(sit, **options)``."""
+        return score_mcr(sit, values=self.values, extra_fans=self.extra_fans, min_fan=self.min_fan,
+                         knitted_waits=self.knitted_waits, optional_exclusions=self.optional_exclusions,
+                         extras_in_minimum=self.extras_in_minimum)
