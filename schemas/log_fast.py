@@ -35,6 +35,7 @@ path off: :func:`parse_game_json` then declines every record and the models vali
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -108,9 +109,19 @@ def _model_defaults(model: type[BaseModel]) -> dict[str, Any]:
     return defaults
 
 
+def _slot_setter(model: type[BaseModel], name: str) -> Callable[[Any, Any], None]:
+    """The setter of the attribute ``name`` of ``model``'s instances: the ``__set__`` of the
+    descriptor that attribute look-up finds on the class (pydantic's slots: ``__dict__``,
+    ``__pydantic_fields_set__``, ...), bound once. A frozen model's own ``__setattr__``
+    refuses, and ``object.__setattr__`` looks the descriptor up again on every call (a win's
+    score built with these setters: ~2,000 instructions less, of ~9,500)."""
+    return next(vars(k)[name] for k in model.__mro__ if name in vars(k)).__set__
+
+
 _SCORE_DEFAULTS = _model_defaults(RecordedScore)
 _new = object.__new__
-_set = object.__setattr__  # a frozen model's own __setattr__ refuses
+_set_dict, _set_fields_set, _set_extra, _set_private = (_slot_setter(RecordedScore, name) for name in (
+    "__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__"))
 
 
 def _constructed(value: dict[str, Any]) -> RecordedScore:
@@ -120,10 +131,10 @@ def _constructed(value: dict[str, Any]) -> RecordedScore:
     fields, no private attributes. pydantic's own ``model_construct`` looks at every field's
     aliases and defaults on each call (about half the time of validating a win's record)."""
     m = _new(RecordedScore)
-    _set(m, "__dict__", {**_SCORE_DEFAULTS, **value})
-    _set(m, "__pydantic_fields_set__", set(value))
-    _set(m, "__pydantic_extra__", {})
-    _set(m, "__pydantic_private__", None)
+    _set_dict(m, {**_SCORE_DEFAULTS, **value})
+    _set_fields_set(m, set(value))
+    _set_extra(m, {})
+    _set_private(m, None)
     return m
 
 
