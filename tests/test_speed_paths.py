@@ -510,6 +510,7 @@ def test_the_gates_packed_values_fit_in_64_bits():
     assert facts < 2 ** 56
     assert ((1 << T.N_TILES) - 1) | chances._EXACT | chances.LOOSE < 2 ** 63
 
+
 @pytest.mark.parametrize("aliases", [False, True])
 def test_a_tile_from_its_two_characters_is_the_look_up_of_its_name(aliases):
     names = {T.name(t): t for t in range(T.N_TILES)}
